@@ -1,0 +1,115 @@
+"""The `docgen` command: a thin shell over the pure pipeline.
+
+Exit codes: 0 clean, 1 drift (check) or a failed probe, 2 usage or configuration error, 3 unreadable input
+(source, YAML, template). A user error ends in a located message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from generator.config import Settings, load_settings
+from generator.errors import DocgenError
+
+DESCRIPTION = """\
+Keep documentation true to the server it documents.
+
+docgen reads the backend source statically (it never imports or runs it), writes what it finds to YAML
+catalogs in data/, renders the generated regions of the pages in docs/, and checks in pull requests that
+the docs still match the code. Settings come from the docgen plugin section of mkdocs.yml.
+
+typical use:
+  docgen extract     after changing backend/: refresh data/*.yaml
+  docgen render      then refresh the generated regions of docs/
+  docgen check       in CI: exit 1 with a diff when docs and code disagree
+"""
+
+
+def _command_extract(settings: Settings, args: argparse.Namespace) -> int:
+    from generator.commands import extract_command
+
+    return extract_command(settings, args)
+
+
+def _command_render(settings: Settings, args: argparse.Namespace) -> int:
+    from generator.commands import render_command
+
+    return render_command(settings, args)
+
+
+def _command_check(settings: Settings, args: argparse.Namespace) -> int:
+    from generator.commands import check_command
+
+    return check_command(settings, args)
+
+
+def _command_verify(settings: Settings, args: argparse.Namespace) -> int:
+    from generator.commands import verify_command
+
+    return verify_command(settings, args)
+
+
+Command = Callable[[Settings, argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, with one sub-command per pipeline stage."""
+    parser = argparse.ArgumentParser(
+        prog="docgen", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "-f", "--config", type=Path, default=Path("mkdocs.yml"), help="the mkdocs.yml to read (default: %(default)s)"
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    extract = commands.add_parser(
+        "extract", help="read the backend source into the catalogs in data/",
+        description="Read the configured source with griffe (statically) and rewrite data/<catalog>.yaml. "
+        "Editors' notes files are never written; entries without notes, and notes without an entry, are listed.",
+    )
+    extract.set_defaults(handler=_command_extract)
+    render = commands.add_parser(
+        "render", help="rewrite the generated regions of the pages in docs/",
+        description="Render every generated region from data/ and templates/. Text outside the regions is never "
+        "touched; a region edited by hand is reported and left alone unless --force is given.",
+    )
+    render.add_argument("--force", action="store_true", help="overwrite regions that were edited by hand")
+    render.set_defaults(handler=_command_render)
+    check = commands.add_parser(
+        "check", help="fail when the docs no longer match the code (writes nothing)",
+        description="Extract and render in memory, compare with data/ and docs/, and report every difference. "
+        "Exit 0 when clean, 1 on drift, 2 on a configuration error, 3 on unreadable input.",
+    )
+    check.add_argument("--format", choices=("text", "github", "json"), default="text", help="output format")
+    check.add_argument("--base", metavar="REF", help="also report contract changes against this git ref")
+    check.set_defaults(handler=_command_check)
+    verify = commands.add_parser(
+        "verify", help="stamp a page as re-read: today's date and a fingerprint of its cited source",
+        description="Write 'last_verified' and the fingerprints of the symbols the page cites into its front "
+        "matter. check reports the page stale as soon as one of those symbols changes.",
+    )
+    verify.add_argument("pages", nargs="+", type=Path, help="pages to stamp, e.g. docs/developers/mcp-errors.md")
+    verify.add_argument("--date", help="the date to stamp (YYYY-MM-DD; default: today)")
+    verify.set_defaults(handler=_command_verify)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run docgen with `argv` (default: the process arguments); return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = load_settings(args.config)
+        handler: Command = args.handler
+        return handler(settings, args)
+    except DocgenError as error:
+        print(f"docgen {args.command}: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

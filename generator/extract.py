@@ -1,0 +1,291 @@
+"""Find every call of the error constructor in the scanned functions, and resolve what it says.
+
+griffe models modules, functions and constants but not what happens inside a function body, so a small griffe
+extension keeps each function's AST node while griffe visits the source; the walk below then reads the calls,
+their guarding conditions and the comment above them.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import griffe
+
+from generator.config import CatalogConfig
+from generator.errors import ConfigError, SourceError, suggest
+from generator.resolve import Resolver, Unresolvable
+
+
+class FunctionBodies(griffe.Extension):
+    """A griffe extension that remembers the AST node of every function it visits, by dotted path."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+
+    def on_function_instance(self, *, node: Any, func: griffe.Function, agent: Any, **kwargs: Any) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            self.nodes[func.path] = node
+
+
+@dataclass(frozen=True)
+class ErrorSite:
+    """One call of the error constructor, with everything resolved to values."""
+
+    function: str
+    file: str
+    line: int
+    end_line: int
+    code: int
+    status: int
+    message: str
+    data_keys: tuple[str, ...]
+    conditions: tuple[str, ...]
+    draft_cause: str | None
+    constants_used: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Call:
+    call: ast.Call
+    statement: ast.stmt
+    conditions: tuple[str, ...]
+
+
+def find_function(module: griffe.Module, name: str, *, what: str = "function") -> griffe.Function:
+    """The function `name` (or `Class.method`) of `module`, or a ConfigError with a suggestion."""
+    obj: griffe.Object | griffe.Alias = module
+    for part in name.split("."):
+        member = obj.members.get(part) if isinstance(obj, griffe.Object) else None
+        if member is None:
+            choices = [n for n, m in module.members.items() if not m.is_alias and (m.is_function or m.is_class)]
+            raise ConfigError(
+                f"{what} '{name}' is not defined in {module.path}",
+                file="mkdocs.yml",
+                hint=suggest(name, choices) or f"defined there: {', '.join(sorted(choices)) or 'nothing'}",
+            )
+        obj = member.final_target if isinstance(member, griffe.Alias) else member
+    if isinstance(obj, griffe.Class):
+        init = obj.members.get("__init__")
+        if isinstance(init, griffe.Function):
+            return init
+    if not isinstance(obj, griffe.Function):
+        raise ConfigError(f"{what} '{name}' in {module.path} is not a function", file="mkdocs.yml")
+    return obj
+
+
+def extract_error_sites(
+    config: CatalogConfig,
+    module: griffe.Module,
+    bodies: Mapping[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    resolver: Resolver,
+    file: str,
+) -> list[ErrorSite]:
+    """All constructor calls in the configured functions, in configuration order, then source order."""
+    constructors = {name: find_function(module, name, what="constructor") for name in config.constructors}
+    sites: list[ErrorSite] = []
+    for function_name in config.functions:
+        function = find_function(module, function_name)
+        node = bodies.get(function.path)
+        if node is None:
+            raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
+        for found in _calls(node.body, (), set(constructors)):
+            constructor = constructors[_callee_name(found.call)]
+            site = _Site(config, module, resolver, file, constructor)
+            sites.append(site.build(function_name, found))
+    return sites
+
+
+def _callee_name(call: ast.Call) -> str:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def _calls(statements: list[ast.stmt], guards: tuple[str, ...], names: set[str]) -> Iterator[_Call]:
+    """Constructor calls in `statements`, each with the conditions under which it runs."""
+    for statement in statements:
+        yield from _calls_in(statement, guards, names)
+
+
+def _calls_in(statement: ast.stmt, guards: tuple[str, ...], names: set[str]) -> Iterator[_Call]:
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return
+    if isinstance(statement, ast.If | ast.While):
+        test = ast.unparse(statement.test)
+        yield from _direct(statement, [statement.test], guards, names)
+        yield from _calls(statement.body, (*guards, test), names)
+        yield from _calls(statement.orelse, (*guards, f"not ({test})"), names)
+    elif isinstance(statement, ast.For | ast.AsyncFor):
+        loop = f"for {ast.unparse(statement.target)} in {ast.unparse(statement.iter)}"
+        yield from _direct(statement, [statement.iter], guards, names)
+        yield from _calls(statement.body, (*guards, loop), names)
+        yield from _calls(statement.orelse, guards, names)
+    elif isinstance(statement, ast.With | ast.AsyncWith):
+        yield from _direct(statement, [item.context_expr for item in statement.items], guards, names)
+        yield from _calls(statement.body, guards, names)
+    elif isinstance(statement, ast.Try | ast.TryStar):
+        yield from _calls(statement.body, guards, names)
+        for handler in statement.handlers:
+            caught = f"except {ast.unparse(handler.type)}" if handler.type else "except"
+            yield from _calls(handler.body, (*guards, caught), names)
+        yield from _calls(statement.orelse, guards, names)
+        yield from _calls(statement.finalbody, guards, names)
+    elif isinstance(statement, ast.Match):
+        subject = ast.unparse(statement.subject)
+        for case in statement.cases:
+            pattern = f"{subject} matches {ast.unparse(case.pattern)}"
+            extra = (f"{ast.unparse(case.guard)}",) if case.guard else ()
+            yield from _calls(case.body, (*guards, pattern, *extra), names)
+    else:
+        yield from _direct(statement, [statement], guards, names)
+
+
+def _direct(
+    statement: ast.stmt, roots: list[Any], guards: tuple[str, ...], names: set[str]
+) -> Iterator[_Call]:
+    for root in roots:
+        for node in ast.walk(root):
+            if isinstance(node, ast.Call) and _callee_name(node) in names:
+                yield _Call(node, statement, guards)
+
+
+class _Site:
+    """Resolves one call's arguments against the argument mapping of the configuration."""
+
+    def __init__(
+        self,
+        config: CatalogConfig,
+        module: griffe.Module,
+        resolver: Resolver,
+        file: str,
+        constructor: griffe.Function,
+    ) -> None:
+        self.config = config
+        self.module = module
+        self.resolver = resolver
+        self.file = file
+        self.constructor = constructor
+
+    def build(self, function: str, found: _Call) -> ErrorSite:
+        call = found.call
+        self.line = call.lineno
+        code, code_names = self._number("code", call)
+        status, status_names = self._number("status", call, default=200)
+        return ErrorSite(
+            function=function,
+            file=self.file,
+            line=call.lineno,
+            end_line=call.end_lineno or call.lineno,
+            code=code,
+            status=status,
+            message=self._message(call),
+            data_keys=self._data_keys(call),
+            conditions=found.conditions,
+            draft_cause=_comment_above(self.module, found.statement),
+            constants_used=tuple(sorted({*code_names, *status_names})),
+        )
+
+    def _argument(self, role: str, call: ast.Call) -> ast.expr | str | None:
+        """The call's expression for `role`, else the constructor's default as source text, else None."""
+        ref = self.config.arguments.get(role)
+        if ref is None:
+            return None
+        if isinstance(ref, int):
+            if ref < len(call.args):
+                return call.args[ref]
+            parameters = list(self.constructor.parameters)
+            name = parameters[ref].name if ref < len(parameters) else None
+        else:
+            name = ref
+        for keyword in call.keywords:
+            if keyword.arg == name:
+                return keyword.value
+        if name and name in self.constructor.parameters:
+            default = self.constructor.parameters[name].default
+            return None if default is None else str(default)
+        return None
+
+    def _fail(self, role: str, problem: str, hint: str) -> SourceError:
+        return SourceError(f"the {role} of this {self.constructor.name}() call {problem}", file=self.file,
+                           line=self.line, hint=hint)
+
+    def _number(self, role: str, call: ast.Call, default: int | None = None) -> tuple[int, tuple[str, ...]]:
+        expression = self._argument(role, call)
+        if expression is None:
+            if default is None:
+                raise self._fail(role, "is missing", f"pass the {role}, or give the constructor a default")
+            return default, ()
+        try:
+            if isinstance(expression, str):
+                resolved = self.resolver.evaluate_text(expression, self.constructor.module)
+            else:
+                resolved = self.resolver.evaluate(expression, self.module)
+        except Unresolvable as err:
+            raise self._fail(role, f"is not static: {err}", _STATIC_HINT) from err
+        if not isinstance(resolved.value, int) or isinstance(resolved.value, bool):
+            raise self._fail(role, f"is {resolved.value!r}, not an integer", _STATIC_HINT)
+        return resolved.value, resolved.names
+
+    def _message(self, call: ast.Call) -> str:
+        expression = self._argument("message", call)
+        if isinstance(expression, ast.JoinedStr):
+            return _template(expression)
+        if expression is None:
+            raise self._fail("message", "is missing", "pass a message string")
+        try:
+            value = (
+                self.resolver.evaluate_text(expression, self.constructor.module)
+                if isinstance(expression, str)
+                else self.resolver.evaluate(expression, self.module)
+            ).value
+        except Unresolvable as err:
+            raise self._fail("message", f"is not static: {err}", "use a string literal or an f-string") from err
+        if not isinstance(value, str):
+            raise self._fail("message", f"is {value!r}, not a string", "use a string literal or an f-string")
+        return value
+
+    def _data_keys(self, call: ast.Call) -> tuple[str, ...]:
+        expression = self._argument("data", call)
+        if expression is None or isinstance(expression, str) or _is_none(expression):
+            return ()
+        if isinstance(expression, ast.Dict) and all(isinstance(k, ast.Constant) for k in expression.keys):
+            return tuple(sorted(str(k.value) for k in expression.keys if isinstance(k, ast.Constant)))
+        if isinstance(expression, ast.Call) and _callee_name(expression) == "dict" and not expression.args:
+            return tuple(sorted(k.arg for k in expression.keywords if k.arg))
+        raise self._fail("data", "is not a dict literal", "write data as {'key': value, ...} at the call")
+
+
+_STATIC_HINT = "use a literal, a module constant, an IntEnum or HTTPStatus member, or simple arithmetic of those"
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _template(node: ast.JoinedStr) -> str:
+    parts: list[str] = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+        elif isinstance(value, ast.FormattedValue):
+            parts.append("{" + ast.unparse(value.value) + "}")
+    return "".join(parts)
+
+
+def _comment_above(module: griffe.Module, statement: ast.stmt) -> str | None:
+    """The comment lines directly above `statement`, joined, as a draft cause."""
+    lines = module.lines
+    index = statement.lineno - 2
+    found: list[str] = []
+    while index >= 0 and lines[index].strip().startswith("#"):
+        found.insert(0, lines[index].strip().lstrip("#").strip())
+        index -= 1
+    text = " ".join(part for part in found if part)
+    return text or None

@@ -1,0 +1,149 @@
+"""Stable entry ids: an entry keeps its id, and so its editors' notes, across edits of the backend.
+
+New call sites are matched to the previous catalog's entries in passes, from the most to the least certain
+evidence; each pass only pairs what is unambiguous on both sides. Local variable names are ignored, so a renamed
+variable never breaks the match. What no pass can pair gets a fresh id, and the closest unpaired old entry is
+named as its most likely predecessor.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any
+
+from generator.extract import ErrorSite
+
+_BUILTINS = frozenset(dir(builtins))
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass(frozen=True)
+class LikelySuccessor:
+    """An old entry that vanished and a new one that most likely took its place."""
+
+    old_id: str
+    new_id: str
+    similarity: float
+
+
+def canonical_expression(text: str, module_names: frozenset[str]) -> str:
+    """`text` with every local name replaced by `_`, so renaming a local variable changes nothing."""
+    try:
+        tree = ast.parse(text.removeprefix("except ").removeprefix("for "), mode="exec")
+    except SyntaxError:
+        return text
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id not in module_names and node.id not in _BUILTINS:
+            node.id = "_"
+        elif isinstance(node, ast.arg):
+            node.arg = "_"
+    return ast.unparse(tree)
+
+
+def canonical_message(message: str, module_names: frozenset[str]) -> str:
+    """A message template with local names inside `{...}` fields replaced."""
+    return _PLACEHOLDER.sub(lambda m: "{" + canonical_expression(m.group(1), module_names) + "}", message)
+
+
+def signature(entry: Mapping[str, Any] | ErrorSite, module_names: frozenset[str]) -> dict[str, Hashable]:
+    """The comparable facts of an entry (old catalog dict or new site), local names canonicalised."""
+    get: Callable[[str], Any] = entry.get if isinstance(entry, Mapping) else lambda k: getattr(entry, k)
+    return {
+        "function": get("function"),
+        "code": get("code"),
+        "status": get("status"),
+        "message": canonical_message(get("message"), module_names),
+        "conditions": tuple(canonical_expression(c, module_names) for c in get("conditions") or ()),
+    }
+
+
+_PASSES: Sequence[tuple[str, ...]] = (
+    ("function", "conditions", "code", "status", "message"),
+    ("function", "conditions", "message"),
+    ("function", "conditions"),
+    ("function", "message"),
+    ("function", "code", "status"),
+)
+
+
+def assign_ids(
+    sites: Sequence[ErrorSite],
+    previous: Sequence[Mapping[str, Any]],
+    module_names: frozenset[str],
+) -> tuple[list[str], list[LikelySuccessor]]:
+    """An id for every site (in order), and the likely successors of old entries that found no match."""
+    new_sigs = [signature(site, module_names) for site in sites]
+    old_sigs = [signature(entry, module_names) for entry in previous]
+    ids: list[str | None] = [None] * len(sites)
+    free_old = set(range(len(previous)))
+    for keys in _PASSES:
+        for new_index, old_index in _unique_pairs(new_sigs, old_sigs, keys, ids, free_old):
+            ids[new_index] = str(previous[old_index]["id"])
+            free_old.discard(old_index)
+    taken = {i for i in ids if i} | {str(previous[i]["id"]) for i in free_old}
+    successors: list[LikelySuccessor] = []
+    for index, site in enumerate(sites):
+        if ids[index] is None:
+            ids[index] = _fresh_id(site, taken)
+            taken.add(ids[index] or "")
+            best = _closest(new_sigs[index], old_sigs, free_old)
+            if best is not None:
+                old_index, ratio = best
+                successors.append(LikelySuccessor(str(previous[old_index]["id"]), str(ids[index]), ratio))
+    return [str(i) for i in ids], successors
+
+
+def _unique_pairs(
+    new_sigs: Sequence[dict[str, Hashable]],
+    old_sigs: Sequence[dict[str, Hashable]],
+    keys: tuple[str, ...],
+    ids: Sequence[str | None],
+    free_old: set[int],
+) -> Iterable[tuple[int, int]]:
+    by_key_new: dict[tuple[Hashable, ...], list[int]] = defaultdict(list)
+    by_key_old: dict[tuple[Hashable, ...], list[int]] = defaultdict(list)
+    for index, sig in enumerate(new_sigs):
+        if ids[index] is None:
+            by_key_new[tuple(sig[k] for k in keys)].append(index)
+    for index in sorted(free_old):
+        by_key_old[tuple(old_sigs[index][k] for k in keys)].append(index)
+    for key, news in by_key_new.items():
+        olds = by_key_old.get(key, [])
+        if len(news) == 1 and len(olds) == 1:
+            yield news[0], olds[0]
+
+
+def _closest(
+    sig: dict[str, Hashable], old_sigs: Sequence[dict[str, Hashable]], free_old: set[int]
+) -> tuple[int, float] | None:
+    text = _as_text(sig)
+    scored = [(SequenceMatcher(None, text, _as_text(old_sigs[i])).ratio(), i) for i in sorted(free_old)]
+    if not scored:
+        return None
+    ratio, index = max(scored)
+    return (index, round(ratio, 2)) if ratio >= 0.5 else None
+
+
+def _as_text(sig: dict[str, Hashable]) -> str:
+    return " | ".join(str(sig[k]) for k in ("function", "code", "status", "message", "conditions"))
+
+
+def slug(text: str) -> str:
+    """A short lowercase id from a message: its headline (the part before a colon), without `{fields}`."""
+    headline = _PLACEHOLDER.sub(" ", text).split(":")[0]
+    words = re.findall(r"[a-z0-9]+", headline.lower())
+    return "-".join(words[:5])
+
+
+def _fresh_id(site: ErrorSite, taken: set[str]) -> str:
+    base = slug(site.message) or f"error-{abs(site.code)}-{site.status}"
+    candidate, counter = base, 2
+    while candidate in taken:
+        candidate, counter = f"{base}-{counter}", counter + 1
+    return candidate

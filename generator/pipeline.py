@@ -1,0 +1,122 @@
+"""The extract stage end to end, in memory: settings in, catalog texts out. Nothing here writes a file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import griffe
+
+from generator import catalog as catalogs
+from generator.config import CatalogConfig, Settings
+from generator.errors import CatalogError
+from generator.extract import ErrorSite, FunctionBodies, extract_error_sites
+from generator.identity import LikelySuccessor, assign_ids
+from generator.resolve import Resolver
+from generator.source import SourceLocation, display_path, load_package, locate
+from generator.tools import tools_catalog
+
+
+@dataclass
+class Extraction:
+    """What extract found: catalogs as data and as text, plus what editors should hear about."""
+
+    catalogs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    outputs: dict[str, str] = field(default_factory=dict)
+    """Project-relative path -> the exact text docgen would write there."""
+    sites: dict[str, list[ErrorSite]] = field(default_factory=dict)
+    """Per errors catalog, the call sites with their current line numbers (never written to a catalog)."""
+    successors: dict[str, list[LikelySuccessor]] = field(default_factory=dict)
+    module_names: dict[str, frozenset[str]] = field(default_factory=dict)
+    modules: dict[str, griffe.Module] = field(default_factory=dict)
+
+
+class _Loaded:
+    """Each source package is loaded once per run, however many catalogs read it."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.resolver = Resolver()
+        self._cache: dict[SourceLocation, tuple[griffe.Module, FunctionBodies]] = {}
+
+    def module(self, config: CatalogConfig) -> tuple[griffe.Module, FunctionBodies]:
+        location = locate(self.settings.root, config.source)
+        if location not in self._cache:
+            bodies = FunctionBodies()
+            module = load_package(location, root=self.settings.root, extensions=[bodies])
+            self._cache[location] = (module, bodies)
+        return self._cache[location]
+
+
+def previous_catalog(settings: Settings, name: str) -> dict[str, Any] | None:
+    """The committed catalog, if it exists and is valid; a broken one is simply regenerated."""
+    path = settings.catalog_path(name)
+    if not path.exists():
+        return None
+    try:
+        return catalogs.load_catalog(path, settings.relative(path))
+    except CatalogError:
+        return None
+
+
+def extract(settings: Settings, previous: Mapping[str, dict[str, Any] | None] | None = None) -> Extraction:
+    """Read every configured source and build every catalog in memory."""
+    if previous is None:
+        previous = {name: previous_catalog(settings, name) for name in settings.catalogs}
+    loaded = _Loaded(settings)
+    result = Extraction()
+    for name, config in settings.catalogs.items():
+        module, bodies = loaded.module(config)
+        file = display_path(module.filepath if not isinstance(module.filepath, list) else module.filepath[0],
+                            settings.root)
+        result.modules[name] = module
+        if config.kind == "tools":
+            data = tools_catalog(config, module, loaded.resolver, file)
+        else:
+            data = _errors(name, config, module, bodies, loaded.resolver, file, previous.get(name), result)
+        result.catalogs[name] = data
+        result.outputs[settings.relative(settings.catalog_path(name))] = catalogs.dump_catalog(data)
+    for schema in sorted(catalogs.SCHEMA_DIR.glob("*.schema.json")):
+        target = settings.data_dir / "schema" / schema.name
+        result.outputs[settings.relative(target)] = schema.read_text(encoding="utf-8")
+    return result
+
+
+def _errors(
+    name: str,
+    config: CatalogConfig,
+    module: griffe.Module,
+    bodies: FunctionBodies,
+    resolver: Resolver,
+    file: str,
+    previous: Mapping[str, Any] | None,
+    result: Extraction,
+) -> dict[str, Any]:
+    sites = extract_error_sites(config, module, bodies.nodes, resolver, file)
+    module_names = frozenset(module.members)
+    ids, successors = assign_ids(sites, (previous or {}).get("entries", []), module_names)
+    result.sites[name] = sites
+    result.successors[name] = successors
+    result.module_names[name] = module_names
+    symbols = [*config.constructors, *config.functions]
+    sources = [{"path": file, "symbols": symbols}]
+    constants = catalogs.module_constants(module, resolver)
+    return catalogs.errors_catalog(name, sites, ids, sources, constants)
+
+
+@dataclass(frozen=True)
+class NotesReport:
+    """Entries without prose (gaps) and prose without an entry (orphans), for one errors catalog."""
+
+    gaps: tuple[str, ...]
+    orphans: tuple[str, ...]
+
+
+def notes_report(catalog: Mapping[str, Any], notes: Mapping[str, Any]) -> NotesReport:
+    """Compare a catalog's ids with the ids its notes file writes about."""
+    ids = [entry["id"] for entry in catalog.get("entries", [])]
+    noted = notes.get("entries") or {}
+    gaps = tuple(i for i in ids if not (noted.get(i) or {}).get("cause") or not (noted.get(i) or {}).get("action"))
+    orphans = tuple(sorted(set(noted) - set(ids)))
+    return NotesReport(gaps, orphans)

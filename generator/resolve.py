@@ -1,0 +1,178 @@
+"""Static evaluation of the small expressions that name codes, statuses and limits.
+
+Resolves literals, unary minus, arithmetic, module constants (also imported from other modules of the loaded
+package), class attributes such as `IntEnum` members, and members of a few standard-library enums. Nothing of
+the backend is imported or run: values come from griffe's static model of the source. Anything else is an
+error that names the expression, never a guess.
+"""
+
+from __future__ import annotations
+
+import ast
+import http
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import griffe
+
+Value = int | float | str | bool | None | tuple[Any, ...]
+
+# Standard-library enums whose members are safe to read: importing them runs no backend code.
+STDLIB_ENUMS: dict[str, Any] = {"http.HTTPStatus": http.HTTPStatus}
+
+_BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+    ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+    ast.BitOr: operator.or_,
+    ast.BitAnd: operator.and_,
+}
+_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.Invert: operator.invert,
+}
+
+
+class Unresolvable(Exception):
+    """An expression has no value that can be known without running code."""
+
+    def __init__(self, expression: str, reason: str) -> None:
+        super().__init__(f"cannot resolve `{expression}` statically: {reason}")
+        self.expression = expression
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A value, and the module-level names it was computed from (for drift grouping)."""
+
+    value: Value
+    names: tuple[str, ...] = ()
+
+
+Reference = griffe.Object | str | Any
+"""What a dotted name can stand for: a griffe module or class, a stdlib enum class, or a final value."""
+
+
+class Resolver:
+    """Evaluates expressions in the scope of a griffe module, caching each constant once."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, Resolved] = {}
+        self._active: set[str] = set()
+
+    def evaluate(self, node: ast.expr, scope: griffe.Object) -> Resolved:
+        """Evaluate `node` as it would be evaluated at module level of `scope`'s module."""
+        names: list[str] = []
+        value = self._eval(node, scope, names)
+        if isinstance(value, http.HTTPStatus):
+            value = int(value)
+        if not isinstance(value, int | float | str | bool | tuple) and value is not None:
+            raise Unresolvable(ast.unparse(node), "it names a module or class, not a value")
+        return Resolved(value, tuple(sorted(set(names))))
+
+    def evaluate_text(self, source: str, scope: griffe.Object) -> Resolved:
+        """Evaluate an expression given as source text (a griffe expression rendered with `str`)."""
+        try:
+            node = ast.parse(source, mode="eval").body
+        except SyntaxError as err:
+            raise Unresolvable(source, "not an expression") from err
+        return self.evaluate(node, scope)
+
+    def constant(self, attribute: griffe.Attribute) -> Resolved:
+        """The value of a module or class attribute, evaluated once."""
+        key = attribute.path
+        if key in self._cache:
+            return self._cache[key]
+        if key in self._active:
+            raise Unresolvable(attribute.name, "its definition refers to itself")
+        if attribute.value is None:
+            raise Unresolvable(attribute.name, "it is declared without a value")
+        self._active.add(key)
+        try:
+            resolved = self.evaluate_text(str(attribute.value), attribute.parent or attribute)
+        finally:
+            self._active.discard(key)
+        self._cache[key] = resolved
+        return resolved
+
+    def _eval(self, node: ast.expr, scope: griffe.Object, names: list[str]) -> Any:
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+            return self._arith(_UNARY[type(node.op)], node, self._eval(node.operand, scope, names))
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            left = self._eval(node.left, scope, names)
+            right = self._eval(node.right, scope, names)
+            return self._arith(_BINARY[type(node.op)], node, left, right)
+        if isinstance(node, ast.Tuple | ast.List):
+            return tuple(self._eval(item, scope, names) for item in node.elts)
+        if isinstance(node, ast.Name | ast.Attribute):
+            return self._final(self._reference(node, scope, names), node, names)
+        raise Unresolvable(ast.unparse(node), f"{type(node).__name__} expressions are not evaluated")
+
+    @staticmethod
+    def _arith(function: Callable[..., Any], node: ast.expr, *operands: Any) -> Any:
+        if not all(isinstance(o, int | float) and not isinstance(o, bool) for o in operands):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mult):
+                try:
+                    return function(*operands)
+                except TypeError:
+                    pass
+            raise Unresolvable(ast.unparse(node), "arithmetic on something that is not a number")
+        return function(*operands)
+
+    def _final(self, reference: Reference, node: ast.expr, names: list[str]) -> Any:
+        if isinstance(reference, griffe.Attribute):
+            parent = reference.parent
+            if parent is not None:
+                names.append(reference.name if parent.is_module else f"{parent.name}.{reference.name}")
+            resolved = self.constant(reference)
+            names.extend(resolved.names)
+            return resolved.value
+        return reference
+
+    def _reference(self, node: ast.expr, scope: griffe.Object, names: list[str]) -> Reference:
+        if isinstance(node, ast.Name):
+            return self._lookup(scope, node.id, ast.unparse(node))
+        if isinstance(node, ast.Attribute):
+            base = self._reference(node.value, scope, names)
+            return self._member(base, node.attr, ast.unparse(node))
+        raise Unresolvable(ast.unparse(node), "not a name")
+
+    def _lookup(self, scope: griffe.Object, name: str, text: str) -> Reference:
+        module = scope if scope.is_module else scope.module
+        member = module.members.get(name)
+        if member is None:
+            raise Unresolvable(text, f"`{name}` is not defined at module level in {module.path}")
+        return self._follow(member, text)
+
+    def _member(self, base: Reference, name: str, text: str) -> Reference:
+        if isinstance(base, type) and name in getattr(base, "__members__", {}):
+            return base.__members__[name]
+        if isinstance(base, griffe.Object) and (base.is_module or base.is_class):
+            member = base.members.get(name)
+            if member is not None:
+                return self._follow(member, text)
+        raise Unresolvable(text, f"`{name}` is not a known member")
+
+    def _follow(self, member: griffe.Object | griffe.Alias, text: str) -> Reference:
+        if isinstance(member, griffe.Alias):
+            try:
+                member = member.final_target
+            except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+                target = member.target_path
+                if target in STDLIB_ENUMS:
+                    return STDLIB_ENUMS[target]
+                raise Unresolvable(text, f"it is imported from {target}, outside the loaded source") from None
+        if isinstance(member, griffe.Attribute | griffe.Module | griffe.Class):
+            return member
+        raise Unresolvable(text, f"`{member.name}` is a {member.kind.value}, not a constant")

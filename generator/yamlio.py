@@ -1,0 +1,126 @@
+"""YAML in and out: line-aware loading for located errors, and byte-stable dumping."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.errors import CatalogError, DocgenError
+
+Path_ = tuple[str | int, ...]
+
+
+class _TolerantLoader(yaml.SafeLoader):
+    """SafeLoader that reads unknown tags (mkdocs.yml's `!!python/name:`, `!ENV`) as plain values."""
+
+
+def _construct_unknown(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node)
+    return loader.construct_mapping(node)  # type: ignore[arg-type]
+
+
+_TolerantLoader.add_multi_constructor("!", _construct_unknown)
+_TolerantLoader.add_multi_constructor("tag:yaml.org,2002:python/", _construct_unknown)
+
+
+@dataclass(frozen=True)
+class LoadedYaml:
+    """A parsed YAML document, with the line of every key and item for error messages."""
+
+    data: Any
+    file: str
+    lines: dict[Path_, int] = field(default_factory=dict)
+
+    def line_of(self, path: Path_) -> int | None:
+        """The line of `path`, or of its nearest ancestor that has one."""
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return 1
+
+
+def load_yaml(text: str, file: str | Path, *, error: type[DocgenError] = CatalogError) -> LoadedYaml:
+    """Parse `text`; a syntax error becomes `error` located at `file:line`."""
+    try:
+        data = yaml.load(text, Loader=_TolerantLoader)  # noqa: S506 - a SafeLoader subclass
+        node = yaml.compose(text, Loader=_TolerantLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        problem = err.problem or err.context or "malformed YAML"
+        raise error(
+            f"invalid YAML: {problem}",
+            file=file,
+            line=mark.line + 1 if mark else None,
+            hint="fix the YAML syntax at that line (indentation, quoting, a missing colon)",
+        ) from err
+    except yaml.YAMLError as err:
+        raise error(f"invalid YAML: {err}", file=file) from err
+    lines: dict[Path_, int] = {}
+    if node is not None:
+        _record_lines(node, (), lines)
+    return LoadedYaml(data=data, file=str(file), lines=lines)
+
+
+def _record_lines(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None:
+    lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            child = (*path, str(key.value))
+            lines[child] = key.start_mark.line + 1
+            _record_lines(value, child, lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _record_lines(item, (*path, index), lines)
+
+
+def read_yaml(path: Path, display: str, *, error: type[DocgenError] = CatalogError) -> LoadedYaml:
+    """Read and parse a YAML file; unreadable or non-UTF-8 files become `error` too."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as err:
+        raise error("file not found", file=display) from err
+    except UnicodeDecodeError as err:
+        raise error(
+            f"not valid UTF-8 (byte {err.start})", file=display, hint="save the file as UTF-8"
+        ) from err
+    except OSError as err:
+        raise error(f"cannot read the file: {err.strerror}", file=display) from err
+    return load_yaml(text, display, error=error)
+
+
+class _StableDumper(yaml.SafeDumper):
+    """Block style, no aliases, multi-line strings as literal blocks."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_StableDumper.add_representer(str, _represent_str)
+_StableDumper.add_representer(tuple, yaml.SafeDumper.represent_list)
+
+
+def dump_yaml(data: Any, *, header: str = "") -> str:
+    """Dump `data` the same way every time: insertion order kept, fixed width, a comment header."""
+    body = yaml.dump(
+        data,
+        Dumper=_StableDumper,
+        sort_keys=False,
+        default_flow_style=False,
+        allow_unicode=True,
+        width=100,
+        indent=2,
+    )
+    return header + body

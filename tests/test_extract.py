@@ -1,0 +1,267 @@
+"""Extraction: every resolution form, the recorded facts of a call site, and every error case."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.config import load_settings
+from generator.errors import ConfigError, SourceError
+from generator.pipeline import Extraction, extract
+from tests.helpers import make_files, make_project
+
+
+def run(root: Path) -> Extraction:
+    return extract(load_settings(root / "mkdocs.yml"))
+
+
+def entries(root: Path) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = run(root).catalogs["errors"]["entries"]
+    return result
+
+
+def single(root: Path) -> dict[str, Any]:
+    [entry] = entries(root)
+    return entry
+
+
+RESOLUTION_CASES = {
+    "int literals": ("return _rpc_error(1, -32600, 'Bad', status=400)", {}, (-32600, 400)),
+    "unary minus on a constant": ("return _rpc_error(1, -CODE, 'Bad', status=404)", {"CODE": "32601"}, (-32601, 404)),
+    "module constants": ("return _rpc_error(1, CODE, 'Bad', status=STATUS)", {"CODE": "-32700", "STATUS": "400"},
+                         (-32700, 400)),
+    "arithmetic": ("return _rpc_error(1, BASE - 20, 'Bad', status=400 + 13)", {"BASE": "-32000"}, (-32020, 413)),
+    "HTTPStatus member": ("return _rpc_error(1, -32603, 'Bad', status=HTTPStatus.TOO_MANY_REQUESTS)", {},
+                          (-32603, 429)),
+    "constructor default": ("return _rpc_error(1, -32602, 'Bad')", {}, (-32602, 200)),
+    "constant of a constant": ("return _rpc_error(1, CODE, 'Bad', status=LIMIT)",
+                               {"CODE": "OTHER", "OTHER": "-32601", "LIMIT": "HTTPStatus.NOT_FOUND"}, (-32601, 404)),
+}
+
+
+@pytest.mark.parametrize(("call", "constants", "expected"), RESOLUTION_CASES.values(), ids=RESOLUTION_CASES)
+def test_code_and_status_resolve(tmp_path: Path, call: str, constants: dict[str, str], expected: tuple[int, int]) -> None:
+    header = "".join(f"{name} = {value}\n" for name, value in constants.items())
+    make_project(tmp_path, f"{header}\ndef endpoint(request):\n    {call}\n")
+    entry = single(tmp_path)
+    assert (entry["code"], entry["status"]) == expected
+
+
+def test_constants_imported_from_another_module_and_intenum_members(tmp_path: Path) -> None:
+    make_project(
+        tmp_path,
+        """\
+        from app.codes import Code, LIMIT_STATUS
+        from . import codes
+
+        def endpoint(request):
+            if request:
+                return _rpc_error(1, Code.PARSE, "Parse error", status=LIMIT_STATUS)
+            return _rpc_error(1, codes.Code.INVALID, "Invalid", status=codes.BAD)
+        """,
+        extra={
+            "app/codes.py": """\
+                from enum import IntEnum
+                from http import HTTPStatus
+
+                BASE = -32000
+
+                class Code(IntEnum):
+                    PARSE = -32700
+                    INVALID = BASE - 600
+
+                LIMIT_STATUS = HTTPStatus.TOO_MANY_REQUESTS
+                BAD = 400
+                """
+        },
+    )
+    found = [(e["code"], e["status"], e["constants_used"]) for e in entries(tmp_path)]
+    assert found == [(-32700, 429, ["Code.PARSE", "LIMIT_STATUS"]), (-32600, 400, ["BAD", "BASE", "Code.INVALID"])]
+
+
+def test_raise_style_constructor_with_a_class(tmp_path: Path) -> None:
+    make_files(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/server.py": """\
+                class RpcError(Exception):
+                    def __init__(self, code, message, status=500, data=None):
+                        super().__init__(message)
+
+                def endpoint(request):
+                    if not request:
+                        raise RpcError(-32600, "Empty request", status=400)
+                    raise RpcError(-32603, "Boom")
+                """,
+            "mkdocs.yml": """\
+                site_name: t
+                plugins:
+                  - docgen:
+                      catalogs:
+                        errors:
+                          kind: errors
+                          source: app/server.py
+                          constructors: [RpcError]
+                          functions: [endpoint]
+                          arguments: {code: 0, message: 1, status: status}
+                """,
+        },
+    )
+    assert [(e["code"], e["status"], e["message"]) for e in entries(tmp_path)] == [
+        (-32600, 400, "Empty request"),
+        (-32603, 500, "Boom"),
+    ]
+
+
+def test_recorded_facts_of_a_call_site(tmp_path: Path) -> None:
+    make_project(
+        tmp_path,
+        """\
+        def endpoint(request):
+            name = request.name
+            if request.kind == "tool":
+                if name not in TOOLS:
+                    # The tool named in the call does not exist.
+                    return _rpc_error(1, -32601, f"Unknown tool: {name}", data={"name": name, "hint": 1})
+            return None
+
+        TOOLS = {}
+        """,
+    )
+    entry = single(tmp_path)
+    assert entry["message"] == "Unknown tool: {name}"
+    assert entry["function"] == "endpoint"
+    assert entry["file"] == "app/server.py"
+    assert entry["conditions"] == ["request.kind == 'tool'", "name not in TOOLS"]
+    assert entry["data_keys"] == ["hint", "name"]
+    assert entry["draft_cause"] == "The tool named in the call does not exist."
+    assert entry["id"] == "unknown-tool"
+    assert "line" not in entry
+
+
+def test_else_and_except_branches_become_conditions(tmp_path: Path) -> None:
+    make_project(
+        tmp_path,
+        """\
+        def endpoint(request):
+            try:
+                if request:
+                    pass
+                else:
+                    return _rpc_error(1, -32600, "Empty", status=400)
+            except ValueError:
+                return _rpc_error(1, -32700, "Parse error", status=400)
+        """,
+    )
+    assert [e["conditions"] for e in entries(tmp_path)] == [["not (request)"], ["except ValueError"]]
+
+
+def test_functions_are_scanned_in_configured_order(tmp_path: Path) -> None:
+    make_project(
+        tmp_path,
+        """\
+        def second(request):
+            return _rpc_error(1, -32601, "Second")
+
+        def first(request):
+            return _rpc_error(1, -32600, "First")
+        """,
+        functions="first, second",
+    )
+    assert [e["message"] for e in entries(tmp_path)] == ["First", "Second"]
+
+
+def test_same_source_gives_the_same_bytes(tmp_path: Path) -> None:
+    make_project(tmp_path, "def endpoint(request):\n    return _rpc_error(1, -32600, 'Bad', status=400)\n")
+    assert run(tmp_path).outputs == run(tmp_path).outputs
+
+
+UNRESOLVABLE = {
+    "a call": ("return _rpc_error(1, compute(), 'Bad')", "code", "compute()"),
+    "a local variable": ("code = -1\n    return _rpc_error(1, code, 'Bad')", "code", "`code`"),
+    "an undefined name": ("return _rpc_error(1, -32600, 'Bad', status=MISSING)", "status", "MISSING"),
+    "a string status": ("return _rpc_error(1, -32600, 'Bad', status='400')", "status", "not an integer"),
+    "a computed message": ("return _rpc_error(1, -32600, 'Bad ' + str(1))", "message", "str(1)"),
+    "data that is not a literal": ("return _rpc_error(1, -32600, 'Bad', data=make())", "data", "dict literal"),
+    "an external import": ("return _rpc_error(1, os.EX_OK, 'Bad')", "code", "outside the loaded source"),
+}
+
+
+@pytest.mark.parametrize(("body", "role", "detail"), UNRESOLVABLE.values(), ids=UNRESOLVABLE)
+def test_unresolvable_values_are_located_errors(tmp_path: Path, body: str, role: str, detail: str) -> None:
+    make_project(tmp_path, f"import os\n\ndef endpoint(request):\n    {body}\n")
+    with pytest.raises(SourceError) as caught:
+        run(tmp_path)
+    error = caught.value
+    assert error.file == "app/server.py"
+    assert error.line is not None and error.line > 5
+    assert f"the {role} of this _rpc_error() call" in error.message
+    assert detail in error.message
+    assert error.hint
+
+
+def test_a_syntax_error_anywhere_in_the_package_is_located(tmp_path: Path) -> None:
+    make_project(tmp_path, "def endpoint(request):\n    return None\n", extra={"app/other.py": "x = 1\ndef f(:\n"})
+    with pytest.raises(SourceError) as caught:
+        run(tmp_path)
+    assert (caught.value.file, caught.value.line) == ("app/other.py", 2)
+    assert "syntax error" in caught.value.message
+
+
+def test_non_utf8_source_is_located(tmp_path: Path) -> None:
+    make_project(tmp_path, "def endpoint(request):\n    return None\n")
+    (tmp_path / "app" / "latin.py").write_bytes(b"x = 1\ny = '\xe9'\n")
+    with pytest.raises(SourceError) as caught:
+        run(tmp_path)
+    assert (caught.value.file, caught.value.line) == ("app/latin.py", 2)
+    assert "UTF-8" in caught.value.message
+
+
+def test_a_misspelled_function_gets_a_suggestion(tmp_path: Path) -> None:
+    make_project(tmp_path, "def endpoint(request):\n    return None\n", functions="endpont")
+    with pytest.raises(ConfigError) as caught:
+        run(tmp_path)
+    assert "'endpont' is not defined" in caught.value.message
+    assert caught.value.hint == "did you mean 'endpoint'?"
+
+
+def test_the_backend_is_never_imported(tmp_path: Path) -> None:
+    marker = tmp_path / "imported.txt"
+    make_project(
+        tmp_path,
+        f"""\
+        import pathlib
+        pathlib.Path({str(marker)!r}).write_text("the backend ran")
+        raise SystemExit("importing this module is forbidden")
+
+        def endpoint(request):
+            return _rpc_error(1, -32600, "Bad", status=400)
+        """,
+        extra={"app/__init__.py": "raise ImportError('the package must not be imported')\n"},
+    )
+    assert single(tmp_path)["code"] == -32600
+    assert not marker.exists()
+    assert not any(name == "app" or name.startswith("app.") for name in sys.modules)
+
+
+def test_module_constants_are_exported_for_notes(tmp_path: Path) -> None:
+    make_project(
+        tmp_path,
+        """\
+        MAX_BODY_BYTES = 256 * 1024
+        VERSIONS = ("2025-06-18", "2026-07-28")
+        lower_case = 1
+        DYNAMIC = compute()
+
+        def endpoint(request):
+            return _rpc_error(1, -32600, "Bad", status=413)
+        """,
+    )
+    constants = run(tmp_path).catalogs["errors"]["constants"]
+    assert constants["MAX_BODY_BYTES"] == 262144
+    assert constants["VERSIONS"] == ["2025-06-18", "2026-07-28"]
+    assert "lower_case" not in constants and "DYNAMIC" not in constants

@@ -1,0 +1,1 @@
+"""The Connect MCP server that docgen documents (see backend/app/mcp_server.py)."""

@@ -1,0 +1,1 @@
+"""Application package of the Connect MCP server."""

@@ -1,0 +1,157 @@
+"""Read-only index over the Markdown pages of the documentation site.
+
+A page's site path follows MkDocs: `docs/developers/mcp-errors.md` is served at
+`/developers/mcp-errors/`, and `index.md` stands for its folder (`docs/index.md` is `/`).
+The folder is scanned on every call, so pages written while the server runs are picked up.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+_WORD = re.compile(r"[\w-]+", re.UNICODE)
+_HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
+_FRONT_TITLE = re.compile(r"^title:\s*['\"]?(.+?)['\"]?\s*$", re.MULTILINE)
+SNIPPET_CHARS = 160
+
+
+@dataclass(frozen=True)
+class Page:
+    """One Markdown page: where it is served, its title and its text."""
+
+    path: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A search result: the page, how well it matched, and an excerpt around the first match."""
+
+    page: Page
+    score: int
+    snippet: str
+
+
+def normalise_site_path(raw: str) -> str | None:
+    """Turn what a caller typed into a canonical site path, or None if it cannot be one.
+
+    `developers/mcp-errors`, `/developers/mcp-errors.md` and `/developers/mcp-errors/`
+    all become `/developers/mcp-errors/`. Paths that climb out of the site are refused.
+
+    Args:
+        raw: A site path, with or without slashes or a `.md` / `.html` suffix.
+    """
+    parts = [part for part in raw.strip().replace("\\", "/").split("/") if part]
+    if parts and parts[-1] in {"index.md", "index.html"}:
+        parts.pop()
+    elif parts:
+        parts[-1] = parts[-1].removesuffix(".md").removesuffix(".html")
+    if any(part in {".", ".."} or part.startswith(".") for part in parts):
+        return None
+    return "/" + "".join(f"{part}/" for part in parts)
+
+
+def _site_path(root: Path, file: Path) -> str:
+    parts = list(file.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "index":
+        parts.pop()
+    return "/" + "".join(f"{part}/" for part in parts)
+
+
+def _title(text: str, fallback: str) -> str:
+    front = _FRONT_MATTER.match(text)
+    if front and (match := _FRONT_TITLE.search(front.group(1))):
+        return match.group(1)
+    if match := _HEADING.search(text):
+        return match.group(1)
+    return fallback
+
+
+def _snippet(text: str, terms: list[str]) -> str:
+    lowered = text.lower()
+    starts = [index for term in terms if (index := lowered.find(term)) >= 0]
+    start = max(0, min(starts, default=0) - SNIPPET_CHARS // 4)
+    excerpt = " ".join(text[start : start + SNIPPET_CHARS].split())
+    return ("…" if start else "") + excerpt + ("…" if start + SNIPPET_CHARS < len(text) else "")
+
+
+class DocsIndex:
+    """The pages of one docs folder, with lookup by site path and a simple keyword search."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def _files(self) -> dict[str, Path]:
+        if not self.root.is_dir():
+            return {}
+        files = (
+            file
+            for file in sorted(self.root.rglob("*.md"))
+            if file.is_file() and not any(part.startswith(".") for part in file.relative_to(self.root).parts)
+        )
+        return {_site_path(self.root, file): file for file in files}
+
+    def _load(self, site_path: str, file: Path) -> Page:
+        text = file.read_text(encoding="utf-8")
+        return Page(path=site_path, title=_title(text, file.stem.replace("-", " ").title()), text=text)
+
+    def paths(self) -> list[str]:
+        """Site paths of every page, sorted."""
+        return sorted(self._files())
+
+    def pages(self) -> list[Page]:
+        """Every page that can be read; unreadable files are logged and skipped."""
+        pages = []
+        for site_path, file in self._files().items():
+            try:
+                pages.append(self._load(site_path, file))
+            except (OSError, UnicodeDecodeError):
+                logger.warning("skipping unreadable page %s", file)
+        return pages
+
+    def get(self, raw_path: str) -> Page | None:
+        """The page served at `raw_path`, or None if there is none.
+
+        A page that exists but cannot be read raises: that is the server's fault, not the caller's.
+
+        Args:
+            raw_path: A site path such as `/developers/mcp-errors/`.
+        """
+        site_path = normalise_site_path(raw_path)
+        file = self._files().get(site_path) if site_path is not None else None
+        if site_path is None or file is None:
+            return None
+        return self._load(site_path, file)
+
+    def search(self, query: str, limit: int) -> list[Hit]:
+        """Pages ranked by a case-insensitive keyword score.
+
+        Each query word scores 5 per occurrence in the title and 1 per occurrence in the text;
+        the whole query appearing verbatim adds 10. Ties are broken by site path.
+
+        Args:
+            query: Free text; words of one character are ignored.
+            limit: The most hits to return.
+        """
+        terms = [word for word in _WORD.findall(query.lower()) if len(word) > 1]
+        phrase = " ".join(query.lower().split())
+        if not terms:
+            return []
+        hits = []
+        for page in self.pages():
+            body = _FRONT_MATTER.sub("", page.text, count=1)
+            title, text = page.title.lower(), body.lower()
+            score = sum(5 * title.count(term) + text.count(term) for term in terms)
+            if score and phrase in text:
+                score += 10
+            if score:
+                hits.append(Hit(page=page, score=score, snippet=_snippet(body, terms)))
+        hits.sort(key=lambda hit: (-hit.score, hit.page.path))
+        return hits[:limit]

@@ -1,0 +1,343 @@
+"""The Connect MCP server: the public documentation over MCP Streamable HTTP.
+
+Start it with `uvicorn backend.app.mcp_server:app`. There is one route, `POST /mcp`, and
+no session state: every request stands alone. `mcp_endpoint` applies the transport checks
+(Origin, rate limit, body size, JSON, one message per request), `_handle` dispatches a
+JSON-RPC request, and every error response is built by `_rpc_error`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from backend.app.content import DocsIndex
+from backend.app.features import (
+    DOCS,
+    FEATURE_METHODS,
+    PROMPTS,
+    RESOURCES,
+    TOOLS,
+    BadParams,
+    Handler,
+    ToolError,
+    UnknownName,
+    cacheable,
+)
+from backend.app.protocol import (
+    HEADER_MISMATCH,
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    PROTOCOL_VERSION_HEADER,
+    PROTOCOL_VERSION_META_KEY,
+    SERVER_INFO_META_KEY,
+    header_mismatch,
+)
+from backend.app.rate_limit import Clock, SlidingWindowLimiter
+
+logger = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 256 * 1024
+RATE_LIMIT_REQUESTS = 120
+RATE_LIMIT_WINDOW_SECONDS = 60
+RATE_LIMIT_STATUS = HTTPStatus.TOO_MANY_REQUESTS
+SUPPORTED_PROTOCOL_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+LATEST_PROTOCOL_VERSION = "2026-07-28"
+# What a legacy `initialize` without a protocolVersion is answered with.
+LATEST_HANDSHAKE_VERSION = "2025-11-25"
+ALLOWED_ORIGINS = (
+    "https://connectbyjbrh.com",
+    "https://www.connectbyjbrh.com",
+    "http://127.0.0.1:8000",
+    "http://localhost:8000",
+)
+MAX_SEARCH_LIMIT = 20
+DEFAULT_DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
+SERVER_INFO = {"name": "connect-docs", "title": "Connect public documentation", "version": "1.0.0"}
+CAPABILITIES: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
+INSTRUCTIONS = (
+    "Read-only access to the public Connect documentation. Call search_public_docs to find pages, "
+    "then get_public_page with a path it returned."
+)
+
+RequestId = str | int | None
+F = TypeVar("F", bound=Callable[..., str])
+
+# The registries the decorators below fill (plain dicts, defined in backend.app.features).
+_TOOLS, _RESOURCES, _PROMPTS = TOOLS, RESOURCES, PROMPTS
+
+
+def _tool() -> Callable[[F], F]:
+    """Register the decorated function as an MCP tool named after the function."""
+
+    def register(func: F) -> F:
+        _TOOLS[func.__name__] = func
+        return func
+
+    return register
+
+
+def _resource(uri_template: str) -> Callable[[F], F]:
+    """Register the decorated function as the reader of resources matching `uri_template`."""
+
+    def register(func: F) -> F:
+        _RESOURCES[uri_template] = func
+        return func
+
+    return register
+
+
+def _prompt() -> Callable[[F], F]:
+    """Register the decorated function as an MCP prompt named after the function."""
+
+    def register(func: F) -> F:
+        _PROMPTS[func.__name__] = func
+        return func
+
+    return register
+
+
+@_tool()
+def search_public_docs(query: str, limit: int = 5) -> str:
+    """Search the public documentation and list the pages that match best.
+
+    Matching ignores case and weighs words in a page title above words in its text.
+    Pass a returned path to get_public_page to read the page.
+
+    Args:
+        query: A few words to look for, such as "rate limit" or "header mismatch".
+        limit: How many pages to list at most, from 1 to 20.
+    """
+    if not query.strip():
+        raise ToolError("The query is empty. Call search_public_docs again with a few words to look for.")
+    if not 1 <= limit <= MAX_SEARCH_LIMIT:
+        raise ToolError(f"limit must be between 1 and {MAX_SEARCH_LIMIT}. Call search_public_docs again.")
+    hits = DOCS.get().search(query, limit)
+    if not hits:
+        return f"No public page matches '{query}'. Try fewer or more general words."
+    return "\n".join(f"{n}. [{h.page.title}]({h.page.path}): {h.snippet}" for n, h in enumerate(hits, 1))
+
+
+@_tool()
+def get_public_page(path: str) -> str:
+    """Return the Markdown source of one public documentation page.
+
+    Args:
+        path: The page's site path, such as "/developers/mcp-errors/"; "/" is the home page.
+    """
+    page = DOCS.get().get(path)
+    if page is None:
+        raise ToolError(f"No public page at '{path}'. Call search_public_docs to find the right path.")
+    return page.text
+
+
+@_resource("connect://pages/{path}")
+def public_page(path: str) -> str:
+    """A public documentation page as Markdown, addressed by its site path.
+
+    Args:
+        path: The site path without its leading slash, such as "developers/mcp-errors/".
+    """
+    page = DOCS.get().get(path)
+    if page is None:
+        raise UnknownName("resource", f"connect://pages/{path}")
+    return page.text
+
+
+@_prompt()
+def answer_from_docs(question: str, audience: str = "developer") -> str:
+    """Answer a question from the public documentation only, citing the pages used.
+
+    Args:
+        question: The question to answer.
+        audience: Who will read the answer, such as "developer" or "operator"; sets depth and tone.
+    """
+    return (
+        f"Answer this question for a {audience}: {question}\n\n"
+        "Use only the public Connect documentation. Call search_public_docs to find candidate pages, "
+        "read the relevant ones with get_public_page, and cite each page you rely on by its path. "
+        "If the documentation does not answer the question, say so instead of guessing."
+    )
+
+
+def _initialize(params: dict[str, Any]) -> dict[str, Any]:
+    version = params.get("protocolVersion", LATEST_HANDSHAKE_VERSION)
+    return {"protocolVersion": version, "capabilities": CAPABILITIES, "serverInfo": SERVER_INFO}
+
+
+def _discover(params: dict[str, Any]) -> dict[str, Any]:
+    return cacheable(
+        {
+            "supportedVersions": list(SUPPORTED_PROTOCOL_VERSIONS),
+            "capabilities": CAPABILITIES,
+            "serverInfo": SERVER_INFO,
+            "instructions": INSTRUCTIONS,
+        }
+    )
+
+
+_METHODS: dict[str, Handler] = {
+    "initialize": _initialize,
+    "ping": lambda params: {},
+    "server/discover": _discover,
+    **FEATURE_METHODS,
+}
+
+
+def _rpc_error(
+    request_id: RequestId,
+    code: int,
+    message: str,
+    *,
+    status: int = HTTPStatus.OK,
+    data: Any = None,
+) -> JSONResponse:
+    """Build a JSON-RPC error response; the only place error bodies are made.
+
+    Args:
+        request_id: The id of the request being answered, or None when it is unknown.
+        code: The JSON-RPC error code (see backend.app.protocol).
+        message: One sentence for the client.
+        status: The HTTP status of the response.
+        data: Extra structured detail for `error.data`, left out when None.
+    """
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return JSONResponse({"jsonrpc": "2.0", "id": request_id, "error": error}, status_code=status)
+
+
+def _unsupported_version(method: object, params: dict[str, Any], headers: Headers) -> object | None:
+    """Return the first protocol version the request asks for that is not supported, if any."""
+    meta = params.get("_meta")
+    asked = [headers.get(PROTOCOL_VERSION_HEADER)]
+    asked.append(meta.get(PROTOCOL_VERSION_META_KEY) if isinstance(meta, dict) else None)
+    if method == "initialize":
+        asked.append(params.get("protocolVersion"))
+    return next((v for v in asked if v is not None and v not in SUPPORTED_PROTOCOL_VERSIONS), None)
+
+
+async def _handle(message: dict[str, Any], headers: Headers, docs: DocsIndex) -> JSONResponse:
+    """Validate and dispatch one JSON-RPC request (a message with an id) and answer it."""
+    request_id, method = message.get("id"), message.get("method")
+    params = message.get("params", {})
+    fields = params if isinstance(params, dict) else {}
+    if (detail := header_mismatch(method, fields, headers)) is not None:
+        # A routing header (version, method or name) says something the body does not.
+        return _rpc_error(request_id, HEADER_MISMATCH, f"Header mismatch: {detail}", status=400)
+    if (version := _unsupported_version(method, fields, headers)) is not None:
+        # The header, params._meta or initialize asked for a revision this server does not speak.
+        return _rpc_error(
+            request_id,
+            INVALID_REQUEST,
+            f"Unsupported protocol version: {version}",
+            status=HTTPStatus.BAD_REQUEST,
+            data={"supported": list(SUPPORTED_PROTOCOL_VERSIONS)},
+        )
+    handler = _METHODS.get(method) if isinstance(method, str) else None
+    if handler is None:
+        # The method named in the body is not one this server implements.
+        return _rpc_error(request_id, METHOD_NOT_FOUND, f"Method not found: {method}", status=404)
+    DOCS.set(docs)
+    try:
+        if not isinstance(params, dict):
+            raise BadParams("'params' must be an object")
+        result = await anyio.to_thread.run_sync(handler, params)
+    except BadParams as exc:
+        # params, a call's arguments, or a field inside them does not have the expected JSON type.
+        return _rpc_error(request_id, INVALID_PARAMS, f"Invalid params: {exc}")
+    except UnknownName as exc:
+        kind, name = exc.kind, exc.name
+        # The method exists, but the tool, resource or prompt it names does not.
+        return _rpc_error(request_id, METHOD_NOT_FOUND, f"Unknown {kind}: {name}")
+    meta = {SERVER_INFO_META_KEY: SERVER_INFO}
+    return JSONResponse(
+        {"jsonrpc": "2.0", "id": request_id, "result": {**result, "resultType": "complete", "_meta": meta}}
+    )
+
+
+async def _read_body(request: Request) -> bytes | None:
+    """Read the body, or return None as soon as it is known to exceed MAX_BODY_BYTES.
+
+    A declared Content-Length over the limit is refused before any byte is read; otherwise
+    the stream is read chunk by chunk and abandoned once the running total passes the limit.
+    """
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        return None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def mcp_endpoint(request: Request) -> Response:
+    """Apply the transport checks to one POST to /mcp, then pass a single request to _handle."""
+    state, origin = request.app.state, request.headers.get("origin")
+    if origin is not None and origin.rstrip("/").lower() not in ALLOWED_ORIGINS:
+        # A browser-style Origin header is present and is not on the allow-list.
+        return _rpc_error(None, INVALID_REQUEST, f"Origin not allowed: {origin}", status=HTTPStatus.FORBIDDEN)
+    client = request.client.host if request.client else "unknown"
+    if not state.limiter.allow(client):
+        # This client already sent RATE_LIMIT_REQUESTS requests within the sliding window.
+        refusal = _rpc_error(None, INTERNAL_ERROR, "Rate limit exceeded", status=RATE_LIMIT_STATUS)
+        refusal.headers["Retry-After"] = str(state.limiter.retry_after(client))
+        return refusal
+    if (body := await _read_body(request)) is None:
+        # The body is larger than MAX_BODY_BYTES; reading stopped at the limit.
+        too_big = _rpc_error(None, INVALID_REQUEST, f"Request body over {MAX_BODY_BYTES} bytes", status=413)
+        too_big.headers["Connection"] = "close"  # uvicorn then closes instead of draining the rest
+        return too_big
+    try:
+        message = json.loads(body)
+    except (ValueError, RecursionError):
+        # The body is not valid JSON (or not UTF-8, or nested too deeply to parse).
+        return _rpc_error(None, PARSE_ERROR, "Parse error: invalid JSON", status=HTTPStatus.BAD_REQUEST)
+    if not isinstance(message, dict):
+        # A batch (a JSON array) or another non-object value was posted instead of one message.
+        return _rpc_error(None, INVALID_REQUEST, "Batch requests are not supported", status=400)
+    if "id" not in message:
+        return Response(status_code=HTTPStatus.ACCEPTED)
+    try:
+        return await _handle(message, request.headers, state.docs)
+    except Exception:
+        logger.exception("unexpected fault while handling %r", message.get("method"))
+        # Handling a well-formed request failed in a way the server did not foresee.
+        return _rpc_error(message.get("id"), INTERNAL_ERROR, "Internal error")
+
+
+def create_app(docs_dir: Path | str | None = None, clock: Clock | None = None) -> Starlette:
+    """Build the ASGI application.
+
+    Args:
+        docs_dir: Folder of Markdown pages to serve. Default: $CONNECT_DOCS_DIR, else <repo>/docs.
+        clock: Source of monotonic seconds for the rate limiter; tests pass a fake one.
+    """
+    root = Path(docs_dir or os.environ.get("CONNECT_DOCS_DIR") or DEFAULT_DOCS_DIR)
+    app = Starlette(routes=[Route("/mcp", mcp_endpoint, methods=["POST"])])
+    app.state.docs = DocsIndex(root)
+    app.state.limiter = SlidingWindowLimiter(
+        RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS, *([clock] if clock else [])
+    )
+    return app
+
+
+app = create_app()

@@ -1,0 +1,297 @@
+"""What each region template sees: the Jinja environment, its filters, and the context per region name.
+
+Every template gets `page` (the front matter plus `path` and `url`), `attrs` (the marker's
+attributes), `site` (`url`, `repo_url`) and, when the region or page names one, `catalog_name` and
+`catalog`. Some regions get more:
+
+- `page-header`: `header` with `status`, `audience`, `last_verified`, `canonical`.
+- `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`; None where the notes have a
+  gap) and `json_href`, the page-relative link to the catalog published as JSON.
+- `based-on`: `sources` (`file`, `url`, `symbols` as `name` + `url`) and `specs` (`title`, `url`).
+- `related`: `links` (`title`, `href`), from the front matter's `related` list of page-relative paths.
+- `tools-reference`: `tools`, `resources`, `prompts` from the catalog, and `json_href`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import jinja2
+import yaml
+
+from generator.errors import TemplateError, suggest
+
+if TYPE_CHECKING:
+    from generator.regions import Region
+    from generator.render import Renderer
+
+_NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+]
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
+
+
+class SiteSettings(Protocol):
+    """What rendering needs from `generator.config.Settings`."""
+
+    @property
+    def root(self) -> Path: ...
+    @property
+    def docs_dir(self) -> Path: ...
+    @property
+    def templates_dir(self) -> Path: ...
+    @property
+    def site_url(self) -> str | None: ...
+    @property
+    def repo_url(self) -> str | None: ...
+    def notes_path(self, name: str) -> Path: ...
+
+
+def split_front_matter(text: str, *, page: str) -> tuple[dict[str, Any], str]:
+    """A page's YAML front matter (empty when it has none) and the text after it."""
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return {}, text
+    try:
+        meta = yaml.safe_load(match.group(1)) or {}
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 1
+        problem = getattr(err, "problem", None) or str(err)
+        raise TemplateError(
+            f"front matter is not valid YAML: {problem}",
+            file=page,
+            line=line,
+            hint="quote values that contain `: ` (a colon and a space)",
+        ) from err
+    if not isinstance(meta, dict):
+        raise TemplateError("front matter must be a mapping of keys to values", file=page, line=2)
+    return meta, text[match.end() :]
+
+
+def kib(value: int) -> str:
+    """Bytes as KiB or MiB when exact (`262144` -> `256 KiB`), else as bytes."""
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value % size == 0:
+            return f"{value // size} {unit}"
+    return f"{value} bytes"
+
+
+def number_word(value: int) -> str:
+    """Small counts as words (`4` -> `four`), larger ones as digits."""
+    return _NUMBER_WORDS[value] if 0 <= value < len(_NUMBER_WORDS) else str(value)
+
+
+def join_code(values: list[Any], conjunction: str = "and") -> str:
+    """`a`, `b` and `c`: each value as inline code, joined for a sentence."""
+    codes = [f"`{value}`" for value in values]
+    return codes[0] if len(codes) == 1 else f"{', '.join(codes[:-1])} {conjunction} {codes[-1]}"
+
+
+def cell(value: Any) -> str:
+    """A value made safe for one Markdown table cell: one line, pipes escaped."""
+    return " ".join(str(value).split()).replace("|", "\\|")
+
+
+def make_environment(templates_dir: Path) -> jinja2.Environment:
+    """The Jinja environment for region templates and notes: strict, deterministic whitespace."""
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(templates_dir),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    environment.filters.update(kib=kib, number_word=number_word, join_code=join_code, cell=cell)
+    return environment
+
+
+def page_url(page: str) -> str:
+    """A page's site path under directory URLs: `developers/mcp-errors.md` -> `developers/mcp-errors/`."""
+    stem = posixpath.splitext(page)[0]
+    if posixpath.basename(stem) == "index":
+        stem = posixpath.dirname(stem)
+    return f"{stem}/" if stem else ""
+
+
+def catalog_json_path(page: str, catalog: str) -> str:
+    """Where a catalog's JSON is published for a page, relative to docs_dir: beside the built page."""
+    return posixpath.join(page_url(page), f"{catalog}.json")
+
+
+def build_context(
+    renderer: Renderer, region: Region, *, page: str, meta: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The variables the region's template renders with."""
+    settings = renderer.settings
+    context: dict[str, Any] = {
+        "page": {**meta, "path": page, "url": page_url(page)},
+        "attrs": dict(region.attrs),
+        "site": {"url": settings.site_url, "repo_url": settings.repo_url},
+    }
+    name = region.attr("catalog") or meta.get("catalog")
+    if name is not None:
+        context["catalog_name"] = name
+        context["catalog"] = _catalog(renderer, str(name), region, page)
+    builder = _BUILDERS.get(region.name)
+    if builder is not None:
+        context.update(builder(renderer, region, page, context))
+    return context
+
+
+def _catalog(renderer: Renderer, name: str, region: Region, page: str) -> Mapping[str, Any]:
+    if name not in renderer.catalogs:
+        raise TemplateError(
+            f"region {region.name!r} draws from catalog {name!r}, which is not configured",
+            file=page,
+            line=region.line,
+            hint=suggest(name, renderer.catalogs)
+            or "add it under the docgen plugin's `catalogs:` in mkdocs.yml",
+        )
+    return renderer.catalogs[name]
+
+
+def _require_catalog(region: Region, page: str, context: Mapping[str, Any]) -> Mapping[str, Any]:
+    if "catalog" not in context:
+        raise TemplateError(
+            f"region {region.name!r} needs a catalog",
+            file=page,
+            line=region.line,
+            hint="write `catalog=NAME` in its begin marker, or `catalog: NAME` in the front matter",
+        )
+    catalog: Mapping[str, Any] = context["catalog"]
+    return catalog
+
+
+def _header(renderer: Renderer, region: Region, page: str, context: dict[str, Any]) -> dict[str, Any]:
+    meta = context["page"]
+    site_url = (renderer.settings.site_url or "").rstrip("/")
+    canonical = meta.get("canonical") or (f"{site_url}/{page_url(page)}" if site_url else None)
+    keys = ("status", "audience", "last_verified")
+    return {"header": {**{key: meta.get(key) for key in keys}, "canonical": canonical}}
+
+
+def _error_table(renderer: Renderer, region: Region, page: str, context: dict[str, Any]) -> dict[str, Any]:
+    catalog = _require_catalog(region, page, context)
+    name = context["catalog_name"]
+    entries = []
+    for entry in catalog.get("entries", []):
+        cause, action = render_entry_notes(renderer, name, entry["id"])
+        entries.append({**entry, "anchor": f"err-{entry['id']}", "cause": cause, "action": action})
+    return {"entries": entries, "json_href": _json_href(page, name)}
+
+
+def _tools(renderer: Renderer, region: Region, page: str, context: dict[str, Any]) -> dict[str, Any]:
+    catalog = _require_catalog(region, page, context)
+    lists = {key: list(catalog.get(key, [])) for key in ("tools", "resources", "prompts")}
+    return {**lists, "json_href": _json_href(page, context["catalog_name"])}
+
+
+def _json_href(page: str, catalog: str) -> str:
+    return posixpath.relpath(catalog_json_path(page, catalog), posixpath.dirname(page) or ".")
+
+
+def _based_on(renderer: Renderer, region: Region, page: str, context: dict[str, Any]) -> dict[str, Any]:
+    sources, specs = [], []
+    for item in context["page"].get("based_on") or []:
+        if "file" in item:
+            file = str(item["file"])
+            symbols = [
+                {"name": symbol, "url": _source_url(renderer, file, renderer.locate_symbol(file, symbol))}
+                for symbol in item.get("symbols") or []
+            ]
+            sources.append({"file": file, "url": _source_url(renderer, file, None), "symbols": symbols})
+        else:
+            specs.append({"title": item["title"], "url": item["url"]})
+    return {"sources": sources, "specs": specs}
+
+
+def _source_url(renderer: Renderer, file: str, lines: tuple[int, int] | None) -> str | None:
+    repo_url = renderer.settings.repo_url
+    if not repo_url:
+        return None
+    url = f"{repo_url.rstrip('/')}/blob/{renderer.source_ref}/{file}"
+    return f"{url}#L{lines[0]}-L{lines[1]}" if lines else url
+
+
+def _related(renderer: Renderer, region: Region, page: str, context: dict[str, Any]) -> dict[str, Any]:
+    links = []
+    for href in context["page"].get("related") or []:
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), str(href)))
+        if target not in renderer.titles:
+            raise TemplateError(
+                f"related page {href!r} does not exist (looked for docs/{target})",
+                file=page,
+                line=region.line,
+                hint=suggest(target, renderer.titles) or "fix the path in the front matter's `related` list",
+            )
+        links.append({"title": renderer.titles[target], "href": str(href)})
+    return {"links": links}
+
+
+def render_entry_notes(renderer: Renderer, catalog: str, entry_id: str) -> tuple[str | None, str | None]:
+    """An entry's `cause` and `action` with the catalog's constants filled in; None for each missing one."""
+    notes = (renderer.notes.get(catalog) or {}).get("entries") or {}
+    entry_notes = notes.get(entry_id) or {}
+    constants = renderer.catalogs[catalog].get("constants") or {}
+    rendered = [
+        _render_note(
+            renderer, catalog, entry_id, field=field, text=entry_notes.get(field), constants=constants
+        )
+        for field in ("cause", "action")
+    ]
+    return rendered[0], rendered[1]
+
+
+def _render_note(
+    renderer: Renderer, catalog: str, entry_id: str, *, field: str, text: Any, constants: Mapping[str, Any]
+) -> str | None:
+    if text is None or not str(text).strip():
+        return None
+    notes_file = renderer.settings.notes_path(catalog)
+    where = f"notes for entry {entry_id!r}, field {field!r}"
+    try:
+        return renderer.environment.from_string(str(text)).render(constants).strip()
+    except jinja2.UndefinedError as err:
+        name = re.search(r"'(\w+)' is undefined", err.message or "")
+        hint = suggest(name.group(1), constants) if name else None
+        raise TemplateError(
+            f"{where}: {err.message}",
+            file=_relative(notes_file, renderer.settings.root),
+            hint=hint or f"constants of catalog {catalog!r}: {', '.join(sorted(constants)) or 'none'}",
+        ) from err
+    except jinja2.TemplateError as err:
+        raise TemplateError(f"{where}: {err}", file=_relative(notes_file, renderer.settings.root)) from err
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+_BUILDERS: dict[str, Callable[[Renderer, Region, str, dict[str, Any]], dict[str, Any]]] = {
+    "page-header": _header,
+    "error-table": _error_table,
+    "tools-reference": _tools,
+    "based-on": _based_on,
+    "related": _related,
+}

@@ -88,7 +88,9 @@ def errors_catalog(
 def dump_catalog(catalog: Mapping[str, Any]) -> str:
     """The catalog as YAML text, the same bytes for the same facts."""
     sources = [source["path"] for source in catalog["sources"]]
-    return dump_yaml(dict(catalog), header=header(catalog["catalog"], sources, notes=catalog["kind"] == "errors"))
+    return dump_yaml(
+        dict(catalog), header=header(catalog["catalog"], sources, notes=catalog["kind"] == "errors")
+    )
 
 
 @cache

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
+from pathlib import Path
+from typing import Any
 
 from generator import catalog as catalogs
+from generator.check import run_check
 from generator.config import Settings
+from generator.drift import FIX
+from generator.errors import CatalogError, ConfigError
+from generator.findings import as_github, as_json, as_text
+from generator.page_context import split_front_matter
 from generator.pipeline import extract, notes_report
+from generator.render import render_all
+from generator.stamp import fingerprints, stamp
 from generator.writer import write_outputs
 
 
@@ -44,3 +54,87 @@ def _report_notes(settings: Settings, name: str, data: dict[str, object]) -> Non
         _say(f"{shown}: entry '{entry_id}' has no cause or action yet; add them under 'entries:'")
     for entry_id in report.orphans:
         _say(f"{shown}: notes for '{entry_id}', which is no longer in the catalog; move or delete them")
+
+
+def _committed_inputs(settings: Settings) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The catalogs and notes as committed in data/, validated."""
+    loaded: dict[str, Any] = {}
+    notes: dict[str, Any] = {}
+    for name in settings.catalogs:
+        path = settings.catalog_path(name)
+        if not path.exists():
+            raise CatalogError(
+                "the catalog does not exist yet",
+                file=settings.relative(path),
+                hint="run `docgen extract` first",
+            )
+        loaded[name] = catalogs.load_catalog(path, settings.relative(path))
+        notes_path = settings.notes_path(name)
+        notes[name] = catalogs.load_notes(notes_path, settings.relative(notes_path))
+    return loaded, notes
+
+
+def render_command(settings: Settings, args: argparse.Namespace) -> int:
+    """`docgen render`: rewrite the generated regions of docs/ from data/ and templates/."""
+    loaded, notes = _committed_inputs(settings)
+    results = render_all(settings, loaded, notes, force=args.force)
+    docs = settings.relative(settings.docs_dir)
+    outputs = {f"{docs}/{result.page}": result.text for result in results if result.changed}
+    changed = write_outputs(settings.root, outputs)
+    skipped = 0
+    for result in results:
+        for region in result.regions:
+            if region.state == "hand-edited" and not args.force:
+                skipped += 1
+                _say(
+                    f"{docs}/{result.page}:{region.line}: region '{region.name}' was edited by hand; left as "
+                    "it is (move the edit to the notes or the template, then run `docgen render --force`)"
+                )
+    for path in changed:
+        _say(f"{path}: updated")
+    _say(f"{len(results)} page(s) with generated regions, {len(changed)} updated")
+    return 1 if skipped else 0
+
+
+def check_command(settings: Settings, args: argparse.Namespace) -> int:
+    """`docgen check`: report drift between code and docs; write nothing."""
+    findings = run_check(settings, base=args.base)
+    if args.format == "github":
+        sys.stdout.write(as_github(findings))
+        if findings:
+            sys.stdout.write(as_text(findings, fix=FIX))
+    elif args.format == "json":
+        sys.stdout.write(as_json(findings))
+    else:
+        sys.stdout.write(as_text(findings, fix=FIX))
+    return 1 if findings else 0
+
+
+def verify_command(settings: Settings, args: argparse.Namespace) -> int:
+    """`docgen verify PAGE...`: stamp today's date and the cited symbols' fingerprints into each page."""
+    date = args.date or datetime.date.today().isoformat()
+    try:
+        datetime.date.fromisoformat(date)
+    except ValueError as err:
+        raise ConfigError(f"--date {date!r} is not a date", hint="write it as YYYY-MM-DD") from err
+    loaded, notes = _committed_inputs(settings)
+    outputs: dict[str, str] = {}
+    for page_path in args.pages:
+        path = page_path if page_path.is_absolute() else Path.cwd() / page_path
+        shown = settings.relative(path)
+        try:
+            page = path.resolve().relative_to(settings.docs_dir.resolve()).as_posix()
+            text = path.read_text(encoding="utf-8")
+        except (ValueError, OSError) as err:
+            raise ConfigError(
+                f"{shown} is not a page under {settings.relative(settings.docs_dir)}/",
+                hint="pass a Markdown file inside docs_dir",
+            ) from err
+        meta, _body = split_front_matter(text, page=shown)
+        prints = fingerprints(settings.root, meta, page=shown)
+        stamped = stamp(text, date=date, prints=prints, page=shown)
+        [result] = render_all(settings, loaded, notes, pages={page: stamped}) or [None]
+        outputs[shown] = result.text if result is not None else stamped
+        _say(f"{shown}: verified {date}, {len(prints)} cited symbol(s) fingerprinted")
+    write_outputs(settings.root, outputs)
+    return 0

@@ -61,7 +61,9 @@ def find_function(module: griffe.Module, name: str, *, what: str = "function") -
     for part in name.split("."):
         member = obj.members.get(part) if isinstance(obj, griffe.Object) else None
         if member is None:
-            choices = [n for n, m in module.members.items() if not m.is_alias and (m.is_function or m.is_class)]
+            choices = [
+                n for n, m in module.members.items() if not m.is_alias and (m.is_function or m.is_class)
+            ]
             raise ConfigError(
                 f"{what} '{name}' is not defined in {module.path}",
                 file="mkdocs.yml",
@@ -213,8 +215,12 @@ class _Site:
         return None
 
     def _fail(self, role: str, problem: str, hint: str) -> SourceError:
-        return SourceError(f"the {role} of this {self.constructor.name}() call {problem}", file=self.file,
-                           line=self.line, hint=hint)
+        return SourceError(
+            f"the {role} of this {self.constructor.name}() call {problem}",
+            file=self.file,
+            line=self.line,
+            hint=hint,
+        )
 
     def _number(self, role: str, call: ast.Call, default: int | None = None) -> tuple[int, tuple[str, ...]]:
         expression = self._argument(role, call)
@@ -246,7 +252,9 @@ class _Site:
                 else self.resolver.evaluate(expression, self.module)
             ).value
         except Unresolvable as err:
-            raise self._fail("message", f"is not static: {err}", "use a string literal or an f-string") from err
+            raise self._fail(
+                "message", f"is not static: {err}", "use a string literal or an f-string"
+            ) from err
         if not isinstance(value, str):
             raise self._fail("message", f"is {value!r}, not a string", "use a string literal or an f-string")
         return value
@@ -262,7 +270,9 @@ class _Site:
         raise self._fail("data", "is not a dict literal", "write data as {'key': value, ...} at the call")
 
 
-_STATIC_HINT = "use a literal, a module constant, an IntEnum or HTTPStatus member, or simple arithmetic of those"
+_STATIC_HINT = (
+    "use a literal, a module constant, an IntEnum or HTTPStatus member, or simple arithmetic of those"
+)
 
 
 def _is_none(node: ast.expr) -> bool:

@@ -1,8 +1,8 @@
 """Stable entry ids: an entry keeps its id, and so its editors' notes, across edits of the backend.
 
 New call sites are matched to the previous catalog's entries in passes, from the most to the least certain
-evidence; each pass only pairs what is unambiguous on both sides. Local variable names are ignored, so a renamed
-variable never breaks the match. What no pass can pair gets a fresh id, and the closest unpaired old entry is
+evidence; each pass only pairs what is unambiguous on both sides. Local variable names are ignored, so a
+renamed variable never breaks the match. What no pass can pair gets a fresh id, and the closest unpaired old entry is
 named as its most likely predecessor.
 """
 
@@ -85,6 +85,13 @@ def assign_ids(
     for keys in _PASSES:
         for new_index, old_index in _unique_pairs(new_sigs, old_sigs, keys, ids, free_old):
             ids[new_index] = str(previous[old_index]["id"])
+            free_old.discard(old_index)
+    by_old_id = {str(previous[i]["id"]): i for i in free_old}
+    for index, site in enumerate(sites):
+        # Same headline as an unmatched old entry: the message's slug is the old id, so it is the same error.
+        old_index = by_old_id.get(slug(site.message)) if ids[index] is None else None
+        if old_index is not None and old_index in free_old:
+            ids[index] = str(previous[old_index]["id"])
             free_old.discard(old_index)
     taken = {i for i in ids if i} | {str(previous[i]["id"]) for i in free_old}
     successors: list[LikelySuccessor] = []

@@ -68,8 +68,9 @@ def extract(settings: Settings, previous: Mapping[str, dict[str, Any] | None] | 
     result = Extraction()
     for name, config in settings.catalogs.items():
         module, bodies = loaded.module(config)
-        file = display_path(module.filepath if not isinstance(module.filepath, list) else module.filepath[0],
-                            settings.root)
+        file = display_path(
+            module.filepath if not isinstance(module.filepath, list) else module.filepath[0], settings.root
+        )
         result.modules[name] = module
         if config.kind == "tools":
             data = tools_catalog(config, module, loaded.resolver, file)
@@ -117,6 +118,8 @@ def notes_report(catalog: Mapping[str, Any], notes: Mapping[str, Any]) -> NotesR
     """Compare a catalog's ids with the ids its notes file writes about."""
     ids = [entry["id"] for entry in catalog.get("entries", [])]
     noted = notes.get("entries") or {}
-    gaps = tuple(i for i in ids if not (noted.get(i) or {}).get("cause") or not (noted.get(i) or {}).get("action"))
+    gaps = tuple(
+        i for i in ids if not (noted.get(i) or {}).get("cause") or not (noted.get(i) or {}).get("action")
+    )
     orphans = tuple(sorted(set(noted) - set(ids)))
     return NotesReport(gaps, orphans)

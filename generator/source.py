@@ -1,7 +1,7 @@
 """Load the configured backend source with griffe, statically: nothing is imported or run.
 
-griffe skips a submodule it cannot parse; docgen must not, so every Python file of the package that did not load
-is parsed here once more to report exactly where and why.
+griffe skips a submodule it cannot parse; docgen must not, so every Python file of the package that did not
+load is parsed here once more to report exactly where and why.
 """
 
 from __future__ import annotations

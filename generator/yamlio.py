@@ -50,7 +50,7 @@ class LoadedYaml:
 def load_yaml(text: str, file: str | Path, *, error: type[DocgenError] = CatalogError) -> LoadedYaml:
     """Parse `text`; a syntax error becomes `error` located at `file:line`."""
     try:
-        data = yaml.load(text, Loader=_TolerantLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_TolerantLoader)
         node = yaml.compose(text, Loader=_TolerantLoader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark

@@ -2,8 +2,8 @@
 
 New call sites are matched to the previous catalog's entries in passes, from the most to the least certain
 evidence; each pass only pairs what is unambiguous on both sides. Local variable names are ignored, so a
-renamed variable never breaks the match. What no pass can pair gets a fresh id, and the closest unpaired old entry is
-named as its most likely predecessor.
+renamed variable never breaks the match. What no pass can pair gets a fresh id, and the closest unpaired old
+entry is named as its most likely predecessor.
 """
 
 from __future__ import annotations

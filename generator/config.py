@@ -251,7 +251,9 @@ def _roles(
         check.fail(path, f"missing '{role}'", f"add '{role}:' with a position (0-based) or a keyword name")
     result: dict[str, Any] = {}
     for role, value in raw.items():
-        valid = (isinstance(value, str) and value) or (isinstance(value, int) and value >= 0)
+        # bool is a subclass of int: `code: true` must not silently become position 1.
+        position = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        valid = (isinstance(value, str) and value) or position
         if role in roles and not valid:
             check.fail((*path, role), f"expected a 0-based position or a name, got {value!r}")
         elif role in roles:

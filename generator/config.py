@@ -226,7 +226,9 @@ def _catalog(
         check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
     search_paths = check.names(raw.get("search_paths", ["."]), (*path, "search_paths"))
     if kind == "tools":
-        decorators = _roles(raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check)
+        decorators = _roles(
+            raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check, positions=False
+        )
         return CatalogConfig(name, kind, source, search_paths, decorators=decorators)
     arguments = _roles(raw.get("arguments"), ARGUMENT_ROLES, {"code", "message"}, (*path, "arguments"), check)
     return CatalogConfig(
@@ -241,8 +243,15 @@ def _catalog(
 
 
 def _roles(
-    raw: Any, roles: set[str], required: set[str], path: tuple[str | int, ...], check: _Validator
+    raw: Any,
+    roles: set[str],
+    required: set[str],
+    path: tuple[str | int, ...],
+    check: _Validator,
+    *,
+    positions: bool = True,
 ) -> dict[str, Any]:
+    """Role -> argument position or keyword (`positions`), or role -> decorator name (not `positions`)."""
     if not isinstance(raw, dict):
         check.fail(path, f"expected a mapping with keys among {', '.join(sorted(roles))}")
         return {}
@@ -252,10 +261,11 @@ def _roles(
     result: dict[str, Any] = {}
     for role, value in raw.items():
         # bool is a subclass of int: `code: true` must not silently become position 1.
-        position = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        position = positions and isinstance(value, int) and not isinstance(value, bool) and value >= 0
         valid = (isinstance(value, str) and value) or position
         if role in roles and not valid:
-            check.fail((*path, role), f"expected a 0-based position or a name, got {value!r}")
+            expected = "a 0-based position or a name" if positions else "a decorator name"
+            check.fail((*path, role), f"expected {expected}, got {value!r}")
         elif role in roles:
             result[role] = value
     return result

@@ -84,12 +84,12 @@ def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:
     loaded = read_yaml(config_file, display, error=ConfigError)
     if not isinstance(loaded.data, dict):
         raise ConfigError("expected a mapping at the top of the file", file=display, line=1)
-    section, index = _plugin_section(loaded)
+    section, base = _plugin_section(loaded)
     root = config_file.resolve().parent
     return _build_settings(
         section,
         loaded=loaded,
-        base=("plugins", index, "docgen"),
+        base=base,
         root=root,
         docs_dir=root / str(loaded.data.get("docs_dir", "docs")),
         site_url=loaded.data.get("site_url"),
@@ -107,14 +107,15 @@ def settings_from_plugin_config(
 ) -> Settings:
     """Build settings from the plugin options MkDocs has already parsed (for the MkDocs plugin)."""
     loaded = read_yaml(config_file, config_file.name, error=ConfigError)
+    base: tuple[str | int, ...]
     try:
-        _section, index = _plugin_section(loaded)
+        _section, base = _plugin_section(loaded)
     except ConfigError:
-        index = 0
+        base = ("plugins", 0, "docgen")
     return _build_settings(
         dict(plugin_config),
         loaded=loaded,
-        base=("plugins", index, "docgen"),
+        base=base,
         root=config_file.resolve().parent,
         docs_dir=docs_dir,
         site_url=site_url,
@@ -122,13 +123,16 @@ def settings_from_plugin_config(
     )
 
 
-def _plugin_section(loaded: LoadedYaml) -> tuple[dict[str, Any], int]:
+def _plugin_section(loaded: LoadedYaml) -> tuple[dict[str, Any], tuple[str | int, ...]]:
+    """The docgen options and their path in the file; MkDocs accepts `plugins:` as a list or a mapping."""
     plugins = loaded.data.get("plugins") or []
-    for index, item in enumerate(plugins):
+    if isinstance(plugins, dict) and "docgen" in plugins:
+        return plugins["docgen"] or {}, ("plugins", "docgen")
+    for index, item in enumerate(plugins if isinstance(plugins, list) else []):
         if item == "docgen":
-            return {}, index
+            return {}, ("plugins", index, "docgen")
         if isinstance(item, dict) and "docgen" in item:
-            return item["docgen"] or {}, index
+            return item["docgen"] or {}, ("plugins", index, "docgen")
     raise ConfigError(
         "the docgen plugin is not configured",
         file=loaded.file,
@@ -142,10 +146,12 @@ class _Validator:
     """Collects located configuration errors while settings are built."""
 
     loaded: LoadedYaml
+    base: tuple[str | int, ...]
+    """Where the docgen section sits in the file; messages name keys relative to it."""
     errors: list[ConfigError] = field(default_factory=list)
 
     def fail(self, path: tuple[str | int, ...], message: str, hint: str | None = None) -> None:
-        dotted = ".".join(str(part) for part in path[3:]) or "docgen"
+        dotted = ".".join(str(part) for part in path[len(self.base) :]) or "docgen"
         self.errors.append(
             ConfigError(
                 f"'{dotted}': {message}", file=self.loaded.file, line=self.loaded.line_of(path), hint=hint
@@ -179,7 +185,7 @@ def _build_settings(
     site_url: str | None,
     repo_url: str | None,
 ) -> Settings:
-    check = _Validator(loaded)
+    check = _Validator(loaded, base)
     if not isinstance(section, dict):
         section = {}
         check.fail(base, "expected a mapping")

@@ -220,8 +220,10 @@ def _catalog(
         check.fail(path, "expected a mapping with at least 'kind' and 'source'")
         return None
     kind = raw.get("kind")
-    if kind not in CATALOG_KEYS:
+    if not isinstance(kind, str) or kind not in CATALOG_KEYS:
         check.fail((*path, "kind"), f"expected 'errors' or 'tools', got {kind!r}")
+        # Still report mistyped keys (`knd:` is the likeliest reason kind is missing).
+        check.unknown_keys(raw, set().union(*CATALOG_KEYS.values()), path)
         return None
     check.unknown_keys(raw, CATALOG_KEYS[kind], path)
     source = raw.get("source")

@@ -6,7 +6,8 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
 
 - `page-header`: `header` with `status`, `audience`, `last_verified`, `canonical`.
 - `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`; None where the notes have a
-  gap) and `json_href`, the page-relative link to the catalog published as JSON.
+  gap) in the notes file's order, then entries without notes in catalog order; `json_href`, the page-relative
+  link to the catalog published as JSON.
 - `based-on`: `sources` (`file`, `url`, `symbols` as `name` + `url`) and `specs` (`title`, `url`).
 - `related`: `links` (`title`, `href`), from the front matter's `related` list of page-relative paths.
 - `tools-reference`: `tools`, `resources`, `prompts` from the catalog, and `json_href`.
@@ -191,8 +192,11 @@ def _header(renderer: Renderer, region: Region, page: str, context: dict[str, An
 def _error_table(renderer: Renderer, region: Region, page: str, context: dict[str, Any]) -> dict[str, Any]:
     catalog = _require_catalog(region, page, context)
     name = context["catalog_name"]
+    # Rows follow the notes file, where editors put related errors together; entries without notes (gaps)
+    # follow in catalog order.
+    order = {entry_id: index for index, entry_id in enumerate(_entry_notes(renderer, name))}
     entries = []
-    for entry in catalog.get("entries", []):
+    for entry in sorted(catalog.get("entries", []), key=lambda entry: order.get(entry["id"], len(order))):
         cause, action = render_entry_notes(renderer, name, entry["id"])
         entries.append({**entry, "anchor": f"err-{entry['id']}", "cause": cause, "action": action})
     return {"entries": entries, "json_href": _json_href(page, name)}
@@ -248,8 +252,7 @@ def _related(renderer: Renderer, region: Region, page: str, context: dict[str, A
 
 def render_entry_notes(renderer: Renderer, catalog: str, entry_id: str) -> tuple[str | None, str | None]:
     """An entry's `cause` and `action` with the catalog's constants filled in; None for each missing one."""
-    notes = (renderer.notes.get(catalog) or {}).get("entries") or {}
-    entry_notes = notes.get(entry_id) or {}
+    entry_notes = _entry_notes(renderer, catalog).get(entry_id) or {}
     constants = renderer.catalogs[catalog].get("constants") or {}
     rendered = [
         _render_note(
@@ -258,6 +261,11 @@ def render_entry_notes(renderer: Renderer, catalog: str, entry_id: str) -> tuple
         for field in ("cause", "action")
     ]
     return rendered[0], rendered[1]
+
+
+def _entry_notes(renderer: Renderer, catalog: str) -> Mapping[str, Any]:
+    notes: Mapping[str, Any] = (renderer.notes.get(catalog) or {}).get("entries") or {}
+    return notes
 
 
 def _render_note(

@@ -190,6 +190,9 @@ def _build_settings(
         section = {}
         check.fail(base, "expected a mapping")
     check.unknown_keys(section, TOP_KEYS, base)
+    for key in ("data_dir", "templates_dir"):
+        if key in section and not (isinstance(section[key], str) and section[key]):
+            check.fail((*base, key), f"expected a folder relative to mkdocs.yml, got {section[key]!r}")
     raw_catalogs = section.get("catalogs")
     catalogs: dict[str, CatalogConfig] = {}
     if not isinstance(raw_catalogs, dict) or not raw_catalogs:

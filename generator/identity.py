@@ -82,8 +82,9 @@ def assign_ids(
     old_sigs = [signature(entry, module_names) for entry in previous]
     ids: list[str | None] = [None] * len(sites)
     free_old = set(range(len(previous)))
-    for keys in _PASSES:
-        for new_index, old_index in _unique_pairs(new_sigs, old_sigs, keys, ids, free_old):
+    for number, keys in enumerate(_PASSES):
+        pairs = _unique_pairs(new_sigs, old_sigs, keys, ids, free_old, in_order=number == 0)
+        for new_index, old_index in pairs:
             ids[new_index] = str(previous[old_index]["id"])
             free_old.discard(old_index)
     by_old_id = {str(previous[i]["id"]): i for i in free_old}
@@ -112,7 +113,14 @@ def _unique_pairs(
     keys: tuple[str, ...],
     ids: Sequence[str | None],
     free_old: set[int],
+    *,
+    in_order: bool = False,
 ) -> Iterable[tuple[int, int]]:
+    """(new, old) pairs that agree on `keys` and on nothing ambiguous.
+
+    With `in_order`, sites that agree on every fact are paired in source order even when there are several:
+    they cannot be told apart, so any pairing is as good, and pairing none would re-id them on every run.
+    """
     by_key_new: dict[tuple[Hashable, ...], list[int]] = defaultdict(list)
     by_key_old: dict[tuple[Hashable, ...], list[int]] = defaultdict(list)
     for index, sig in enumerate(new_sigs):
@@ -122,8 +130,8 @@ def _unique_pairs(
         by_key_old[tuple(old_sigs[index][k] for k in keys)].append(index)
     for key, news in by_key_new.items():
         olds = by_key_old.get(key, [])
-        if len(news) == 1 and len(olds) == 1:
-            yield news[0], olds[0]
+        if in_order or (len(news) == 1 and len(olds) == 1):
+            yield from zip(news, olds)
 
 
 def _closest(

@@ -131,7 +131,7 @@ def _unique_pairs(
     for key, news in by_key_new.items():
         olds = by_key_old.get(key, [])
         if in_order or (len(news) == 1 and len(olds) == 1):
-            yield from zip(news, olds)
+            yield from zip(news, olds, strict=False)
 
 
 def _closest(

@@ -11,7 +11,7 @@ import ast
 import builtins
 import hashlib
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 from generator.errors import InputError, SourceError
@@ -47,19 +47,15 @@ def citation_path(root: Path, file: str, *, page: str, line: int | None = None) 
     return path
 
 
-@cache
-def _parse(path: Path, display: str) -> ast.Module:
+@lru_cache(maxsize=64)
+def _parse(source: bytes, display: str) -> ast.Module:
+    """Parse once per distinct content, so a file edited between two calls is parsed again."""
     try:
-        return ast.parse(path.read_bytes().decode("utf-8"), filename=display)
+        return ast.parse(source.decode("utf-8"), filename=display)
     except SyntaxError as err:
         raise SourceError(f"syntax error: {err.msg}", file=display, line=err.lineno) from err
     except UnicodeDecodeError as err:
         raise SourceError("not valid UTF-8", file=display, hint="save the file as UTF-8") from err
-
-
-def clear_cache() -> None:
-    """Forget parsed files (for long-running processes such as `mkdocs serve`)."""
-    _parse.cache_clear()
 
 
 def find_symbol(root: Path, file: str, name: str) -> Symbol | None:
@@ -67,7 +63,7 @@ def find_symbol(root: Path, file: str, name: str) -> Symbol | None:
     path = root / file
     if not path.is_file():
         return None
-    tree = _parse(path.resolve(), file)
+    tree = _parse(path.read_bytes(), file)
     scope: list[ast.stmt] = tree.body
     node: _Definition | None = None
     for part in name.split("."):

@@ -55,7 +55,7 @@ def load_package(
         docstring_parser=griffe.Parser.google,
     )
     try:
-        package = loader.load(location.package)
+        package = loader.load(location.package, try_relative_path=False)
     except griffe.LoadingError as err:
         _report_unparsable(location.search_path / location.package, root)
         raise SourceError(f"cannot load {location.package}: {err}", hint="check the 'source:' path") from err

@@ -104,14 +104,28 @@ def validate(loaded: LoadedYaml, schema_name: str, hint: str) -> None:
     errors = sorted(_validator(schema_name).iter_errors(loaded.data), key=lambda e: list(e.absolute_path))
     if errors:
         error = errors[0]
-        where = "/".join(str(p) for p in error.absolute_path) or "top level"
+        path = (*error.absolute_path, *_key_at_fault(error))
+        where = "/".join(str(p) for p in path) or "top level"
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
         raise CatalogError(
             f"{where}: {error.message}{more}",
             file=loaded.file,
-            line=loaded.line_of(tuple(error.absolute_path)),
+            line=loaded.line_of(path),
             hint=hint,
         )
+
+
+def _key_at_fault(error: jsonschema.ValidationError) -> tuple[str, ...]:
+    """The key an error is about, when it is a key (unexpected, or badly named) rather than a value.
+
+    jsonschema locates both at the enclosing mapping, whose line is that of its first key.
+    """
+    if "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str):
+        return (error.instance,)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        return tuple(str(key) for key in error.instance if key not in known)[:1]
+    return ()
 
 
 def load_catalog(path: Path, display: str) -> dict[str, Any]:

@@ -8,7 +8,9 @@ Configured in mkdocs.yml as the `docgen` plugin (the same section the CLI reads)
   `mkdocs build --strict` fails on stale pages and says to run `docgen render`;
 - publishes each catalog a page draws from as JSON beside the built page
   (`developers/mcp-errors/mcp-errors.json`);
-- adds the catalog sources (backend/), data/ and templates/ to what `mkdocs serve` watches.
+- adds the catalog sources (backend/), data/ and templates/ to what `mkdocs serve` watches; while serving, the
+  catalogs are extracted from the source in memory at each rebuild, so an edit to the server shows at the next
+  reload (data/ is not written: run `docgen extract` for that).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from mkdocs.structure.pages import Page
 from generator.catalog import load_catalog, load_notes
 from generator.config import Settings, settings_from_plugin_config
 from generator.errors import DocgenError
+from generator.pipeline import extract
 from generator.render import (
     PageResult,
     Renderer,
@@ -64,6 +67,11 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         self.site_pages: dict[str, str] = {}
         """Docs-relative page path -> the page text the site is built from."""
         self._site_renderer: Renderer | None = None
+        self.serving = False
+        """True under `mkdocs serve`: catalogs then come from the source, extracted in memory."""
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         options = {"catalogs": self.config.catalogs, "data_dir": self.config.data_dir}
@@ -93,6 +101,8 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
 
     def _render(self, settings: Settings, pages: dict[str, str]) -> list[PageResult]:
         catalogs, notes = load_inputs(settings)
+        if self.serving:
+            catalogs = extract(settings).catalogs
         titles = page_titles(pages)
         committed = Renderer(settings, catalogs, notes, titles=titles)
         site = Renderer(
@@ -164,7 +174,7 @@ def _warn_about(result: PageResult, settings: Settings) -> None:
         if region.state == "stale":
             log.warning(
                 f"{where}: generated region '{region.name}' is out of date with data/ and templates/; "
-                "run `docgen render` and commit the page"
+                "run `docgen render` (after `docgen extract` if backend/ changed) and commit the page"
             )
         elif region.state == "hand-edited":
             log.warning(

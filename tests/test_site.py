@@ -1,0 +1,153 @@
+"""The real site: `mkdocs build --strict` passes, the error page is complete, stale pages fail the build."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+SEED_ROWS = [
+    ("-32700", "400"),
+    ("-32600", "403"),
+    ("-32600", "413"),
+    ("-32600", "400"),
+    ("-32600", "400"),
+    ("-32020", "400"),
+    ("-32601", "404"),
+    ("-32601", "200"),
+    ("-32602", "200"),
+    ("-32603", "429"),
+    ("-32603", "200"),
+]
+"""(code, HTTP) of each row of the seed page's table, in its order."""
+
+SITE_PARTS = ("mkdocs.yml", "docs", "data", "templates", "backend")
+
+
+def copy_site(repo_root: Path, target: Path) -> Path:
+    """A throwaway copy of everything the site build reads."""
+    target.mkdir(parents=True, exist_ok=True)
+    for part in SITE_PARTS:
+        source = repo_root / part
+        if source.is_dir():
+            shutil.copytree(source, target / part, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, target / part)
+    return target
+
+
+def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build --strict` of `project` into `site_dir`, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"},
+        timeout=120,
+        check=False,
+    )
+
+
+class TableReader(HTMLParser):
+    """Rows of the tables inside `<div class="docgen-error-table">`, as cell texts, plus every element id."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0
+        self.rows: list[list[str]] = []
+        self.ids: set[str] = set()
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(str(values["id"]))
+        if tag == "div" and "docgen-error-table" in (values.get("class") or ""):
+            self.depth = 1
+        elif tag == "div" and self.depth:
+            self.depth += 1
+        elif self.depth and tag == "tr":
+            self.rows.append([])
+        elif self.depth and tag in {"td", "th"}:
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "div" and self.depth:
+            self.depth -= 1
+        elif tag in {"td", "th"} and self._cell is not None:
+            self.rows[-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+@pytest.fixture(scope="module")
+def built_site(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = tmp_path_factory.mktemp("site")
+    done = mkdocs_build(repo_root, site)
+    assert done.returncode == 0, done.stderr
+    return site
+
+
+def read_table(page: Path) -> TableReader:
+    reader = TableReader()
+    reader.feed(page.read_text(encoding="utf-8"))
+    return reader
+
+
+def test_error_page_table_has_exactly_the_seed_rows(built_site: Path) -> None:
+    reader = read_table(built_site / "developers" / "mcp-errors" / "index.html")
+    header, *rows = reader.rows
+    assert header == ["Code", "HTTP", "Cause", "What to do"]
+    assert [(code, status) for code, status, *_ in rows] == SEED_ROWS
+    assert all(cause and action and "Not yet documented" not in cause + action for *_, cause, action in rows)
+    assert {"err-origin-not-allowed", "err-header-mismatch", "err-rate-limited"} <= reader.ids
+
+
+def test_error_page_has_header_and_based_on_blocks(built_site: Path) -> None:
+    html = (built_site / "developers" / "mcp-errors" / "index.html").read_text(encoding="utf-8")
+    for label in ("Status:</strong> Available", "Audience:</strong> developer", "Last verified:</strong>"):
+        assert label in html
+    assert 'href="https://connectbyjbrh.com/developers/mcp-errors/"' in html
+    based_on = html[html.index('id="what-this-page-is-based-on"') :]
+    for cited in ("backend/app/mcp_server.py", "_rpc_error", "mcp_endpoint", "_handle"):
+        assert f"<code>{cited}</code>" in based_on
+    assert "https://www.jsonrpc.org/specification" in based_on
+
+
+def test_catalog_json_is_published_beside_the_page(built_site: Path) -> None:
+    page = built_site / "developers" / "mcp-errors"
+    data = json.loads((page / "mcp-errors.json").read_text(encoding="utf-8"))
+    assert sorted((str(e["code"]), str(e["status"])) for e in data["entries"]) == sorted(SEED_ROWS)
+    assert all(entry["cause"] and entry["action"] for entry in data["entries"])
+    assert 'href="mcp-errors.json"' in (page / "index.html").read_text(encoding="utf-8")
+    tools = json.loads((built_site / "developers" / "mcp-public-tools" / "mcp-tools.json").read_text("utf-8"))
+    assert {tool["name"] for tool in tools["tools"]} >= {"search_public_docs", "get_public_page"}
+
+
+def test_every_page_of_the_nav_is_built(built_site: Path) -> None:
+    for path in ("index.html", "developers/mcp-server/index.html", "developers/mcp-public-tools/index.html",
+                 "developers/mcp-client-generic/index.html", "developers/errors-and-retries/index.html",
+                 "docs/protocols/json-rpc/index.html"):  # fmt: skip
+        assert (built_site / path).is_file(), path
+
+
+def test_a_stale_committed_page_fails_the_strict_build(repo_root: Path, tmp_path: Path) -> None:
+    project = copy_site(repo_root, tmp_path / "project")
+    notes = project / "data" / "mcp-errors.notes.yaml"
+    text = notes.read_text(encoding="utf-8")
+    notes.write_text(text.replace("could not be parsed as JSON.", "is not JSON at all."), encoding="utf-8")
+    done = mkdocs_build(project, tmp_path / "site")
+    assert done.returncode != 0
+    assert "docs/developers/mcp-errors.md:" in done.stderr
+    assert "generated region 'error-table' is out of date" in done.stderr
+    assert "docgen render" in done.stderr
+    assert "Aborted with 1 warnings in strict mode" in done.stdout + done.stderr

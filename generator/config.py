@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from generator.errors import ConfigError, ConfigErrors, suggest
 from generator.yamlio import LoadedYaml, read_yaml
@@ -223,7 +223,7 @@ def _catalog(
         check.fail(path, "expected a mapping with at least 'kind' and 'source'")
         return None
     kind = raw.get("kind")
-    if not isinstance(kind, str) or kind not in CATALOG_KEYS:
+    if not _is_kind(kind):
         check.fail((*path, "kind"), f"expected 'errors' or 'tools', got {kind!r}")
         # Still report mistyped keys (`knd:` is the likeliest reason kind is missing).
         check.unknown_keys(raw, set().union(*CATALOG_KEYS.values()), path)
@@ -251,6 +251,10 @@ def _catalog(
         functions=check.names(raw.get("functions"), (*path, "functions")),
         arguments=arguments,
     )
+
+
+def _is_kind(value: object) -> TypeGuard[CatalogKind]:
+    return isinstance(value, str) and value in CATALOG_KEYS
 
 
 def _roles(

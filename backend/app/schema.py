@@ -138,4 +138,4 @@ def _check_type(name: str, value: Any, hint: type, *, coerce: bool) -> Any:
         return value
     expected = _JSON_TYPES.get(hint, hint.__name__)
     actual = _JSON_TYPES.get(type(value), type(value).__name__)
-    raise ArgumentError(f"Argument '{name}' must be a {expected}, not {actual}.")
+    raise ArgumentError(f"Argument '{name}' must be of type {expected}, not {actual}.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import griffe
@@ -133,7 +133,35 @@ def _parameter(
 
 
 def json_type(annotation: str) -> str:
-    """The JSON type for a Python annotation: `int` -> integer, `str | None` -> string or null."""
-    parts = [part.strip() for part in annotation.replace("Optional[", "").rstrip("]").split("|")]
-    names = [_JSON_TYPES.get(part.split("[")[0], "object") for part in parts if part]
+    """The JSON type for a Python annotation: `int` -> integer, `Optional[str]` -> string or null."""
+    try:
+        node = ast.parse(annotation, mode="eval").body
+    except SyntaxError:
+        return "any"
+    names = [_JSON_TYPES.get(name, "object") for name in _alternatives(node)]
     return " or ".join(dict.fromkeys(names)) or "any"
+
+
+def _alternatives(node: ast.expr) -> Iterator[str]:
+    """The type names an annotation allows: `X | Y`, `Optional[X]`, `Union[X, Y]` unpacked."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        yield from _alternatives(node.left)
+        yield from _alternatives(node.right)
+    elif isinstance(node, ast.Subscript):
+        origin = _last_name(node.value)
+        arguments = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if origin in {"Optional", "Union"}:
+            for argument in arguments:
+                yield from _alternatives(argument)
+            if origin == "Optional":
+                yield "None"
+        else:
+            yield origin
+    elif isinstance(node, ast.Constant) and node.value is None:
+        yield "None"
+    else:
+        yield _last_name(node)
+
+
+def _last_name(node: ast.expr) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")

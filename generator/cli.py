@@ -112,7 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run docgen with `argv` (default: the process arguments); return the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:
+        # --help (0) or a usage error (2): argparse has already printed what to say.
+        return int(done.code or 0)
     try:
         settings = load_settings(args.config)
         handler: Command = args.handler

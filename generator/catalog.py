@@ -150,6 +150,15 @@ def load_notes(path: Path, display: str) -> dict[str, Any]:
     data.setdefault("entries", {})
     if data["entries"] is None:
         data["entries"] = {}
+    for key in data["entries"]:
+        # YAML reads `404:` as an int and `yes:` as a bool; the schema's pattern only checks strings.
+        if not isinstance(key, str):
+            raise CatalogError(
+                f"entries/{key}: an entry id must be text, not {type(key).__name__}",
+                file=display,
+                line=loaded.line_of(("entries", str(key))),
+                hint=f"quote the id: '{key}':",
+            )
     return data
 
 

@@ -4,30 +4,30 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any, Final
+from typing import Any
 
 from starlette.datastructures import Headers
 
 # JSON-RPC 2.0 error codes the server emits.
-PARSE_ERROR: Final = -32700
-INVALID_REQUEST: Final = -32600
-METHOD_NOT_FOUND: Final = -32601
-INVALID_PARAMS: Final = -32602
-INTERNAL_ERROR: Final = -32603
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
 # MCP 2026-07-28: a routing header says something different from the body.
-HEADER_MISMATCH: Final = -32020
+HEADER_MISMATCH = -32020
 
 # Routing headers a Streamable HTTP client may send (header names are case-insensitive).
-PROTOCOL_VERSION_HEADER: Final = "mcp-protocol-version"
-METHOD_HEADER: Final = "mcp-method"
-NAME_HEADER: Final = "mcp-name"
+PROTOCOL_VERSION_HEADER = "mcp-protocol-version"
+METHOD_HEADER = "mcp-method"
+NAME_HEADER = "mcp-name"
 
 # Keys of `params._meta` (requests) and `result._meta` (responses).
-PROTOCOL_VERSION_META_KEY: Final = "io.modelcontextprotocol/protocolVersion"
-SERVER_INFO_META_KEY: Final = "io.modelcontextprotocol/serverInfo"
+PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion"
+SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo"
 
-_BASE64_PREFIX: Final = "=?base64?"
-_BASE64_SUFFIX: Final = "?="
+_BASE64_PREFIX = "=?base64?"
+_BASE64_SUFFIX = "?="
 
 
 def decode_header_value(value: str) -> str:

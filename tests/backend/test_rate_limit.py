@@ -67,6 +67,17 @@ def test_refusals_do_not_extend_the_wait_and_clients_are_separate() -> None:
     assert limiter.allow("a") is True
 
 
+def test_idle_clients_are_forgotten() -> None:
+    clock = FakeClock()
+    limiter = SlidingWindowLimiter(5, 60, clock)
+    for n in range(1000):
+        assert limiter.allow(f"10.0.{n // 256}.{n % 256}")
+    clock.now += 61
+    for _ in range(30):  # enough checks to trigger the periodic sweep
+        limiter.allow("busy")
+    assert list(limiter._hits) == ["busy"]
+
+
 def test_limiter_rejects_nonsense_settings() -> None:
     with pytest.raises(ValueError, match="limit"):
         SlidingWindowLimiter(0, 60)

@@ -143,3 +143,14 @@ def test_a_template_error_stops_the_build_with_its_location(
     edit(project / "docs" / "index.md", "<!-- docgen:end page-header -->", "<!-- docgen:end page-headr -->")
     message = build_error(project, caplog)
     assert re.search(r"docgen: index.md:\d+: .*closes region 'page-header'", message)
+
+
+def test_while_serving_a_backend_edit_shows_without_extract(project: Path) -> None:
+    server = project / "backend" / "app" / "mcp_server.py"
+    edit(server, "RATE_LIMIT_REQUESTS = 120", "RATE_LIMIT_REQUESTS = 90")
+    config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site"))
+    config.plugins["docgen"].on_startup(command="serve", dirty=False)
+    build(config)
+    html = (project / "site" / "developers" / "mcp-errors" / "index.html").read_text(encoding="utf-8")
+    assert "more than 90 requests within 60 seconds" in html
+    assert "RATE_LIMIT_REQUESTS: 120" in (project / "data" / "mcp-errors.yaml").read_text(encoding="utf-8")

@@ -1,0 +1,149 @@
+"""YAML in and out: byte-stable dumping, literal blocks, line-aware loading, mkdocs.yml's custom tags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.errors import CatalogError, ConfigError
+from generator.yamlio import dump_yaml, load_yaml, read_yaml
+
+TRICKY_STRINGS = {
+    "two lines": "line one\nline two",
+    "a trailing newline": "line one\nline two\n",
+    "trailing blank lines": "line one\n\n",
+    "an indented first line": "  indented\nflush",
+    "a leading newline": "\nstarts blank",
+    "a trailing space before a newline": "trailing \nspace",
+    "a tab": "tab\there\nnext",
+    "CRLF": "windows\r\nline",
+    "looks like a bool": "yes",
+    "looks like null": "null",
+    "looks like a date": "2026-07-28",
+    "looks like a number": "-32600",
+    "a comment sign": "# not a comment",
+    "a colon": "Unknown tool: {name}",
+    "a list marker": "- item",
+    "the empty string": "",
+    "non-ASCII": "Größe überschritten",
+    "longer than the line width": "word " * 40,
+}
+
+
+def round_trip(data: Any) -> Any:
+    return load_yaml(dump_yaml(data), "x.yaml").data
+
+
+@pytest.mark.parametrize("text", TRICKY_STRINGS.values(), ids=TRICKY_STRINGS)
+def test_strings_round_trip_as_values_and_list_items(text: str) -> None:
+    data = {"message": text, "conditions": [text], "nested": {"deep": [{"value": text}]}}
+    assert round_trip(data) == data
+
+
+def test_a_catalog_shaped_document_round_trips_and_dumps_to_the_same_bytes() -> None:
+    data = {
+        "catalog": "errors",
+        "constants": {"MAX_BODY_BYTES": 262144, "VERSIONS": ["2025-06-18", "2026-07-28"], "RATIO": 0.5},
+        "entries": [
+            {"id": "bad", "code": -32600, "status": 400, "data_keys": [], "draft_cause": None, "flag": True},
+        ],
+    }
+    text = dump_yaml(data)
+    assert round_trip(data) == data
+    assert dump_yaml(data) == text
+    assert dump_yaml(load_yaml(text, "x.yaml").data) == text
+
+
+def test_key_order_is_insertion_order_not_sorted() -> None:
+    text = dump_yaml({"zebra": 1, "apple": 2, "mango": {"z": 1, "a": 2}})
+    assert text == "zebra: 1\napple: 2\nmango:\n  z: 1\n  a: 2\n"
+
+
+def test_multi_line_strings_become_literal_blocks() -> None:
+    text = dump_yaml({"cause": "The tool does not exist.\nCall tools/list first.", "short": "one line"})
+    assert text == "cause: |-\n  The tool does not exist.\n  Call tools/list first.\nshort: one line\n"
+
+
+def test_a_multi_line_string_with_a_final_newline_keeps_it() -> None:
+    assert dump_yaml({"text": "a\nb\n"}) == "text: |\n  a\n  b\n"
+
+
+def test_tuples_are_lists_and_shared_objects_are_not_aliased() -> None:
+    shared = ["a", "b"]
+    text = dump_yaml({"first": shared, "second": shared, "pair": (1, 2)})
+    assert "&" not in text and "*" not in text
+    assert text == "first:\n- a\n- b\nsecond:\n- a\n- b\npair:\n- 1\n- 2\n"
+
+
+def test_non_ascii_is_written_as_is() -> None:
+    assert dump_yaml({"message": "Größe"}) == "message: Größe\n"
+
+
+def test_the_header_comes_first_and_does_not_change_the_data() -> None:
+    text = dump_yaml({"a": 1}, header="# Generated: do not edit.\n")
+    assert text == "# Generated: do not edit.\na: 1\n"
+    assert load_yaml(text, "x.yaml").data == {"a": 1}
+
+
+def test_lines_are_recorded_for_keys_and_list_items() -> None:
+    loaded = load_yaml("top: 1\nentries:\n  - id: a\n    code: 1\n  - id: b\n    code: 2\n", "x.yaml")
+    assert loaded.file == "x.yaml"
+    assert loaded.line_of(("top",)) == 1
+    assert loaded.line_of(("entries",)) == 2
+    assert loaded.line_of(("entries", 1)) == 5
+    assert loaded.line_of(("entries", 1, "code")) == 6
+
+
+def test_an_unknown_path_falls_back_to_its_nearest_ancestor() -> None:
+    loaded = load_yaml("entries:\n  - id: a\n    code: 1\n", "x.yaml")
+    assert loaded.line_of(("entries", 0, "missing")) == 2
+    assert loaded.line_of(("nowhere", "deeper")) == 1
+
+
+def test_malformed_yaml_is_a_located_error_with_a_hint() -> None:
+    text = "entries:\n  - id: a\n    code: [1, 2\n  - id: b\n"
+    with pytest.raises(CatalogError) as caught:
+        load_yaml(text, "data/x.yaml")
+    error = caught.value
+    assert error.file == "data/x.yaml"
+    assert error.line == 4
+    assert error.message.startswith("invalid YAML:")
+    assert error.hint and "YAML syntax" in error.hint
+    assert str(error).startswith("data/x.yaml:4: invalid YAML")
+
+
+def test_the_error_class_can_be_chosen() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_yaml("a: [\n", "mkdocs.yml", error=ConfigError)
+    assert caught.value.file == "mkdocs.yml"
+    assert caught.value.line == 2
+
+
+def test_mkdocs_tags_load_as_plain_values() -> None:
+    text = (
+        "emoji: !!python/name:material.extensions.emoji.twemoji\n"
+        "key: !ENV [API_KEY, 'none']\n"
+        "home: !ENV HOME\n"
+        "custom: !relative {a: 1}\n"
+    )
+    data = load_yaml(text, "mkdocs.yml").data
+    assert isinstance(data.pop("emoji"), str)  # never imported; docgen does not need its value
+    assert data == {"key": ["API_KEY", "none"], "home": "HOME", "custom": {"a": 1}}
+
+
+def test_python_object_tags_are_never_constructed() -> None:
+    text = "danger: !!python/object/apply:os.system ['echo hacked']\n"
+    assert load_yaml(text, "x.yaml").data == {"danger": ["echo hacked"]}
+
+
+def test_read_yaml_reports_a_missing_or_non_utf8_file(tmp_path: Path) -> None:
+    with pytest.raises(CatalogError, match="file not found") as caught:
+        read_yaml(tmp_path / "absent.yaml", "data/absent.yaml")
+    assert caught.value.file == "data/absent.yaml"
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes(b"message: caf\xe9\n")
+    with pytest.raises(CatalogError, match="not valid UTF-8") as caught:
+        read_yaml(latin, "data/latin.yaml")
+    assert caught.value.hint == "save the file as UTF-8"

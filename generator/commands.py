@@ -16,7 +16,7 @@ from generator.errors import CatalogError, ConfigError
 from generator.findings import as_github, as_json, as_text
 from generator.page_context import split_front_matter
 from generator.pipeline import extract, notes_report
-from generator.render import render_all
+from generator.render import read_pages, render_all
 from generator.stamp import fingerprints, stamp
 from generator.writer import write_outputs
 
@@ -133,8 +133,9 @@ def verify_command(settings: Settings, args: argparse.Namespace) -> int:
         meta, _body = split_front_matter(text, page=shown)
         prints = fingerprints(settings.root, meta, page=shown)
         stamped = stamp(text, date=date, prints=prints, page=shown)
-        [result] = render_all(settings, loaded, notes, pages={page: stamped}) or [None]
-        outputs[shown] = result.text if result is not None else stamped
+        pages = {**read_pages(settings.docs_dir), page: stamped}
+        rendered = {r.page: r.text for r in render_all(settings, loaded, notes, pages=pages)}
+        outputs[shown] = rendered.get(page, stamped)
         _say(f"{shown}: verified {date}, {len(prints)} cited symbol(s) fingerprinted")
     write_outputs(settings.root, outputs)
     return 0

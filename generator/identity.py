@@ -90,10 +90,10 @@ def assign_ids(
     by_old_id = {str(previous[i]["id"]): i for i in free_old}
     for index, site in enumerate(sites):
         # Same headline as an unmatched old entry: the message's slug is the old id, so it is the same error.
-        old_index = by_old_id.get(slug(site.message)) if ids[index] is None else None
-        if old_index is not None and old_index in free_old:
-            ids[index] = str(previous[old_index]["id"])
-            free_old.discard(old_index)
+        same_headline = by_old_id.get(slug(site.message)) if ids[index] is None else None
+        if same_headline is not None and same_headline in free_old:
+            ids[index] = str(previous[same_headline]["id"])
+            free_old.discard(same_headline)
     taken = {i for i in ids if i} | {str(previous[i]["id"]) for i in free_old}
     successors: list[LikelySuccessor] = []
     for index, site in enumerate(sites):

@@ -156,8 +156,9 @@ class Resolver:
         return self._follow(member, text)
 
     def _member(self, base: Reference, name: str, text: str) -> Reference:
-        if isinstance(base, type) and name in getattr(base, "__members__", {}):
-            return base.__members__[name]
+        members = getattr(base, "__members__", None) if isinstance(base, type) else None
+        if members is not None and name in members:
+            return members[name]
         if isinstance(base, griffe.Object) and (base.is_module or base.is_class):
             member = base.members.get(name)
             if member is not None:
@@ -166,10 +167,11 @@ class Resolver:
 
     def _follow(self, member: griffe.Object | griffe.Alias, text: str) -> Reference:
         if isinstance(member, griffe.Alias):
+            alias = member
             try:
-                member = member.final_target
+                member = alias.final_target
             except (griffe.AliasResolutionError, griffe.CyclicAliasError):
-                target = member.target_path
+                target = alias.target_path
                 if target in STDLIB_ENUMS:
                     return STDLIB_ENUMS[target]
                 raise Unresolvable(text, f"it is imported from {target}, outside the loaded source") from None

@@ -57,23 +57,26 @@ def stamp(text: str, *, date: str, prints: Mapping[str, str], page: str) -> str:
             hint="start the page with a '---' block holding title and based_on",
         )
     newline = "\r\n" if opening.group(0).endswith("\r\n") else "\n"
-    head = text[opening.end() : closing.start()]
-    kept = _without_stamp_keys(head.splitlines(keepends=True))
-    lines = [f"last_verified: {date}{newline}", f"verified_fingerprints:{newline}"]
-    lines += [f"  {key}: {value}{newline}" for key, value in sorted(prints.items())]
-    return text[: opening.end()] + "".join(kept) + "".join(lines) + text[closing.start() :]
+    block = [f"last_verified: {date}{newline}", f"verified_fingerprints:{newline}"]
+    block += [f"  {key}: {value}{newline}" for key, value in sorted(prints.items())]
+    head = text[opening.end() : closing.start()].splitlines(keepends=True)
+    return text[: opening.end()] + "".join(_with_stamp(head, block)) + text[closing.start() :]
 
 
-def _without_stamp_keys(lines: list[str]) -> list[str]:
-    kept: list[str] = []
-    skipping = False
+def _with_stamp(lines: list[str], block: list[str]) -> list[str]:
+    """The front-matter lines with the stamp block where `last_verified` was (else at the end)."""
+    result: list[str] = []
+    skipping = placed = False
     for line in lines:
-        top_level = bool(line.strip()) and not line[0].isspace()
-        if top_level:
-            skipping = line.split(":", 1)[0].strip() in STAMP_KEYS
+        if line.strip() and not line[0].isspace():
+            key = line.split(":", 1)[0].strip()
+            skipping = key in STAMP_KEYS
+            if key == "last_verified" and not placed:
+                result.extend(block)
+                placed = True
         if not skipping:
-            kept.append(line)
-    return kept
+            result.append(line)
+    return result if placed else result + block
 
 
 def stamp_findings(root: Path, meta: Mapping[str, Any], *, page: str, text: str) -> Iterator[Finding]:

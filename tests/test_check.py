@@ -1,0 +1,336 @@
+"""docgen check: every kind of drift is caught, harmless edits stay quiet, bad input fails cleanly.
+
+Each case runs on a fresh copy of the repository's backend/, data/, docs/, templates/ and mkdocs.yml, with one
+change applied, and reads check's JSON report.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from tests.conftest import REPO_ROOT
+
+PROJECT_PARTS = ("backend", "data", "docs", "templates", "mkdocs.yml")
+SERVER = "backend/app/mcp_server.py"
+PROTOCOL = "backend/app/protocol.py"
+ERRORS_PAGE = "docs/developers/mcp-errors.md"
+NOTES = "data/mcp-errors.notes.yaml"
+
+Edit = Callable[[Path], None]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A fresh copy of the parts of the repository that check reads."""
+    for part in PROJECT_PARTS:
+        source = REPO_ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, tmp_path / part)
+    return tmp_path
+
+
+def check(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, list[dict[str, object]]]:
+    code = main(["-f", str(root / "mkdocs.yml"), "check", "--format", "json", *extra])
+    out = capsys.readouterr().out
+    return code, json.loads(out)["findings"] if out.strip() else []
+
+
+def replace(relative: str, old: str, new: str, count: int = 1) -> Edit:
+    def edit(root: Path) -> None:
+        path = root / relative
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) >= count, f"{old!r} not found in {relative}: the test needs updating"
+        path.write_text(text.replace(old, new, count), encoding="utf-8")
+
+    return edit
+
+
+def swap_functions(first: str, second: str) -> Edit:
+    """Exchange two top-level functions of the server module, text and all."""
+
+    def edit(root: Path) -> None:
+        path = root / SERVER
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines(keepends=True)
+        spans = {}
+        for node in ast.parse(text).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in {first, second}:
+                start = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
+                spans[node.name] = (start, node.end_lineno or node.lineno)
+        (a0, a1), (b0, b1) = sorted(spans.values())
+        swapped = lines[:a0] + lines[b0:b1] + lines[a1:b0] + lines[a0:a1] + lines[b1:]
+        path.write_text("".join(swapped), encoding="utf-8")
+
+    return edit
+
+
+def both(*edits: Edit) -> Edit:
+    def edit(root: Path) -> None:
+        for one in edits:
+            one(root)
+
+    return edit
+
+
+def test_the_committed_repository_is_clean(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, findings = check(project, capsys)
+    assert findings == []
+    assert code == 0
+
+
+DRIFT: dict[str, tuple[Edit, set[str]]] = {
+    "status changed": (
+        replace(
+            SERVER, 'f"Method not found: {method}", status=404)', 'f"Method not found: {method}", status=410)'
+        ),
+        {"status-changed", "page-stale", "verification-stale"},
+    ),
+    "code changed": (
+        replace(SERVER, 'METHOD_NOT_FOUND, f"Method not found', 'INVALID_PARAMS, f"Method not found'),
+        {"code-changed", "page-stale"},
+    ),
+    "message changed": (
+        replace(SERVER, '"Rate limit exceeded"', '"Too many requests"'),
+        {"message-changed"},
+    ),
+    "condition changed": (
+        replace(SERVER, "if handler is None:", "if handler is None or method.startswith('rpc.'):"),
+        {"condition-changed", "verification-stale"},
+    ),
+    "entry added": (
+        replace(
+            SERVER,
+            "    handler = _METHODS.get(method)",
+            "    if method == 'ping':\n"
+            "        # Ping was removed from the protocol.\n"
+            "        return _rpc_error(request_id, METHOD_NOT_FOUND, 'Ping is gone', status=410)\n"
+            "    handler = _METHODS.get(method)",
+        ),
+        {"entry-added", "notes-gap", "page-stale"},
+    ),
+    "entry removed": (
+        replace(SERVER, "if not isinstance(message, dict):", "if False:"),
+        {"condition-changed"},
+    ),
+    "constant changed under several entries": (
+        replace(PROTOCOL, "INVALID_REQUEST = -32600", "INVALID_REQUEST = -32650"),
+        {"constant-changed", "page-stale"},
+    ),
+    "notes edited: page stale": (
+        replace(NOTES, "cause:", "cause: Changed.", count=1),
+        {"page-stale"},
+    ),
+    "notes gap": (
+        replace(
+            NOTES,
+            "    action: Fix how the request is serialised; resending the same bytes fails the same way.\n",
+            "",
+        ),
+        {"notes-gap"},
+    ),
+    "notes orphan": (
+        replace(NOTES, "entries:\n", "entries:\n  gone-entry:\n    cause: Old.\n    action: Old.\n"),
+        {"notes-orphan"},
+    ),
+    "notes name a constant that does not exist": (
+        replace(NOTES, "cause:", "cause: Over {{ NO_SUCH_LIMIT }} requests.", count=1),
+        {"notes-unknown-constant"},
+    ),
+    "region edited by hand": (
+        replace(ERRORS_PAGE, "`-32700` | `400` |", "`-32700` | `418` |"),
+        {"region-hand-edited"},
+    ),
+    "cited symbol missing": (
+        replace(ERRORS_PAGE, "mcp_endpoint, _handle]", "mcp_endpoint, _handle_request]"),
+        {"citation-symbol"},
+    ),
+    "cited file missing": (
+        replace(ERRORS_PAGE, "file: backend/app/mcp_server.py", "file: backend/app/server.py"),
+        {"citation-file"},
+    ),
+    "broken link": (
+        replace(ERRORS_PAGE, "## Questions", "See [the old page](old-errors.md).\n\n## Questions"),
+        {"link-broken"},
+    ),
+    "broken anchor": (
+        replace(ERRORS_PAGE, "## Questions", "See [the table](#no-such-row).\n\n## Questions"),
+        {"anchor-broken"},
+    ),
+}
+
+
+@pytest.mark.parametrize(("edit", "expected"), DRIFT.values(), ids=DRIFT)
+def test_drift_is_caught(
+    project: Path, capsys: pytest.CaptureFixture[str], edit: Edit, expected: set[str]
+) -> None:
+    edit(project)
+    code, findings = check(project, capsys)
+    kinds = {str(finding["kind"]) for finding in findings}
+    assert expected <= kinds, f"expected {expected}, got {kinds}"
+    assert code == 1
+
+
+def test_removing_a_raise_site_is_an_entry_removed(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    replace(
+        SERVER,
+        "    if not isinstance(message, dict):\n",
+        "    if not isinstance(message, dict):\n        message = {}\n    if False:\n",
+    )(project)
+    server = project / SERVER
+    tree = ast.parse(server.read_text(encoding="utf-8"))
+    assert tree is not None
+    text = server.read_text(encoding="utf-8")
+    start = text.index("    if False:\n")
+    end = text.index("\n", text.index('_rpc_error(None, INVALID_REQUEST, "Batch', start)) + 1
+    server.write_text(text[:start] + text[end:], encoding="utf-8")
+    _code, findings = check(project, capsys)
+    kinds = {str(f["kind"]) for f in findings}
+    assert {"entry-removed", "notes-orphan", "page-stale"} <= kinds
+
+
+def test_one_constant_change_is_one_finding_naming_its_entries(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replace(PROTOCOL, "INVALID_REQUEST = -32600", "INVALID_REQUEST = -32650")(project)
+    _code, findings = check(project, capsys)
+    catalog = [f for f in findings if str(f["file"]).startswith(("data/", "backend/"))]
+    constant = [f for f in catalog if f["kind"] == "constant-changed" and f["subject"] == "INVALID_REQUEST"]
+    assert len(constant) == 1
+    assert (constant[0]["old"], constant[0]["new"]) == ("-32600", "-32650")
+    assert "4 entries" in str(constant[0]["message"])
+    assert not [f for f in catalog if f["kind"] == "code-changed"]
+
+
+def test_code_side_findings_point_at_the_raise_site(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    replace(
+        SERVER, 'f"Method not found: {method}", status=404)', 'f"Method not found: {method}", status=410)'
+    )(project)
+    main(["-f", str(project / "mkdocs.yml"), "check", "--format", "github"])
+    out = capsys.readouterr().out
+    lines = (project / SERVER).read_text(encoding="utf-8").splitlines()
+    raise_line = next(i for i, line in enumerate(lines, 1) if "status=410" in line)
+    assert f"::error file={SERVER},line={raise_line},title=docgen status-changed%3A method-not-found::" in out
+    assert "::error file=docs/developers/mcp-errors.md,line=" in out
+
+
+HARMLESS: dict[str, Edit] = {
+    "reformatted call": replace(
+        SERVER,
+        'return _rpc_error(None, PARSE_ERROR, "Parse error: invalid JSON", status=HTTPStatus.BAD_REQUEST)',
+        "return _rpc_error(\n            None,\n            PARSE_ERROR,\n"
+        "            'Parse error: invalid JSON',\n            status=HTTPStatus.BAD_REQUEST,\n        )",
+    ),
+    "functions reordered": swap_functions("_read_body", "_unsupported_version"),
+    "code added above the call sites": replace(
+        SERVER,
+        "\n\ndef _rpc_error(",
+        '\n\ndef _unused_helper() -> str:\n    return "added"\n\n\ndef _rpc_error(',
+    ),
+    "local variable renamed": both(
+        replace(SERVER, "handler = _METHODS.get(method)", "method_handler = _METHODS.get(method)"),
+        replace(SERVER, "if handler is None:", "if method_handler is None:"),
+        replace(SERVER, "run_sync(handler, params)", "run_sync(method_handler, params)"),
+    ),
+    "comment added elsewhere": replace(
+        SERVER,
+        '    request_id, method = message.get("id"), message.get("method")\n',
+        "    # Pull the routing facts out of the message first.\n"
+        '    request_id, method = message.get("id"), message.get("method")\n',
+    ),
+    "constant moved to another module": both(
+        replace(SERVER, "MAX_BODY_BYTES = 256 * 1024\n", ""),
+        replace(
+            SERVER,
+            "from backend.app.protocol import (",
+            "from backend.app.protocol import (\n    MAX_BODY_BYTES,",
+        ),
+        lambda root: (root / PROTOCOL).write_text(
+            (root / PROTOCOL).read_text(encoding="utf-8") + "\nMAX_BODY_BYTES = 256 * 1024\n",
+            encoding="utf-8",
+        ),
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", HARMLESS.values(), ids=HARMLESS)
+def test_harmless_edits_stay_clean(project: Path, capsys: pytest.CaptureFixture[str], edit: Edit) -> None:
+    before = (project / SERVER).read_text(encoding="utf-8")
+    edit(project)
+    assert (project / SERVER).read_text(encoding="utf-8") != before or edit is HARMLESS[
+        "constant moved to another module"
+    ]
+    code, findings = check(project, capsys)
+    assert findings == []
+    assert code == 0
+
+
+def _tree_digest(root: Path) -> dict[str, str]:
+    return {
+        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+def test_check_never_writes(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    replace(SERVER, '"Rate limit exceeded"', '"Too many requests"')(project)
+    replace(ERRORS_PAGE, "`-32700` | `400` |", "`-32700` | `418` |")(project)
+    before = _tree_digest(project)
+    code, _findings = check(project, capsys)
+    assert code == 1
+    assert _tree_digest(project) == before
+
+
+def test_verify_stamps_and_check_reports_a_changed_handle(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = project / ERRORS_PAGE
+    assert main(["-f", str(project / "mkdocs.yml"), "verify", str(page), "--date", "2026-11-30"]) == 0
+    assert "last_verified: 2026-11-30" in page.read_text(encoding="utf-8")
+    assert check(project, capsys) == (0, [])
+
+    replace(SERVER, "if handler is None:", "if handler is None or not method:")(project)
+    code, findings = check(project, capsys)
+    stale = [f for f in findings if f["kind"] == "verification-stale"]
+    assert code == 1
+    assert {f["subject"] for f in stale} == {f"{SERVER}:_handle"}
+    on_page = [f for f in stale if f["file"] == ERRORS_PAGE]
+    assert len(on_page) == 1
+    assert "_handle (lines " in str(on_page[0]["message"])
+
+    # The backend engineer updates catalog and pages; a reviewer re-reads each page and stamps it again.
+    assert main(["-f", str(project / "mkdocs.yml"), "extract"]) == 0
+    assert main(["-f", str(project / "mkdocs.yml"), "render"]) == 0
+    pages = sorted({str(project / str(f["file"])) for f in stale})
+    assert main(["-f", str(project / "mkdocs.yml"), "verify", *pages, "--date", "2026-12-01"]) == 0
+    assert check(project, capsys) == (0, [])
+
+
+def test_contract_changes_against_a_base_ref(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=project, check=True, capture_output=True)
+
+    git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base")
+    replace(
+        SERVER, 'f"Method not found: {method}", status=404)', 'f"Method not found: {method}", status=410)'
+    )(project)
+    replace(SERVER, "if not isinstance(message, dict):", "if False:")(project)
+    _code, findings = check(project, capsys, "--base", "main")
+    breaking = {(f["kind"], f["subject"]) for f in findings if f["breaking"]}
+    assert ("contract-status", "method-not-found") in breaking
+    assert all(f["kind"].startswith("contract-") for f in findings if f["breaking"])

@@ -19,8 +19,8 @@ ArgumentRef = int | str
 
 TOP_KEYS = {"catalogs", "data_dir", "templates_dir"}
 CATALOG_KEYS = {
-    "errors": {"kind", "source", "search_paths", "constructors", "functions", "arguments"},
-    "tools": {"kind", "source", "search_paths", "decorators"},
+    "errors": {"kind", "source", "constructors", "functions", "arguments"},
+    "tools": {"kind", "source", "decorators"},
 }
 ARGUMENT_ROLES = {"code", "message", "status", "data"}
 DECORATOR_ROLES = {"tool", "resource", "prompt"}
@@ -34,7 +34,6 @@ class CatalogConfig:
     kind: CatalogKind
     source: str
     """A Python file or package directory, relative to the project root."""
-    search_paths: tuple[str, ...] = (".",)
     constructors: tuple[str, ...] = ()
     """Names of the error constructor: a function called, or an exception class raised."""
     functions: tuple[str, ...] = ()
@@ -235,18 +234,16 @@ def _catalog(
         source = ""
     elif not (root / source).exists():
         check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
-    search_paths = check.names(raw.get("search_paths", ["."]), (*path, "search_paths"))
     if kind == "tools":
         decorators = _roles(
             raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check, positions=False
         )
-        return CatalogConfig(name, kind, source, search_paths, decorators=decorators)
+        return CatalogConfig(name, kind, source, decorators=decorators)
     arguments = _roles(raw.get("arguments"), ARGUMENT_ROLES, {"code", "message"}, (*path, "arguments"), check)
     return CatalogConfig(
         name,
         kind,
         source,
-        search_paths,
         constructors=check.names(raw.get("constructors"), (*path, "constructors")),
         functions=check.names(raw.get("functions"), (*path, "functions")),
         arguments=arguments,

@@ -50,14 +50,22 @@ class _Loaded:
 
 
 def previous_catalog(settings: Settings, name: str) -> dict[str, Any] | None:
-    """The committed catalog, if it exists and is valid; a broken one is simply regenerated."""
+    """The committed catalog, whose ids the new one keeps; None when there is none yet.
+
+    A catalog that exists but cannot be read is an error rather than a fresh start: regenerating it would
+    give every entry a new id and leave its editors' notes behind.
+    """
     path = settings.catalog_path(name)
     if not path.exists():
         return None
     try:
         return catalogs.load_catalog(path, settings.relative(path))
-    except CatalogError:
-        return None
+    except CatalogError as err:
+        err.hint = (
+            f"restore it (`git checkout -- {settings.relative(path)}`) so its entries keep their ids, "
+            "or delete it to assign fresh ids (notes keyed by the old ids would then need renaming)"
+        )
+        raise
 
 
 def extract(settings: Settings, previous: Mapping[str, dict[str, Any] | None] | None = None) -> Extraction:

@@ -138,13 +138,22 @@ def test_gaps_and_orphans_are_reported(project: Path, capsys: pytest.CaptureFixt
     assert not any("'empty-request'" in line for line in said)
 
 
-def test_a_hand_broken_catalog_is_regenerated(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_hand_broken_catalog_is_refused_not_regenerated(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regenerating would give every entry a fresh id and orphan its notes, so extract stops and says how."""
     assert docgen(project, "extract") == 0
     path = project / "data" / "errors.yaml"
-    good = path.read_bytes()
     path.write_text("entries: [\n", encoding="utf-8")
+    capsys.readouterr()
+    assert docgen(project, "extract") == 3
+    err = capsys.readouterr().err
+    assert "data/errors.yaml:" in err
+    assert "git checkout -- data/errors.yaml" in err
+    assert "Traceback" not in err
+    assert path.read_text(encoding="utf-8") == "entries: [\n"
+    path.unlink()
     assert docgen(project, "extract") == 0
-    assert path.read_bytes() == good
 
 
 # Errors: exit codes, file:line on stderr, no traceback.

@@ -30,20 +30,39 @@ def single(root: Path) -> dict[str, Any]:
 
 RESOLUTION_CASES = {
     "int literals": ("return _rpc_error(1, -32600, 'Bad', status=400)", {}, (-32600, 400)),
-    "unary minus on a constant": ("return _rpc_error(1, -CODE, 'Bad', status=404)", {"CODE": "32601"}, (-32601, 404)),
-    "module constants": ("return _rpc_error(1, CODE, 'Bad', status=STATUS)", {"CODE": "-32700", "STATUS": "400"},
-                         (-32700, 400)),
-    "arithmetic": ("return _rpc_error(1, BASE - 20, 'Bad', status=400 + 13)", {"BASE": "-32000"}, (-32020, 413)),
-    "HTTPStatus member": ("return _rpc_error(1, -32603, 'Bad', status=HTTPStatus.TOO_MANY_REQUESTS)", {},
-                          (-32603, 429)),
+    "unary minus on a constant": (
+        "return _rpc_error(1, -CODE, 'Bad', status=404)",
+        {"CODE": "32601"},
+        (-32601, 404),
+    ),
+    "module constants": (
+        "return _rpc_error(1, CODE, 'Bad', status=STATUS)",
+        {"CODE": "-32700", "STATUS": "400"},
+        (-32700, 400),
+    ),
+    "arithmetic": (
+        "return _rpc_error(1, BASE - 20, 'Bad', status=400 + 13)",
+        {"BASE": "-32000"},
+        (-32020, 413),
+    ),
+    "HTTPStatus member": (
+        "return _rpc_error(1, -32603, 'Bad', status=HTTPStatus.TOO_MANY_REQUESTS)",
+        {},
+        (-32603, 429),
+    ),
     "constructor default": ("return _rpc_error(1, -32602, 'Bad')", {}, (-32602, 200)),
-    "constant of a constant": ("return _rpc_error(1, CODE, 'Bad', status=LIMIT)",
-                               {"CODE": "OTHER", "OTHER": "-32601", "LIMIT": "HTTPStatus.NOT_FOUND"}, (-32601, 404)),
+    "constant of a constant": (
+        "return _rpc_error(1, CODE, 'Bad', status=LIMIT)",
+        {"CODE": "OTHER", "OTHER": "-32601", "LIMIT": "HTTPStatus.NOT_FOUND"},
+        (-32601, 404),
+    ),
 }
 
 
 @pytest.mark.parametrize(("call", "constants", "expected"), RESOLUTION_CASES.values(), ids=RESOLUTION_CASES)
-def test_code_and_status_resolve(tmp_path: Path, call: str, constants: dict[str, str], expected: tuple[int, int]) -> None:
+def test_code_and_status_resolve(
+    tmp_path: Path, call: str, constants: dict[str, str], expected: tuple[int, int]
+) -> None:
     header = "".join(f"{name} = {value}\n" for name, value in constants.items())
     make_project(tmp_path, f"{header}\ndef endpoint(request):\n    {call}\n")
     entry = single(tmp_path)
@@ -79,7 +98,10 @@ def test_constants_imported_from_another_module_and_intenum_members(tmp_path: Pa
         },
     )
     found = [(e["code"], e["status"], e["constants_used"]) for e in entries(tmp_path)]
-    assert found == [(-32700, 429, ["Code.PARSE", "LIMIT_STATUS"]), (-32600, 400, ["BAD", "BASE", "Code.INVALID"])]
+    assert found == [
+        (-32700, 429, ["Code.PARSE", "LIMIT_STATUS"]),
+        (-32600, 400, ["BAD", "BASE", "Code.INVALID"]),
+    ]
 
 
 def test_raise_style_constructor_with_a_class(tmp_path: Path) -> None:
@@ -186,7 +208,11 @@ UNRESOLVABLE = {
     "an undefined name": ("return _rpc_error(1, -32600, 'Bad', status=MISSING)", "status", "MISSING"),
     "a string status": ("return _rpc_error(1, -32600, 'Bad', status='400')", "status", "not an integer"),
     "a computed message": ("return _rpc_error(1, -32600, 'Bad ' + str(1))", "message", "str(1)"),
-    "data that is not a literal": ("return _rpc_error(1, -32600, 'Bad', data=make())", "data", "dict literal"),
+    "data that is not a literal": (
+        "return _rpc_error(1, -32600, 'Bad', data=make())",
+        "data",
+        "dict literal",
+    ),
     "an external import": ("return _rpc_error(1, os.EX_OK, 'Bad')", "code", "outside the loaded source"),
 }
 
@@ -205,7 +231,9 @@ def test_unresolvable_values_are_located_errors(tmp_path: Path, body: str, role:
 
 
 def test_a_syntax_error_anywhere_in_the_package_is_located(tmp_path: Path) -> None:
-    make_project(tmp_path, "def endpoint(request):\n    return None\n", extra={"app/other.py": "x = 1\ndef f(:\n"})
+    make_project(
+        tmp_path, "def endpoint(request):\n    return None\n", extra={"app/other.py": "x = 1\ndef f(:\n"}
+    )
     with pytest.raises(SourceError) as caught:
         run(tmp_path)
     assert (caught.value.file, caught.value.line) == ("app/other.py", 2)

@@ -22,6 +22,10 @@ CATALOG_KEYS = {
     "errors": {"kind", "source", "constructors", "functions", "arguments"},
     "tools": {"kind", "source", "decorators"},
 }
+_NAME_HINTS = {
+    "constructors": "the function or exception class that builds error responses",
+    "functions": "the functions whose bodies call the constructor, in page order",
+}
 ARGUMENT_ROLES = {"code", "message", "status", "data"}
 DECORATOR_ROLES = {"tool", "resource", "prompt"}
 
@@ -164,10 +168,14 @@ class _Validator:
                 self.fail((*path, key), "unknown key", hint)
 
     def names(self, value: Any, path: tuple[str | int, ...], *, required: bool = True) -> tuple[str, ...]:
+        if value is None:
+            key = str(path[-1])
+            self.fail(path, "missing", f"add '{key}: [name, ...]' to this catalog ({_NAME_HINTS.get(key, '')})")
+            return ()
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-            self.fail(path, f"expected a list of names, got {value!r}")
+            self.fail(path, f"expected a list of names, got {value!r}", "write a YAML list such as [a, b]")
             return ()
         if required and not value:
             self.fail(path, "expected at least one name")

@@ -334,3 +334,51 @@ def test_contract_changes_against_a_base_ref(project: Path, capsys: pytest.Captu
     breaking = {(f["kind"], f["subject"]) for f in findings if f["breaking"]}
     assert ("contract-status", "method-not-found") in breaking
     assert all(f["kind"].startswith("contract-") for f in findings if f["breaking"])
+
+
+def _broken_template(root: Path) -> None:
+    path = root / "templates" / "error-table.md.j2"
+    path.write_text(path.read_text(encoding="utf-8") + "\n{% for row in entries %}\n", encoding="utf-8")
+
+
+BAD_INPUT: dict[str, tuple[Edit, int, str]] = {
+    "syntax error in the backend": (
+        replace(SERVER, "async def mcp_endpoint(request: Request)", "async def mcp_endpoint(request: Request"),
+        3,
+        f"{SERVER}:",
+    ),
+    "non-UTF-8 source": (
+        lambda root: (root / "backend/app/latin1.py").write_bytes(b"# caf\xe9\nX = 1\n"),
+        3,
+        "backend/app/latin1.py:1:",
+    ),
+    "malformed catalog YAML": (
+        replace("data/mcp-errors.yaml", "entries:\n", "entries:\n  - id: [unclosed\n"),
+        3,
+        "data/mcp-errors.yaml:",
+    ),
+    "malformed notes YAML": (replace(NOTES, "entries:\n", "entries:\n  bad: : :\n"), 3, f"{NOTES}:"),
+    "config key missing": (replace("mkdocs.yml", "          functions: [mcp_endpoint, _handle]\n", ""), 2,
+                           "mkdocs.yml:"),
+    "config key mistyped": (replace("mkdocs.yml", "constructors:", "constructor:"), 2, "did you mean"),
+    "template syntax error": (_broken_template, 3, "error-table.md.j2"),
+    "citation outside the repository": (
+        replace(ERRORS_PAGE, "  - file: backend/app/mcp_server.py", "  - file: ../../etc/passwd"),
+        3,
+        "outside the repository",
+    ),
+}
+
+
+@pytest.mark.parametrize(("edit", "exit_code", "located"), BAD_INPUT.values(), ids=BAD_INPUT)
+def test_bad_input_is_a_located_error_without_traceback(
+    project: Path, capsys: pytest.CaptureFixture[str], edit: Edit, exit_code: int, located: str
+) -> None:
+    edit(project)
+    code = main(["-f", str(project / "mkdocs.yml"), "check"])
+    captured = capsys.readouterr()
+    assert code == exit_code
+    assert "Traceback" not in captured.err + captured.out
+    assert captured.err.startswith("docgen check: error: ")
+    assert located in captured.err
+    assert "hint:" in captured.err

@@ -215,12 +215,12 @@ MISSING = {
     ),
     "constructors": (
         "    constructors: [_rpc_error]\n",
-        "'catalogs.errors.constructors': expected a list of names, got None",
+        "'catalogs.errors.constructors': missing",
         "  errors:",
     ),
     "functions": (
         "    functions: [endpoint, handle]\n",
-        "'catalogs.errors.functions': expected a list of names, got None",
+        "'catalogs.errors.functions': missing",
         "  errors:",
     ),
     "arguments": (

@@ -170,7 +170,8 @@ class _Validator:
     def names(self, value: Any, path: tuple[str | int, ...], *, required: bool = True) -> tuple[str, ...]:
         if value is None:
             key = str(path[-1])
-            self.fail(path, "missing", f"add '{key}: [name, ...]' to this catalog ({_NAME_HINTS.get(key, '')})")
+            hint = f"add '{key}: [name, ...]' to this catalog ({_NAME_HINTS.get(key, 'names')})"
+            self.fail(path, "missing", hint)
             return ()
         if isinstance(value, str):
             value = [value]

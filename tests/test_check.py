@@ -343,7 +343,7 @@ def _broken_template(root: Path) -> None:
 
 BAD_INPUT: dict[str, tuple[Edit, int, str]] = {
     "syntax error in the backend": (
-        replace(SERVER, "async def mcp_endpoint(request: Request)", "async def mcp_endpoint(request: Request"),
+        replace(SERVER, "def mcp_endpoint(request: Request)", "def mcp_endpoint(request: Request"),
         3,
         f"{SERVER}:",
     ),
@@ -358,8 +358,11 @@ BAD_INPUT: dict[str, tuple[Edit, int, str]] = {
         "data/mcp-errors.yaml:",
     ),
     "malformed notes YAML": (replace(NOTES, "entries:\n", "entries:\n  bad: : :\n"), 3, f"{NOTES}:"),
-    "config key missing": (replace("mkdocs.yml", "          functions: [mcp_endpoint, _handle]\n", ""), 2,
-                           "mkdocs.yml:"),
+    "config key missing": (
+        replace("mkdocs.yml", "          functions: [mcp_endpoint, _handle]\n", ""),
+        2,
+        "mkdocs.yml:",
+    ),
     "config key mistyped": (replace("mkdocs.yml", "constructors:", "constructor:"), 2, "did you mean"),
     "template syntax error": (_broken_template, 3, "error-table.md.j2"),
     "citation outside the repository": (

@@ -1,0 +1,83 @@
+"""Editors' notes against their catalog: gaps, orphans, and constants a note names that no longer exist."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import jinja2
+import jinja2.meta
+
+from generator.config import Settings
+from generator.findings import Finding
+from generator.pipeline import notes_report
+
+
+def key_line(text: str, key: str) -> int | None:
+    """The first line of `text` that starts (after indentation) with `key:`."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip().startswith(f"{key}:"):
+            return number
+    return None
+
+
+def notes_findings(
+    settings: Settings, name: str, catalog: Mapping[str, Any], notes: Mapping[str, Any]
+) -> Iterator[Finding]:
+    shown = settings.relative(settings.notes_path(name))
+    text = settings.notes_path(name).read_text(encoding="utf-8") if settings.notes_path(name).exists() else ""
+    report = notes_report(catalog, notes)
+    for entry_id in report.gaps:
+        yield Finding(
+            "notes-gap",
+            shown,
+            key_line(text, entry_id),
+            entry_id,
+            "the entry has no cause or no action for readers",
+            f"write 'cause:' and 'action:' under 'entries: {entry_id}:'",
+        )
+    for entry_id in report.orphans:
+        yield Finding(
+            "notes-orphan",
+            shown,
+            key_line(text, entry_id),
+            entry_id,
+            "notes for an entry that is no longer in the catalog",
+            "rename the key to the entry's new id (see likely-successor), or delete the notes",
+        )
+    for entry_id, field, unknown in unknown_constants(notes, catalog):
+        yield Finding(
+            "notes-unknown-constant",
+            shown,
+            key_line(text, entry_id),
+            f"{entry_id}.{field}",
+            f"names {', '.join(sorted(unknown))}, which the source no longer defines",
+            f"use one of the catalog's constants: {', '.join(sorted(catalog.get('constants', {})))}",
+        )
+
+
+def unknown_constants(
+    notes: Mapping[str, Any], catalog: Mapping[str, Any]
+) -> Iterator[tuple[str, str, set[str]]]:
+    """(entry id, field, names) for every note that uses a name the catalog's constants lack."""
+    environment = jinja2.Environment()
+    known = set(catalog.get("constants") or {})
+    for entry_id, fields in sorted((notes.get("entries") or {}).items()):
+        for field, value in sorted((fields or {}).items()):
+            if not isinstance(value, str) or "{{" not in value:
+                continue
+            try:
+                used = jinja2.meta.find_undeclared_variables(environment.parse(value))
+            except jinja2.TemplateSyntaxError:
+                continue  # render reports syntax errors with their location
+            if used - known:
+                yield entry_id, field, used - known
+
+
+def without_unknown_constants(notes: Mapping[str, Any], catalog: Mapping[str, Any]) -> dict[str, Any]:
+    bad = {(entry_id, field) for entry_id, field, _ in unknown_constants(notes, catalog)}
+    entries = {
+        entry_id: {f: v for f, v in (fields or {}).items() if (entry_id, f) not in bad}
+        for entry_id, fields in (notes.get("entries") or {}).items()
+    }
+    return {**notes, "entries": entries}

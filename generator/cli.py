@@ -28,31 +28,70 @@ typical use:
 """
 
 
-def _command_extract(settings: Settings, args: argparse.Namespace) -> int:
-    from generator.commands import extract_command
-
-    return extract_command(settings, args)
-
-
-def _command_render(settings: Settings, args: argparse.Namespace) -> int:
-    from generator.commands import render_command
-
-    return render_command(settings, args)
-
-
-def _command_check(settings: Settings, args: argparse.Namespace) -> int:
-    from generator.commands import check_command
-
-    return check_command(settings, args)
-
-
-def _command_verify(settings: Settings, args: argparse.Namespace) -> int:
-    from generator.commands import verify_command
-
-    return verify_command(settings, args)
-
-
 Command = Callable[[Settings, argparse.Namespace], int]
+
+
+def _lazy(name: str) -> Command:
+    """A handler that imports `generator.commands` only when its command runs, so --help stays fast."""
+
+    def run(settings: Settings, args: argparse.Namespace) -> int:
+        from generator import commands
+
+        handler: Command = getattr(commands, name)
+        return handler(settings, args)
+
+    return run
+
+
+def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    extract = commands.add_parser(
+        "extract",
+        help="read the backend source into the catalogs in data/",
+        description="Read the configured source with griffe (statically) and rewrite data/<catalog>.yaml. "
+        "Editors' notes files are never written; entries without notes, and notes without an entry, "
+        "are listed.",
+    )
+    extract.set_defaults(handler=_lazy("extract_command"))
+
+
+def _add_render(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    render = commands.add_parser(
+        "render",
+        help="rewrite the generated regions of the pages in docs/",
+        description="Render every generated region from data/ and templates/. Text outside the regions is "
+        "never touched; a region edited by hand is reported and left alone unless --force is given.",
+    )
+    render.add_argument("--force", action="store_true", help="overwrite regions that were edited by hand")
+    render.set_defaults(handler=_lazy("render_command"))
+
+
+def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    check = commands.add_parser(
+        "check",
+        help="fail when the docs no longer match the code (writes nothing)",
+        description="Extract and render in memory, compare with data/ and docs/, and report every "
+        "difference. Exit 0 when clean, 1 on drift, 2 on a configuration error, 3 on unreadable input.",
+    )
+    check.add_argument("--format", choices=("text", "github", "json"), default="text", help="output format")
+    check.add_argument("--base", metavar="REF", help="also report contract changes against this git ref")
+    check.set_defaults(handler=_lazy("check_command"))
+
+
+def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    verify = commands.add_parser(
+        "verify",
+        help="stamp a page as re-read: today's date and a fingerprint of its cited source",
+        description="Write 'last_verified' and the fingerprints of the symbols the page cites into its front "
+        "matter. check reports the page stale as soon as one of those symbols changes.",
+    )
+    verify.add_argument(
+        "pages", nargs="+", type=Path, help="pages to stamp, e.g. docs/developers/mcp-errors.md"
+    )
+    verify.add_argument("--date", help="the date to stamp (YYYY-MM-DD; default: today)")
+    verify.set_defaults(handler=_lazy("verify_command"))
+
+
+SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,44 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="the mkdocs.yml to read (default: %(default)s)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    extract = commands.add_parser(
-        "extract",
-        help="read the backend source into the catalogs in data/",
-        description="Read the configured source with griffe (statically) and rewrite data/<catalog>.yaml. "
-        "Editors' notes files are never written; entries without notes, and notes without an entry, "
-        "are listed.",
-    )
-    extract.set_defaults(handler=_command_extract)
-    render = commands.add_parser(
-        "render",
-        help="rewrite the generated regions of the pages in docs/",
-        description="Render every generated region from data/ and templates/. "
-        "Text outside the regions is never "
-        "touched; a region edited by hand is reported and left alone unless --force is given.",
-    )
-    render.add_argument("--force", action="store_true", help="overwrite regions that were edited by hand")
-    render.set_defaults(handler=_command_render)
-    check = commands.add_parser(
-        "check",
-        help="fail when the docs no longer match the code (writes nothing)",
-        description="Extract and render in memory, compare with data/ and docs/, "
-        "and report every difference. "
-        "Exit 0 when clean, 1 on drift, 2 on a configuration error, 3 on unreadable input.",
-    )
-    check.add_argument("--format", choices=("text", "github", "json"), default="text", help="output format")
-    check.add_argument("--base", metavar="REF", help="also report contract changes against this git ref")
-    check.set_defaults(handler=_command_check)
-    verify = commands.add_parser(
-        "verify",
-        help="stamp a page as re-read: today's date and a fingerprint of its cited source",
-        description="Write 'last_verified' and the fingerprints of the symbols the page cites into its front "
-        "matter. check reports the page stale as soon as one of those symbols changes.",
-    )
-    verify.add_argument(
-        "pages", nargs="+", type=Path, help="pages to stamp, e.g. docs/developers/mcp-errors.md"
-    )
-    verify.add_argument("--date", help="the date to stamp (YYYY-MM-DD; default: today)")
-    verify.set_defaults(handler=_command_verify)
+    for add in SUBCOMMANDS:
+        add(commands)
     return parser
 
 

@@ -1,5 +1,7 @@
 # Everything a fresh machine needs comes from the pinned files in requirements/.
 PYTHON ?= python3
+# Material prints an advertisement for MkDocs 2 on every build; it is not a warning about this site.
+export NO_MKDOCS_2_WARNING := 1
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed

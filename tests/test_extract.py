@@ -293,3 +293,38 @@ def test_module_constants_are_exported_for_notes(tmp_path: Path) -> None:
     assert constants["MAX_BODY_BYTES"] == 262144
     assert constants["VERSIONS"] == ["2025-06-18", "2026-07-28"]
     assert "lower_case" not in constants and "DYNAMIC" not in constants
+
+
+# The rows of the target page's table (shared/seeds/003), as (JSON-RPC code, HTTP status).
+SEED_ROWS = sorted(
+    [
+        (-32700, 400),
+        (-32600, 403),
+        (-32600, 413),
+        (-32600, 400),
+        (-32600, 400),
+        (-32020, 400),
+        (-32601, 404),
+        (-32601, 200),
+        (-32602, 200),
+        (-32603, 429),
+        (-32603, 200),
+    ]
+)
+
+
+def test_the_real_backend_gives_exactly_the_seed_rows(repo_root: Path) -> None:
+    result = extract(load_settings(repo_root / "mkdocs.yml"))
+    pairs = sorted((e["code"], e["status"]) for e in result.catalogs["mcp-errors"]["entries"])
+    assert pairs == SEED_ROWS
+
+
+def test_extract_reproduces_the_committed_files_byte_for_byte(repo_root: Path) -> None:
+    result = extract(load_settings(repo_root / "mkdocs.yml"))
+    assert sorted(result.outputs) == [
+        "data/mcp-errors.yaml",
+        "data/mcp-tools.yaml",
+        *sorted(f"data/schema/{p.name}" for p in (repo_root / "generator" / "schema").glob("*.json")),
+    ]
+    for relative, text in result.outputs.items():
+        assert (repo_root / relative).read_text(encoding="utf-8") == text, relative

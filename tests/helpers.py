@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -53,3 +54,33 @@ def make_project(
     }
     files.update(extra or {})
     return make_files(root, files)
+
+
+SEED_ROWS = [
+    (-32700, 400),
+    (-32600, 403),
+    (-32600, 413),
+    (-32600, 400),
+    (-32600, 400),
+    (-32020, 400),
+    (-32601, 404),
+    (-32601, 200),
+    (-32602, 200),
+    (-32603, 429),
+    (-32603, 200),
+]
+"""(JSON-RPC code, HTTP status) of each row of the target page's table (shared/seeds/003), in its order."""
+
+PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "templates", "backend")
+
+
+def copy_project(repo_root: Path, target: Path) -> Path:
+    """A throwaway copy of everything docgen and the site build read."""
+    target.mkdir(parents=True, exist_ok=True)
+    for part in PROJECT_PARTS:
+        source = repo_root / part
+        if source.is_dir():
+            shutil.copytree(source, target / part, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, target / part)
+    return target

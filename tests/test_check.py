@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -18,8 +17,8 @@ import pytest
 
 from generator.cli import main
 from tests.conftest import REPO_ROOT
+from tests.helpers import copy_project
 
-PROJECT_PARTS = ("backend", "data", "docs", "templates", "mkdocs.yml")
 SERVER = "backend/app/mcp_server.py"
 PROTOCOL = "backend/app/protocol.py"
 ERRORS_PAGE = "docs/developers/mcp-errors.md"
@@ -31,13 +30,7 @@ Edit = Callable[[Path], None]
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A fresh copy of the parts of the repository that check reads."""
-    for part in PROJECT_PARTS:
-        source = REPO_ROOT / part
-        if source.is_dir():
-            shutil.copytree(source, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, tmp_path / part)
-    return tmp_path
+    return copy_project(REPO_ROOT, tmp_path)
 
 
 def check(root: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, list[dict[str, object]]]:

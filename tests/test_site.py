@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -11,34 +10,14 @@ from pathlib import Path
 
 import pytest
 
-SEED_ROWS = [
-    ("-32700", "400"),
-    ("-32600", "403"),
-    ("-32600", "413"),
-    ("-32600", "400"),
-    ("-32600", "400"),
-    ("-32020", "400"),
-    ("-32601", "404"),
-    ("-32601", "200"),
-    ("-32602", "200"),
-    ("-32603", "429"),
-    ("-32603", "200"),
-]
-"""(code, HTTP) of each row of the seed page's table, in its order."""
+from tests.helpers import SEED_ROWS as SEED_CODES
+from tests.helpers import copy_project
 
-SITE_PARTS = ("mkdocs.yml", "docs", "data", "templates", "backend")
+SEED_ROWS = [(str(code), str(status)) for code, status in SEED_CODES]
+"""The seed table's rows as the page prints them."""
 
 
-def copy_site(repo_root: Path, target: Path) -> Path:
-    """A throwaway copy of everything the site build reads."""
-    target.mkdir(parents=True, exist_ok=True)
-    for part in SITE_PARTS:
-        source = repo_root / part
-        if source.is_dir():
-            shutil.copytree(source, target / part, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, target / part)
-    return target
+copy_site = copy_project
 
 
 def mkdocs_build(project: Path, site_dir: Path) -> subprocess.CompletedProcess[str]:

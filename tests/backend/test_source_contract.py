@@ -13,21 +13,10 @@ from http import HTTPStatus
 from pathlib import Path
 
 from backend.app import mcp_server, protocol
+from tests.helpers import SEED_ROWS
 
 SERVER_SOURCE = Path(mcp_server.__file__)
-TABLE = [
-    (-32700, 400),
-    (-32600, 403),
-    (-32600, 413),
-    (-32600, 400),
-    (-32600, 400),
-    (-32020, 400),
-    (-32601, 404),
-    (-32601, 200),
-    (-32602, 200),
-    (-32603, 429),
-    (-32603, 200),
-]
+TABLE = SEED_ROWS
 
 
 def _calls_by_function() -> dict[str, list[ast.Call]]:

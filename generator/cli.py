@@ -28,6 +28,16 @@ typical use:
 """
 
 
+CHECK_EXAMPLES = """\
+examples:
+  docgen check                                  before pushing: is anything out of date?
+  docgen check --format github --base origin/main   in a pull request's CI job
+  docgen check --format json | jq '.findings[].kind'
+
+Most findings are fixed by `docgen extract && docgen render`; a page whose cited source changed is re-read by
+a person and then stamped with `docgen verify PAGE`.
+"""
+
 Command = Callable[[Settings, argparse.Namespace], int]
 
 
@@ -72,8 +82,20 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Extract and render in memory, compare with data/ and docs/, and report every "
         "difference. Exit 0 when clean, 1 on drift, 2 on a configuration error, 3 on unreadable input.",
     )
-    check.add_argument("--format", choices=("text", "github", "json"), default="text", help="output format")
-    check.add_argument("--base", metavar="REF", help="also report contract changes against this git ref")
+    check.formatter_class = argparse.RawDescriptionHelpFormatter
+    check.epilog = CHECK_EXAMPLES
+    check.add_argument(
+        "--format",
+        choices=("text", "github", "json"),
+        default="text",
+        help="text (grouped, with diffs; default), github (::error annotations on the line at fault, "
+        "then the text report) or json (one object per finding)",
+    )
+    check.add_argument(
+        "--base",
+        metavar="REF",
+        help="also report contract changes (an error's code or status changed, or it vanished) since REF",
+    )
     check.set_defaults(handler=_lazy("check_command"))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import griffe
@@ -14,7 +15,7 @@ from generator.errors import CatalogError
 from generator.extract import ErrorSite, FunctionBodies, extract_error_sites
 from generator.identity import LikelySuccessor, assign_ids
 from generator.resolve import Resolver
-from generator.source import SourceLocation, display_path, load_package, locate
+from generator.source import configured_module, display_path, load_top_package, locate
 from generator.tools import tools_catalog
 
 
@@ -33,20 +34,22 @@ class Extraction:
 
 
 class _Loaded:
-    """Each source package is loaded once per run, however many catalogs read it."""
+    """Each source package is loaded once per run, however many catalogs read it or its modules."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.resolver = Resolver()
-        self._cache: dict[SourceLocation, tuple[griffe.Module, FunctionBodies]] = {}
+        self._packages: dict[tuple[Path, str], tuple[griffe.Module, FunctionBodies]] = {}
 
     def module(self, config: CatalogConfig) -> tuple[griffe.Module, FunctionBodies]:
         location = locate(self.settings.root, config.source)
-        if location not in self._cache:
+        key = (location.search_path, location.package)
+        if key not in self._packages:
             bodies = FunctionBodies()
-            module = load_package(location, root=self.settings.root, extensions=[bodies])
-            self._cache[location] = (module, bodies)
-        return self._cache[location]
+            package = load_top_package(location, root=self.settings.root, extensions=[bodies])
+            self._packages[key] = (package, bodies)
+        package, bodies = self._packages[key]
+        return configured_module(package, location), bodies
 
 
 def previous_catalog(settings: Settings, name: str) -> dict[str, Any] | None:

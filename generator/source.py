@@ -44,10 +44,10 @@ def locate(root: Path, source: str, *, display: str = "mkdocs.yml") -> SourceLoc
     return SourceLocation(search_path=folder, package=parts[0], module=".".join(parts))
 
 
-def load_package(
+def load_top_package(
     location: SourceLocation, *, root: Path, extensions: Sequence[griffe.Extension] = ()
 ) -> griffe.Module:
-    """Load the whole top-level package statically and return the configured module."""
+    """Load the whole top-level package of `location` statically, every module of it."""
     loader = griffe.GriffeLoader(
         extensions=griffe.load_extensions(*extensions),
         search_paths=[location.search_path],
@@ -64,6 +64,11 @@ def load_package(
     if not isinstance(package, griffe.Module):
         raise SourceError(f"{location.package} is not a module")
     _report_unparsable(_package_dir(package), root, loaded=set(_module_files(package)))
+    return package
+
+
+def configured_module(package: griffe.Module, location: SourceLocation) -> griffe.Module:
+    """The module of `location` inside its loaded top-level package."""
     module = package
     for name in location.module.split(".")[1:]:
         member = module.members.get(name)

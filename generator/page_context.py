@@ -15,6 +15,7 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable, Mapping
@@ -273,10 +274,13 @@ def _render_note(
 ) -> str | None:
     if text is None or not str(text).strip():
         return None
+    source = str(text)
+    if "{" not in source and "\r" not in source:
+        return source.strip()  # no Jinja syntax and no line endings to normalise: Jinja would return it as is
     notes_file = renderer.settings.notes_path(catalog)
     where = f"notes for entry {entry_id!r}, field {field!r}"
     try:
-        return renderer.environment.from_string(str(text)).render(constants).strip()
+        return _note_template(renderer.environment, source).render(constants).strip()
     except jinja2.UndefinedError as err:
         name = re.search(r"'(\w+)' is undefined", err.message or "")
         hint = suggest(name.group(1), constants) if name else None
@@ -287,6 +291,12 @@ def _render_note(
         ) from err
     except jinja2.TemplateError as err:
         raise TemplateError(f"{where}: {err}", file=_relative(notes_file, renderer.settings.root)) from err
+
+
+@functools.lru_cache(maxsize=4096)
+def _note_template(environment: jinja2.Environment, source: str) -> jinja2.Template:
+    """A note compiled once per environment, however many renderers and pages show it."""
+    return environment.from_string(source)
 
 
 def _relative(path: Path, root: Path) -> str:

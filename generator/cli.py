@@ -19,12 +19,14 @@ Keep documentation true to the server it documents.
 
 docgen reads the backend source statically (it never imports or runs it), writes what it finds to YAML
 catalogs in data/, renders the generated regions of the pages in docs/, and checks in pull requests that
-the docs still match the code. Settings come from the docgen plugin section of mkdocs.yml.
+the docs still match the code. Settings come from the docgen plugin section of mkdocs.yml. Only
+`docgen probe` runs the server, and only when asked to.
 
 typical use:
   docgen extract     after changing backend/: refresh data/*.yaml
   docgen render      then refresh the generated regions of docs/
   docgen check       in CI: exit 1 with a diff when docs and code disagree
+  docgen probe       replay each error's example against the server; record what it answered
 """
 
 
@@ -113,7 +115,54 @@ def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     verify.set_defaults(handler=_lazy("verify_command"))
 
 
-SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify)
+PROBE_DESCRIPTION = """\
+Send each error's example request (the `example:` of its entry in data/<catalog>.notes.yaml) to the
+server, compare the JSON-RPC code and HTTP status it answers with the catalog, and write what it saw to
+data/<catalog>.evidence.yaml: the date, a fingerprint of the cited server source, and per entry the answer.
+The error page shows that evidence, and `docgen check` reports it once the source has changed since.
+
+This is the only command that runs the server. Choose how:
+  --app MODULE:ATTR   import the ASGI app from the project root and call it in process (no network). The
+                      module is imported afresh on every run, so its rate limiter starts empty.
+  --url URL           send real HTTP requests to a server you started, e.g. http://127.0.0.1:8000/mcp.
+                      The rate-limit example sends RATE_LIMIT_REQUESTS + 1 requests, so it spends this
+                      client's whole budget: other calls from the same address are refused until the
+                      window has passed, and probing twice within one window fails.
+
+Exit 0 when every row reproduced, 1 naming each row that did not (the evidence is written either way),
+2 on a usage or configuration error (a bad --app, an unreachable --url), 3 on unreadable input.
+"""
+
+PROBE_EXAMPLES = """\
+examples:
+  docgen probe --app backend.app.mcp_server:app
+  uvicorn backend.app.mcp_server:app --port 8000 &  docgen probe --url http://127.0.0.1:8000/mcp
+  then: docgen render   (the page shows the new evidence)
+"""
+
+
+def _add_probe(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    probe = commands.add_parser(
+        "probe",
+        help="replay each error's example against the server and record the answers as evidence",
+        description=PROBE_DESCRIPTION,
+        epilog=PROBE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    target = probe.add_mutually_exclusive_group(required=True)
+    target.add_argument("--app", metavar="MODULE:ATTR", help="probe the ASGI app in process")
+    target.add_argument("--url", metavar="URL", help="probe a running server at its MCP endpoint")
+    probe.add_argument(
+        "--catalog", metavar="NAME", help="probe one catalog (default: every errors catalog with examples)"
+    )
+    probe.add_argument("--date", help="the date to record (YYYY-MM-DD; default: today)")
+    probe.add_argument(
+        "--timeout", type=float, default=10.0, metavar="SECONDS", help="per request (default: %(default)s)"
+    )
+    probe.set_defaults(handler=_lazy("probe_command"))
+
+
+SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,10 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from generator import catalog as catalogs
+from generator import probe
 from generator.check import run_check
 from generator.config import Settings
 from generator.drift import FIX
 from generator.errors import CatalogError, ConfigError
+from generator.evidence import evidence_path, source_fingerprints
+from generator.examples import endpoint_of, examples_of, raw_examples
 from generator.findings import as_github, as_json, as_text
 from generator.page_context import split_front_matter
 from generator.pipeline import extract, notes_report
@@ -110,13 +113,19 @@ def check_command(settings: Settings, args: argparse.Namespace) -> int:
     return 1 if findings else 0
 
 
-def verify_command(settings: Settings, args: argparse.Namespace) -> int:
-    """`docgen verify PAGE...`: stamp today's date and the cited symbols' fingerprints into each page."""
-    date = args.date or datetime.date.today().isoformat()
+def _date(given: str | None) -> str:
+    """`--date`, checked, or today."""
+    date = given or datetime.date.today().isoformat()
     try:
         datetime.date.fromisoformat(date)
     except ValueError as err:
         raise ConfigError(f"--date {date!r} is not a date", hint="write it as YYYY-MM-DD") from err
+    return date
+
+
+def verify_command(settings: Settings, args: argparse.Namespace) -> int:
+    """`docgen verify PAGE...`: stamp today's date and the cited symbols' fingerprints into each page."""
+    date = _date(args.date)
     loaded, notes = _committed_inputs(settings)
     outputs: dict[str, str] = {}
     for page_path in args.pages:
@@ -139,3 +148,83 @@ def verify_command(settings: Settings, args: argparse.Namespace) -> int:
         _say(f"{shown}: verified {date}, {len(prints)} cited symbol(s) fingerprinted")
     write_outputs(settings.root, outputs)
     return 0
+
+
+def probe_command(settings: Settings, args: argparse.Namespace) -> int:
+    """`docgen probe`: replay the examples against the server, write the evidence, name each failed row."""
+    date = _date(args.date)
+    loaded, notes = _committed_inputs(settings)
+    names = _probe_catalogs(settings, loaded, notes, args.catalog)
+    failed: list[str] = []
+    refused: dict[str, int] = {}
+    for name in names:
+        notes_path = settings.notes_path(name)
+        shown_notes = settings.relative(notes_path)
+        examples = examples_of(
+            loaded[name],
+            notes[name],
+            notes_file=shown_notes,
+            notes_text=notes_path.read_text(encoding="utf-8"),
+        )
+        if args.app:
+            target = probe.app_target(args.app, settings.root, endpoint_of(notes[name]))
+        else:
+            target = probe.url_target(args.url)
+        seen = probe.observe(target, list(examples.values()), timeout=args.timeout)
+        source = source_fingerprints(settings.root, loaded[name])
+        evidence = probe.build_evidence(
+            loaded[name], examples, seen, date=date, target=target.label, source=source
+        )
+        path = settings.relative(evidence_path(settings.data_dir, name))
+        write_outputs(settings.root, {path: probe.dump_evidence(evidence, shown_notes)})
+        failed += _probe_report(path, evidence)
+        refused |= {r["id"]: r["observed"]["status"] for r in probe.not_reproduced(evidence)}
+    if failed:
+        _say(f"docgen probe: {len(failed)} row(s) did not reproduce: {', '.join(failed)}")
+        if args.url and any(status == 429 for status in refused.values()):
+            _say(
+                "  hint: the server answered 429 to rows other than the rate limit: this client's budget "
+                "was already spent (by an earlier probe within the window?); wait for it to pass, then probe"
+            )
+        return 1
+    _say("every row a client can trigger reproduced; run `docgen render` so the pages show the evidence")
+    return 0
+
+
+def _probe_catalogs(
+    settings: Settings, loaded: dict[str, Any], notes: dict[str, Any], wanted: str | None
+) -> list[str]:
+    """The errors catalogs to probe: `wanted`, or every one whose notes carry examples."""
+    with_examples = [n for n, c in loaded.items() if c.get("kind") == "errors" and raw_examples(notes[n])]
+    if wanted is not None and wanted not in with_examples:
+        raise ConfigError(
+            f"--catalog {wanted!r} is not an errors catalog with examples",
+            hint=f"catalogs with examples: {', '.join(with_examples) or 'none'}",
+        )
+    if not with_examples:
+        raise ConfigError(
+            "no errors catalog has examples to probe",
+            hint="add 'example:' under an entry in data/<catalog>.notes.yaml (see data/schema/)",
+        )
+    return [wanted] if wanted else with_examples
+
+
+def _probe_report(path: str, evidence: dict[str, Any]) -> list[str]:
+    """Say what each row answered; return the ids of the rows that did not reproduce."""
+    failed = []
+    for record in evidence["entries"]:
+        if "untriggerable" in record:
+            _say(f"  {record['id']}: not probed (cannot be triggered from outside)")
+            continue
+        seen, wanted = record["observed"], record["expected"]
+        answer = f"{seen['code']} / HTTP {seen['status']}"
+        if record["reproduced"]:
+            _say(f"  {record['id']}: reproduced ({answer})")
+        else:
+            failed.append(record["id"])
+            _say(
+                f"  {record['id']}: NOT reproduced: the table says {wanted['code']} / HTTP "
+                f"{wanted['status']}, the server answered {answer}"
+            )
+    _say(f"{path}: written ({evidence['target']}, {evidence['probed']})")
+    return failed

@@ -13,12 +13,14 @@ from generator import catalog as catalogs
 from generator.config import Settings
 from generator.contract import contract_findings
 from generator.drift import FIX, CatalogDrift, tools_drift
+from generator.evidence import evidence_findings
 from generator.findings import Finding
 from generator.links import link_findings
 from generator.notes_check import key_line, notes_findings, without_unknown_constants
 from generator.page_context import split_front_matter
 from generator.pipeline import Extraction, extract
 from generator.render import read_pages, render_all
+from generator.spec import spec_findings
 from generator.stamp import cited_symbols, stamp_findings
 
 
@@ -38,6 +40,8 @@ def run_check(settings: Settings, *, base: str | None = None) -> list[Finding]:
         name: without_unknown_constants(note, extraction.catalogs[name]) for name, note in notes.items()
     }
     findings.extend(_page_findings(settings, extraction.catalogs, safe_notes))
+    findings.extend(evidence_findings(settings, extraction, notes))
+    findings.extend(spec_findings(settings, extraction, notes))
     if base is not None:
         findings.extend(contract_findings(settings, extraction, base))
     return findings

@@ -28,6 +28,15 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "Notes": ("notes-gap", "notes-orphan", "notes-unknown-constant", "likely-successor"),
     "Citations and links": ("citation-file", "citation-symbol", "link-broken", "anchor-broken"),
     "Last verified": ("verification-stale", "verification-missing"),
+    "Evidence and specification": (
+        "example-missing",
+        "evidence-missing",
+        "evidence-stale",
+        "evidence-mismatch",
+        "spec-difference",
+        "spec-baseline-stale",
+        "spec-unknown-condition",
+    ),
 }
 
 

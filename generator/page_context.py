@@ -4,7 +4,7 @@ Every template gets `page` (the front matter plus `path` and `url`), `attrs` (th
 attributes), `site` (`url`, `repo_url`) and, when the region or page names one, `catalog_name` and
 `catalog`. Some regions get more:
 
-- `page-header`: `header` with `status`, `audience`, `last_verified`, `canonical`.
+- `page-header`: `header` with `status`, `audience`, `last_verified`, `canonical`, `reproduced`.
 - `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`; None where the notes have a
   gap) in the notes file's order, then entries without notes in catalog order; `json_href`, the page-relative
   link to the catalog published as JSON.
@@ -26,26 +26,14 @@ import jinja2
 import yaml
 
 from generator.errors import TemplateError, suggest
+from generator.page_evidence import error_examples, header_evidence, spec_differences
 
 if TYPE_CHECKING:
     from generator.regions import Region
     from generator.render import Renderer
 
-_NUMBER_WORDS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-]
+_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six"]
+_NUMBER_WORDS += ["seven", "eight", "nine", "ten", "eleven", "twelve"]
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 
 
@@ -187,7 +175,8 @@ def _header(renderer: Renderer, region: Region, page: str, context: dict[str, An
     site_url = (renderer.settings.site_url or "").rstrip("/")
     canonical = meta.get("canonical") or (f"{site_url}/{page_url(page)}" if site_url else None)
     keys = ("status", "audience", "last_verified")
-    return {"header": {**{key: meta.get(key) for key in keys}, "canonical": canonical}}
+    header = {**{key: meta.get(key) for key in keys}, "canonical": canonical}
+    return {"header": {**header, "reproduced": header_evidence(renderer, region)}}
 
 
 def _error_table(renderer: Renderer, region: Region, page: str, context: dict[str, Any]) -> dict[str, Any]:
@@ -312,4 +301,6 @@ _BUILDERS: dict[str, Callable[[Renderer, Region, str, dict[str, Any]], dict[str,
     "tools-reference": _tools,
     "based-on": _based_on,
     "related": _related,
+    "error-examples": error_examples,
+    "spec-differences": spec_differences,
 }

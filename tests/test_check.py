@@ -304,8 +304,13 @@ def test_verify_stamps_and_check_reports_a_changed_handle(
     assert len(on_page) == 1
     assert "_handle (lines " in str(on_page[0]["message"])
 
-    # The backend engineer updates catalog and pages; a reviewer re-reads each page and stamps it again.
+    # The evidence was taken from the old _handle, so check distrusts it too.
+    assert {f["subject"] for f in findings if f["kind"] == "evidence-stale"} == {f"{SERVER}:_handle"}
+
+    # The backend engineer updates catalog, evidence and pages; a reviewer re-reads each page and stamps it.
     assert main(["-f", str(project / "mkdocs.yml"), "extract"]) == 0
+    probe = ["probe", "--app", "backend.app.mcp_server:app", "--date", "2026-12-01"]
+    assert main(["-f", str(project / "mkdocs.yml"), *probe]) == 0
     assert main(["-f", str(project / "mkdocs.yml"), "render"]) == 0
     pages = sorted({str(project / str(f["file"])) for f in stale})
     assert main(["-f", str(project / "mkdocs.yml"), "verify", *pages, "--date", "2026-12-01"]) == 0

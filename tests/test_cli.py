@@ -50,7 +50,7 @@ def test_help_describes_docgen_and_its_commands(capsys: pytest.CaptureFixture[st
     shown = capsys.readouterr().out
     assert "Keep documentation true to the server it documents." in shown
     assert "never imports or runs it" in shown
-    for command in ("extract", "render", "check", "verify"):
+    for command in ("extract", "render", "check", "verify", "probe"):
         assert f"\n    {command} " in shown
 
 

@@ -112,6 +112,26 @@ def test_catalog_json_is_published_beside_the_page(built_site: Path) -> None:
     assert {tool["name"] for tool in tools["tools"]} >= {"search_public_docs", "get_public_page"}
 
 
+def test_error_page_shows_the_evidence_and_the_spec_differences(built_site: Path) -> None:
+    html = (built_site / "developers" / "mcp-errors" / "index.html").read_text(encoding="utf-8")
+    assert "Reproduced:</strong> all ten rows a client can trigger answered as the table says" in html
+    examples = html[
+        html.index('id="examples"') : html.index('id="how-this-server-compares-with-the-mcp-specification"')
+    ]
+    assert examples.count('class="tabbed-set tabbed-alternate"') == 10  # internal-error has none
+    for label in ("HTTP", "curl", "Python (mcp 2.3.0)"):
+        assert examples.count(f">{label}</label>") == 10
+    assert examples.count("as <code>docgen probe</code> recorded it on") == 10
+    assert (
+        'id="ex-internal-error"' in examples and "No request from outside can cause this error." in examples
+    )
+    differs = html[html.index('id="spec-differs"') : html.index('id="spec-agrees"')]
+    for anchor in ("err-unknown-name", "err-unsupported-protocol-version"):
+        assert f'href="#{anchor}"' in differs
+    assert differs.count("<tr>") == 7  # a header row and six differences
+    assert "https://modelcontextprotocol.io/specification/2026-07-28/server/tools#error-handling" in differs
+
+
 def test_every_page_of_the_nav_is_built(built_site: Path) -> None:
     for path in ("index.html", "developers/mcp-server/index.html", "developers/mcp-public-tools/index.html",
                  "developers/mcp-client-generic/index.html", "developers/errors-and-retries/index.html",

@@ -1,0 +1,214 @@
+"""docgen probe: every row reproduced against the real server, a changed server named, usage errors located.
+
+The server runs under uvicorn on loopback (the same fixture code as tests/backend), in process through its
+ASGI app, or, for the changed server, from a copy of backend/ in a process of its own, so that the copy runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.catalog import load_catalog, load_notes
+from generator.cli import main
+from generator.page_context import make_environment
+from tests.backend.conftest import RunningServer, run_server, write_docs
+from tests.helpers import copy_project
+
+EVIDENCE = "data/mcp-errors.evidence.yaml"
+SERVER = "backend/app/mcp_server.py"
+APP = "backend.app.mcp_server:app"
+
+
+@pytest.fixture
+def project(repo_root: Path, tmp_path: Path) -> Path:
+    return copy_project(repo_root, tmp_path / "project")
+
+
+@pytest.fixture
+def live_server(repo_root: Path, tmp_path: Path) -> Iterator[RunningServer]:
+    """A server of this test's own, so the rate-limit example finds the whole budget unspent."""
+    with run_server(repo_root, write_docs(tmp_path / "served"), tmp_path / "uvicorn.log") as running:
+        yield running
+
+
+def evidence(root: Path) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((root / EVIDENCE).read_text(encoding="utf-8"))
+    return data
+
+
+def committed_date(repo_root: Path) -> str:
+    return str(evidence(repo_root)["probed"])
+
+
+@pytest.mark.server
+def test_probe_over_http_reproduces_every_row(
+    repo_root: Path, project: Path, live_server: RunningServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["-f", str(project / "mkdocs.yml"), "probe", "--url", live_server.url]
+    assert main([*argv, "--date", committed_date(repo_root)]) == 0
+    said = capsys.readouterr().err
+    written, committed = evidence(project), evidence(repo_root)
+    assert written["target"] == f"url {live_server.url}"
+    untriggerable = [r["id"] for r in written["entries"] if "untriggerable" in r]
+    assert untriggerable == ["internal-error"]
+    assert all(r["reproduced"] for r in written["entries"] if "untriggerable" not in r)
+    assert len(written["entries"]) == 11
+    assert said.count(": reproduced (") == 10
+    # Over real HTTP the server answers byte for byte as it did in process when the evidence was committed.
+    assert [r for r in written["entries"]] == committed["entries"]
+    assert written["source"] == committed["source"]
+    # The page therefore stays as committed, and check stays clean.
+    assert main(["-f", str(project / "mkdocs.yml"), "check"]) == 0
+
+
+def test_probe_in_process_is_fresh_each_run_and_matches_the_committed_evidence(
+    repo_root: Path, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["-f", str(project / "mkdocs.yml"), "probe", "--app", APP, "--date", committed_date(repo_root)]
+    assert main(argv) == 0
+    first = (project / EVIDENCE).read_bytes()
+    # A second run within the rate-limit window: a fresh app, so an empty limiter, so the same evidence.
+    assert main(argv) == 0
+    assert (project / EVIDENCE).read_bytes() == first == (repo_root / EVIDENCE).read_bytes()
+    assert "every row a client can trigger reproduced" in capsys.readouterr().err
+
+
+def test_a_server_that_answers_one_row_differently_fails_probe_naming_it(project: Path) -> None:
+    server = project / SERVER
+    text = server.read_text(encoding="utf-8")
+    old = 'f"Header mismatch: {detail}", status=400)'
+    assert text.count(old) == 1
+    server.write_text(text.replace(old, 'f"Header mismatch: {detail}", status=409)'), encoding="utf-8")
+    # A process of its own, run from the copy: the copy's backend is the one imported.
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "probe", "--app", APP, "--date", "2026-12-01"],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(project)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "docgen probe: 1 row(s) did not reproduce: header-mismatch" in done.stderr
+    assert (
+        "header-mismatch: NOT reproduced: the table says -32020 / HTTP 400, the server answered "
+        in done.stderr
+    )
+    records = {r["id"]: r for r in evidence(project)["entries"]}
+    assert records["header-mismatch"]["observed"]["status"] == 409
+    assert records["header-mismatch"]["reproduced"] is False
+    assert all(r.get("reproduced", True) for key, r in records.items() if key != "header-mismatch")
+
+
+USAGE: dict[str, tuple[list[str], int, str]] = {
+    "no target": ([], 2, "one of the arguments --app --url is required"),
+    "app without attribute": (["--app", "backend.app.mcp_server"], 2, "is not MODULE:ATTR"),
+    "app module missing": (
+        ["--app", "backend.app.nowhere:app"],
+        2,
+        "there is no module 'backend.app.nowhere'",
+    ),
+    "app attribute missing": (["--app", "backend.app.mcp_server:application"], 2, "has no 'application'"),
+    "url not http": (["--url", "127.0.0.1:9/mcp"], 2, "is not an http(s) URL"),
+    "url unreachable": (["--url", "http://127.0.0.1:9/mcp"], 2, "cannot reach http://127.0.0.1:9/mcp"),
+    "bad date": (["--app", APP, "--date", "29/11/2026"], 2, "--date '29/11/2026' is not a date"),
+    "unknown catalog": (
+        ["--app", APP, "--catalog", "mcp-tools"],
+        2,
+        "is not an errors catalog with examples",
+    ),
+}
+
+
+@pytest.mark.parametrize(("extra", "code", "message"), USAGE.values(), ids=USAGE)
+def test_probe_usage_errors_are_located_and_never_a_traceback(
+    project: Path, capsys: pytest.CaptureFixture[str], extra: list[str], code: int, message: str
+) -> None:
+    before = (project / EVIDENCE).read_bytes()
+    assert main(["-f", str(project / "mkdocs.yml"), "probe", *extra]) == code
+    said = capsys.readouterr().err
+    assert message in said
+    assert "Traceback" not in said
+    assert "hint:" in said or said.startswith("usage: docgen probe")
+    assert (project / EVIDENCE).read_bytes() == before
+
+
+def test_a_server_module_that_fails_to_import_is_bad_input(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = project / SERVER
+    server.write_text(server.read_text(encoding="utf-8") + "\nraise RuntimeError('boom')\n", encoding="utf-8")
+    assert main(["-f", str(project / "mkdocs.yml"), "probe", "--app", APP]) == 3
+    said = capsys.readouterr().err
+    assert "importing backend.app.mcp_server failed: RuntimeError: boom" in said
+    assert "hint:" in said
+
+
+def test_probe_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["probe", "--help"]) == 0
+    shown = capsys.readouterr().out
+    for needle in (
+        "usage: docgen probe",
+        "--app MODULE:ATTR",
+        "--url URL",
+        "data/<catalog>.evidence.yaml",
+        "rate limiter starts empty",
+        "spends this\n                      client's whole budget",
+        "docgen probe --app backend.app.mcp_server:app",
+        "Exit 0 when every row reproduced, 1 naming each row that did not",
+    ):
+        assert needle in shown, needle
+
+
+RUN_SNIPPETS = """\
+import contextlib, io, json, logging, sys
+logging.disable(logging.CRITICAL)
+said = {}
+for entry_id, code in json.load(sys.stdin):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, entry_id, "exec"), {"__name__": "__main__"})
+    said[entry_id] = out.getvalue()
+print(json.dumps(said))
+"""
+
+
+@pytest.mark.server
+def test_each_python_client_snippet_meets_its_error(repo_root: Path, live_server: RunningServer) -> None:
+    """The programs in the Python tab run against the server and print the row's code."""
+    catalog = load_catalog(repo_root / "data/mcp-errors.yaml", "mcp-errors.yaml")
+    notes = load_notes(repo_root / "data/mcp-errors.notes.yaml", "mcp-errors.notes.yaml")
+    codes = {entry["id"]: entry["code"] for entry in catalog["entries"]}
+    environment = make_environment(repo_root / "templates")
+    variables = {**catalog["constants"], "endpoint": live_server.url}
+    snippets = [
+        (entry_id, environment.from_string(fields["example"]["client"]).render(variables))
+        for entry_id, fields in notes["entries"].items()
+        if "client" in fields.get("example", {})
+    ]
+    snippets.sort(key=lambda item: item[0] == "rate-limited")  # it spends the budget: last
+    assert len(snippets) == 7
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_SNIPPETS],
+        input=json.dumps(snippets),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    for entry_id, printed in said.items():
+        assert f"{codes[entry_id]} " in printed, (entry_id, printed)
+    assert said["rate-limited"].startswith("call ")

@@ -1,0 +1,172 @@
+"""Spec conformance: the committed catalog differs from MCP 2026-07-28 exactly where the baseline says, and
+check fails on a new difference, on a baseline entry that no longer holds, and on an undefined condition."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.catalog import load_catalog, load_notes
+from generator.cli import main
+from generator.spec import compare, differences, here, load_spec, required
+from tests.helpers import copy_project
+
+SERVER = "backend/app/mcp_server.py"
+NOTES = "data/mcp-errors.notes.yaml"
+BASELINE = "data/specs/mcp-2026-07-28.baseline.yaml"
+
+KNOWN_DIFFERENCES = {
+    "unknown-tool": ("code",),
+    "unknown-resource": ("code",),
+    "unknown-prompt": ("code",),
+    "unsupported-protocol-version": ("code", "data"),
+    "routing-header-missing": ("outcome",),
+    "request-meta-missing": ("outcome",),
+}
+"""The differences known when the server was documented (shared/reference, 'What backend/ does'), plus the
+`_meta` rule of basic/index.mdx, which the server does not enforce either."""
+
+
+@pytest.fixture
+def project(repo_root: Path, tmp_path: Path) -> Path:
+    return copy_project(repo_root, tmp_path / "project")
+
+
+def findings(root: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, object]]]:
+    code = main(["-f", str(root / "mkdocs.yml"), "check", "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)["findings"]
+
+
+def edit(root: Path, relative: str, old: str, new: str) -> None:
+    path = root / relative
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} not found once in {relative}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_the_committed_catalog_differs_exactly_where_the_baseline_says(repo_root: Path) -> None:
+    catalog = load_catalog(repo_root / "data/mcp-errors.yaml", "mcp-errors.yaml")
+    notes = load_notes(repo_root / NOTES, NOTES)
+    spec = load_spec(repo_root, repo_root / "data", "mcp-2026-07-28", named_in=NOTES)
+    comparisons = compare(catalog, notes, spec)
+    found = {c.condition["id"]: c.differs for c in comparisons if c.differs}
+    assert found == KNOWN_DIFFERENCES
+    assert {key: tuple(value["differs"]) for key, value in spec.accepted.items()} == KNOWN_DIFFERENCES
+    assert all(value["reason"].strip() for value in spec.accepted.values())
+    agrees = {c.condition["id"] for c in comparisons if not c.differs}
+    assert {"header-mismatch", "notification", "tool-execution-failure", "method-not-found"} <= agrees
+    assert all(c.condition["source"]["url"].startswith("https://") for c in comparisons)
+
+
+def test_how_a_difference_reads(repo_root: Path) -> None:
+    catalog = load_catalog(repo_root / "data/mcp-errors.yaml", "mcp-errors.yaml")
+    notes = load_notes(repo_root / NOTES, NOTES)
+    spec = load_spec(repo_root, repo_root / "data", "mcp-2026-07-28", named_in=NOTES)
+    by_id = {c.condition["id"]: c for c in compare(catalog, notes, spec)}
+    assert here(by_id["unknown-tool"]) == "`-32601` at HTTP `200`"
+    assert required(by_id["unknown-tool"].condition) == "a JSON-RPC error: `-32602`"
+    assert here(by_id["routing-header-missing"]) == "no JSON-RPC error (no row of the table)"
+    assert required(by_id["notification"].condition) == "HTTP `202 Accepted` with no body"
+    version = by_id["unsupported-protocol-version"]
+    assert here(version) == "`-32600` at HTTP `400`, `error.data` with `supported`"
+    assert "`-32022`, HTTP `400`, `error.data` with `supported`, `requested`" in required(version.condition)
+
+
+@pytest.mark.parametrize(
+    ("outcome", "entries", "expected"),
+    [
+        ("error", [], ("outcome",)),
+        ("is-error-result", [], ()),
+        ("accepted", [{"code": -32600, "status": 400}], ("outcome",)),
+        ("error", [{"code": -32602, "status": 400, "data_keys": ["a"]}], ("status", "data")),
+    ],
+    ids=[
+        "error answered normally",
+        "result wanted, none raised",
+        "202 wanted, error raised",
+        "status and data",
+    ],
+)
+def test_differences_by_outcome(
+    outcome: str, entries: list[dict[str, object]], expected: tuple[str, ...]
+) -> None:
+    condition = {"outcome": outcome, "code": -32602, "status": 404, "data": ["a", "b"]}
+    assert differences(condition, entries) == expected
+
+
+def test_a_new_difference_fails_check(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(
+        project,
+        SERVER,
+        'f"Method not found: {method}", status=404)',
+        'f"Method not found: {method}", status=400)',
+    )
+    code, found = findings(project, capsys)
+    new = [f for f in found if f["kind"] == "spec-difference"]
+    assert code == 1
+    assert [f["subject"] for f in new] == ["method-not-found"]
+    assert new[0]["file"] == SERVER  # annotated on the raise site
+    assert (new[0]["old"], new[0]["new"]) == (
+        "a JSON-RPC error: `-32601`, HTTP `404`",
+        "`-32601` at HTTP `400`",
+    )
+    assert "Differs in status" in str(new[0]["message"])
+    assert BASELINE in str(new[0]["hint"])
+
+
+STALE = {
+    "unknown names now -32602": (
+        'METHOD_NOT_FOUND, f"Unknown {kind}: {name}")',
+        'INVALID_PARAMS, f"Unknown {kind}: {name}")',
+        {("unknown-tool", "code"), ("unknown-resource", "code"), ("unknown-prompt", "code")},
+    ),
+    "the version error now says what was requested": (
+        'data={"supported": list(SUPPORTED_PROTOCOL_VERSIONS)},',
+        'data={"supported": list(SUPPORTED_PROTOCOL_VERSIONS), "requested": version},',
+        {("unsupported-protocol-version", "data")},
+    ),
+}
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), STALE.values(), ids=STALE)
+def test_a_baseline_entry_that_no_longer_holds_fails_check(
+    project: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, expected: set[tuple[str, str]]
+) -> None:
+    edit(project, SERVER, old, new)
+    code, found = findings(project, capsys)
+    stale = [f for f in found if f["kind"] == "spec-baseline-stale"]
+    assert code == 1
+    assert {
+        (str(f["subject"]), str(f["message"]).split("differing in ")[1].split(",")[0]) for f in stale
+    } == expected
+    assert all(f["file"] == BASELINE and f["line"] for f in stale)
+    assert not [f for f in found if f["kind"] == "spec-difference"]
+
+
+def test_conditions_nobody_defined_are_reported(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    edit(project, NOTES, "spec: [parse-error]", "spec: [parse-eror]")
+    edit(
+        project,
+        BASELINE,
+        "accepted:\n",
+        "accepted:\n  gone-condition:\n    differs: [code]\n    reason: Old.\n",
+    )
+    code, found = findings(project, capsys)
+    kinds = {(f["kind"], f["subject"]) for f in found}
+    assert code == 1
+    assert ("spec-unknown-condition", "parse-error.spec") in kinds
+    assert ("spec-baseline-stale", "gone-condition") in kinds
+    # Nobody answers parse-error any more, so that is a difference as well: the mapping is checked both ways.
+    assert ("spec-difference", "parse-error") in kinds
+
+
+def test_a_notes_file_naming_a_missing_spec_is_bad_input(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(project, NOTES, "spec: mcp-2026-07-28\n", "spec: mcp-2099-01-01\n")
+    assert main(["-f", str(project / "mkdocs.yml"), "check"]) == 3
+    said = capsys.readouterr().err
+    assert "data/specs/mcp-2099-01-01.yaml does not exist" in said
+    assert "hint:" in said

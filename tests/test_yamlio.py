@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from generator import yamlio
 from generator.errors import CatalogError, ConfigError
 from generator.yamlio import dump_yaml, load_yaml, read_yaml
 
@@ -79,6 +80,33 @@ def test_tuples_are_lists_and_shared_objects_are_not_aliased() -> None:
 
 def test_non_ascii_is_written_as_is() -> None:
     assert dump_yaml({"message": "Größe"}) == "message: Größe\n"
+
+
+ASCII_LINES = [
+    *(text for text in TRICKY_STRINGS.values() if text.isascii() and text.isprintable()),
+    " leading and trailing spaces ",
+    'it\'s "quoted" with a \\ backslash',
+    "key: value # and a comment",
+    "{not: a mapping}, [nor, a list]",
+    "x" * 130,
+    "word " * 19 + "x" * 30 + " tail",
+]
+
+
+def test_libyaml_writes_the_same_bytes_as_the_pure_python_emitter(
+    monkeypatch: pytest.MonkeyPatch, repo_root: Path
+) -> None:
+    documents: list[Any] = [
+        {"message": text, "list": [text], text or "empty": {"nested": text}} for text in ASCII_LINES
+    ]
+    documents += [
+        load_yaml(path.read_text(encoding="utf-8"), path.name).data
+        for path in (repo_root / "data").glob("*.yaml")
+    ]
+    documents += [{"message": text} for text in TRICKY_STRINGS.values()]
+    fast = [dump_yaml(document) for document in documents]
+    monkeypatch.setattr(yamlio, "_DUMPERS", yamlio._DUMPERS[:1])
+    assert [dump_yaml(document) for document in documents] == fast
 
 
 def test_the_header_comes_first_and_does_not_change_the_data() -> None:

@@ -18,7 +18,7 @@ from generator.findings import Finding
 from generator.links import link_findings
 from generator.notes_check import key_line, notes_findings, without_unknown_constants
 from generator.page_context import split_front_matter
-from generator.pipeline import Extraction, extract
+from generator.pipeline import Extraction, extract, previous_catalog
 from generator.render import read_pages, render_all
 from generator.spec import spec_findings
 from generator.stamp import cited_symbols, stamp_findings
@@ -26,11 +26,12 @@ from generator.stamp import cited_symbols, stamp_findings
 
 def run_check(settings: Settings, *, base: str | None = None) -> list[Finding]:
     """Every finding for the project, in no particular order."""
-    extraction = extract(settings)
+    committed = {name: previous_catalog(settings, name) for name in settings.catalogs}
+    extraction = extract(settings, committed, dump=False)
     findings: list[Finding] = []
     notes: dict[str, dict[str, Any]] = {}
     for name, fresh in extraction.catalogs.items():
-        findings.extend(_catalog_findings(settings, extraction, name, fresh))
+        findings.extend(_catalog_findings(settings, extraction, name, fresh, committed[name]))
         if fresh["kind"] == "errors":
             notes_path = settings.notes_path(name)
             notes[name] = catalogs.load_notes(notes_path, settings.relative(notes_path))
@@ -48,15 +49,18 @@ def run_check(settings: Settings, *, base: str | None = None) -> list[Finding]:
 
 
 def _catalog_findings(
-    settings: Settings, extraction: Extraction, name: str, fresh: Mapping[str, Any]
+    settings: Settings,
+    extraction: Extraction,
+    name: str,
+    fresh: Mapping[str, Any],
+    committed: Mapping[str, Any] | None,
 ) -> Iterator[Finding]:
     path = settings.catalog_path(name)
     shown = settings.relative(path)
-    if not path.exists():
+    if committed is None:
         yield Finding("catalog-stale", shown, None, name, "the catalog does not exist yet", f"run `{FIX}`")
         return
     text = path.read_text(encoding="utf-8")
-    committed = catalogs.load_catalog(path, shown)
     if fresh["kind"] == "tools":
         yield from tools_drift(shown, committed, fresh, text)
         return

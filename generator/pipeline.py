@@ -71,8 +71,14 @@ def previous_catalog(settings: Settings, name: str) -> dict[str, Any] | None:
         raise
 
 
-def extract(settings: Settings, previous: Mapping[str, dict[str, Any] | None] | None = None) -> Extraction:
-    """Read every configured source and build every catalog in memory."""
+def extract(
+    settings: Settings, previous: Mapping[str, dict[str, Any] | None] | None = None, *, dump: bool = True
+) -> Extraction:
+    """Read every configured source and build every catalog in memory.
+
+    `previous` holds the committed catalogs when the caller has read them already; `dump=False` leaves the
+    catalogs' YAML text out of `outputs` (check compares data, and dumping 10,000 entries takes a while).
+    """
     if previous is None:
         previous = {name: previous_catalog(settings, name) for name in settings.catalogs}
     loaded = _Loaded(settings)
@@ -88,7 +94,8 @@ def extract(settings: Settings, previous: Mapping[str, dict[str, Any] | None] | 
         else:
             data = _errors(name, config, module, bodies, loaded.resolver, file, previous.get(name), result)
         result.catalogs[name] = data
-        result.outputs[settings.relative(settings.catalog_path(name))] = catalogs.dump_catalog(data)
+        if dump:
+            result.outputs[settings.relative(settings.catalog_path(name))] = catalogs.dump_catalog(data)
     for schema in sorted(catalogs.SCHEMA_DIR.glob("*.schema.json")):
         target = settings.data_dir / "schema" / schema.name
         result.outputs[settings.relative(target)] = schema.read_text(encoding="utf-8")

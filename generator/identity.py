@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -32,8 +33,12 @@ class LikelySuccessor:
     similarity: float
 
 
+@functools.lru_cache(maxsize=65536)
 def canonical_expression(text: str, module_names: frozenset[str]) -> str:
-    """`text` with every local name replaced by `_`, so renaming a local variable changes nothing."""
+    """`text` with every local name replaced by `_`, so renaming a local variable changes nothing.
+
+    Cached: extract canonicalises each condition of the old and the new catalog, and check again to compare.
+    """
     try:
         tree = ast.parse(text.removeprefix("except ").removeprefix("for "), mode="exec")
     except SyntaxError:

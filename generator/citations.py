@@ -63,7 +63,13 @@ def find_symbol(root: Path, file: str, name: str) -> Symbol | None:
     path = root / file
     if not path.is_file():
         return None
-    tree = _parse(path.read_bytes(), file)
+    return _symbol(path.read_bytes(), file, name)
+
+
+@lru_cache(maxsize=1024)
+def _symbol(source: bytes, file: str, name: str) -> Symbol | None:
+    """Located and fingerprinted once per content: check asks for each cited symbol more than once."""
+    tree = _parse(source, file)
     scope: list[ast.stmt] = tree.body
     node: _Definition | None = None
     for part in name.split("."):

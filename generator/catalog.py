@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import griffe
 import jsonschema
 
 from generator.errors import CatalogError
-from generator.extract import ErrorSite
-from generator.resolve import Resolver, Unresolvable
 from generator.yamlio import LoadedYaml, dump_yaml, load_yaml, read_yaml
 
+if TYPE_CHECKING:  # griffe stays out of `mkdocs build`, which only reads catalogs
+    from generator.extract import ErrorSite
+
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
-_CONSTANT_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 
 def header(name: str, sources: Sequence[str], *, notes: bool) -> str:
@@ -30,26 +28,6 @@ def header(name: str, sources: Sequence[str], *, notes: bool) -> str:
     if notes:
         lines.append(f"# Editors' prose for these entries lives in {name}.notes.yaml.")
     return "\n".join(lines) + "\n"
-
-
-def module_constants(module: griffe.Module, resolver: Resolver) -> dict[str, Any]:
-    """Every UPPER_CASE module-level name of `module` whose value resolves statically, by name."""
-    constants: dict[str, Any] = {}
-    for name in sorted(module.members):
-        member = module.members[name]
-        if not _CONSTANT_NAME.match(name):
-            continue
-        try:
-            target = member.final_target if isinstance(member, griffe.Alias) else member
-        except (griffe.AliasResolutionError, griffe.CyclicAliasError):
-            continue
-        if isinstance(target, griffe.Attribute):
-            try:
-                value = resolver.constant(target).value
-            except Unresolvable:
-                continue
-            constants[name] = list(value) if isinstance(value, tuple) else value
-    return constants
 
 
 def errors_catalog(

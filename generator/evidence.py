@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import catalog as catalogs
 from generator.citations import find_symbol
@@ -19,8 +19,10 @@ from generator.config import Settings
 from generator.errors import SourceError
 from generator.examples import Example, examples_of, raw_examples
 from generator.findings import Finding
-from generator.pipeline import Extraction
 from generator.yamlio import load_yaml
+
+if TYPE_CHECKING:  # the site build renders evidence without loading griffe
+    from generator.pipeline import Extraction
 
 PROBE = "docgen probe --app backend.app.mcp_server:app"
 """The command that refreshes evidence, as hints show it."""

@@ -14,7 +14,7 @@ from generator.config import CatalogConfig, Settings
 from generator.errors import CatalogError
 from generator.extract import ErrorSite, FunctionBodies, extract_error_sites
 from generator.identity import LikelySuccessor, assign_ids
-from generator.resolve import Resolver
+from generator.resolve import Resolver, module_constants
 from generator.source import configured_module, display_path, load_top_package, locate
 from generator.tools import tools_catalog
 
@@ -120,7 +120,7 @@ def _errors(
     result.module_names[name] = module_names
     symbols = [*config.constructors, *config.functions]
     sources = [{"path": file, "symbols": symbols}]
-    constants = catalogs.module_constants(module, resolver)
+    constants = module_constants(module, resolver)
     return catalogs.errors_catalog(name, sites, ids, sources, constants)
 
 

@@ -35,7 +35,6 @@ from mkdocs.structure.pages import Page
 from generator.catalog import load_catalog, load_notes
 from generator.config import Settings, settings_from_plugin_config
 from generator.errors import DocgenError
-from generator.pipeline import extract
 from generator.render import (
     PageResult,
     Renderer,
@@ -102,7 +101,10 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
     def _render(self, settings: Settings, pages: dict[str, str]) -> list[PageResult]:
         catalogs, notes = load_inputs(settings)
         if self.serving:
-            catalogs = extract(settings).catalogs
+            # Imported here: griffe is needed only while serving, and would slow every `mkdocs build`.
+            from generator.pipeline import extract  # noqa: PLC0415
+
+            catalogs = extract(settings, dump=False).catalogs
         titles = page_titles(pages)
         committed = Renderer(settings, catalogs, notes, titles=titles)
         site = Renderer(

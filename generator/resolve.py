@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import http
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -178,3 +179,26 @@ class Resolver:
         if isinstance(member, griffe.Attribute | griffe.Module | griffe.Class):
             return member
         raise Unresolvable(text, f"`{member.name}` is a {member.kind.value}, not a constant")
+
+
+_CONSTANT_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+def module_constants(module: griffe.Module, resolver: Resolver) -> dict[str, Any]:
+    """Every UPPER_CASE module-level name of `module` whose value resolves statically, by name."""
+    constants: dict[str, Any] = {}
+    for name in sorted(module.members):
+        member = module.members[name]
+        if not _CONSTANT_NAME.match(name):
+            continue
+        try:
+            target = member.final_target if isinstance(member, griffe.Alias) else member
+        except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+            continue
+        if isinstance(target, griffe.Attribute):
+            try:
+                value = resolver.constant(target).value
+            except Unresolvable:
+                continue
+            constants[name] = list(value) if isinstance(value, tuple) else value
+    return constants

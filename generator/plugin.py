@@ -114,6 +114,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             titles=titles,
             source_ref=_commit(settings.root) if settings.repo_url else "HEAD",
             locate_symbol=lambda file, symbol: locate_symbol(settings.root / file, symbol),
+            environment=committed.environment,
         )
         self.site_pages, self._site_renderer = {}, site
         results = []

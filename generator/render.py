@@ -87,6 +87,8 @@ class Renderer:
         titles: Every page of the site (docs-relative path) -> its title, for Related links.
         source_ref: The git ref source links point at (a branch for committed pages, a commit for the site).
         locate_symbol: (file, symbol) -> (first, last) line or None, to link each cited symbol to its lines.
+        environment: The Jinja environment of another renderer of the same templates, to share the templates
+            it has compiled (by default the renderer makes its own).
     """
 
     def __init__(
@@ -98,6 +100,7 @@ class Renderer:
         titles: Mapping[str, str],
         source_ref: str = "HEAD",
         locate_symbol: SymbolLocator | None = None,
+        environment: jinja2.Environment | None = None,
     ) -> None:
         self.settings = settings
         self.catalogs = catalogs
@@ -105,7 +108,7 @@ class Renderer:
         self.titles = titles
         self.source_ref = source_ref
         self.locate_symbol: SymbolLocator = locate_symbol or (lambda file, symbol: None)
-        self.environment = make_environment(settings.templates_dir)
+        self.environment = environment or make_environment(settings.templates_dir)
 
     def render_page(self, text: str, *, page: str, force: bool = False) -> PageResult:
         """Re-render every region of `text`; bytes outside the regions are kept exactly.

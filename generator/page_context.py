@@ -27,6 +27,7 @@ import yaml
 
 from generator.errors import TemplateError, suggest
 from generator.page_evidence import error_examples, header_evidence, spec_differences
+from generator.yamlio import safe_load
 
 if TYPE_CHECKING:
     from generator.regions import Region
@@ -59,7 +60,7 @@ def split_front_matter(text: str, *, page: str) -> tuple[dict[str, Any], str]:
     if match is None:
         return {}, text
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
+        meta = safe_load(match.group(1)) or {}
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1

@@ -80,6 +80,15 @@ def load_yaml(text: str, file: str | Path, *, error: type[DocgenError] = Catalog
     return LoadedYaml(data=data, file=str(file), lines=lines)
 
 
+def safe_load(text: str) -> Any:
+    """`yaml.safe_load` on libyaml's parser; a document it rejects is parsed again by the pure-Python parser,
+    so that errors read as they always have."""
+    try:
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError:
+        return yaml.safe_load(text)
+
+
 def _parse(text: str, loader_class: type[Any]) -> tuple[Any, dict[Path_, int]]:
     """One parse: the node tree gives the lines (recorded first: construction flattens merge keys in place),
     then the data is constructed from the same tree."""

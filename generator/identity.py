@@ -101,13 +101,15 @@ def assign_ids(
             free_old.discard(same_headline)
     taken = {i for i in ids if i} | {str(previous[i]["id"]) for i in free_old}
     successors: list[LikelySuccessor] = []
+    unnamed = set(free_old)  # each vanished entry is named as the predecessor of one new entry at most
     for index, site in enumerate(sites):
         if ids[index] is None:
             ids[index] = _fresh_id(site, taken)
             taken.add(ids[index] or "")
-            best = _closest(new_sigs[index], old_sigs, free_old)
+            best = _closest(new_sigs[index], old_sigs, unnamed)
             if best is not None:
                 old_index, ratio = best
+                unnamed.discard(old_index)
                 successors.append(LikelySuccessor(str(previous[old_index]["id"]), str(ids[index]), ratio))
     return [str(i) for i in ids], successors
 

@@ -323,3 +323,27 @@ def test_a_replaced_entry_is_reported_end_to_end(project: Path, capsys: pytest.C
     assert ids == ["invalid-kind", "unknown-tool", "queue-full-retry-later"]
     assert "new entry 'queue-full-retry-later' most likely replaces 'server-busy'" in said
     assert "notes for 'server-busy', which is no longer in the catalog" in said
+
+
+def test_a_vanished_entry_is_named_as_predecessor_once() -> None:
+    from generator.extract import ErrorSite
+    from generator.identity import assign_ids
+
+    def site(message: str, code: int) -> ErrorSite:
+        return ErrorSite("handle", "app.py", 1, 1, code, 400, message, (), (f"kind == {code}",), None, ())
+
+    old = [
+        {
+            "id": "bad-request",
+            "function": "handle",
+            "code": -32600,
+            "status": 400,
+            "message": "Bad request",
+            "conditions": ["kind == 1"],
+        }
+    ]
+    ids, successors = assign_ids(
+        [site("Bad request body", -32601), site("Bad request head", -32602)], old, frozenset()
+    )
+    assert len(ids) == len(set(ids)) == 2
+    assert [s.old_id for s in successors] == ["bad-request"]

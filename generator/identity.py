@@ -74,6 +74,8 @@ _PASSES: Sequence[tuple[str, ...]] = (
     ("function", "conditions"),
     ("function", "message"),
     ("function", "code", "status"),
+    # The scanned function was renamed (or a call moved to another one): everything else still agrees.
+    ("conditions", "code", "status", "message"),
 )
 
 

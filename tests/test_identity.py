@@ -347,3 +347,23 @@ def test_a_vanished_entry_is_named_as_predecessor_once() -> None:
     )
     assert len(ids) == len(set(ids)) == 2
     assert [s.old_id for s in successors] == ["bad-request"]
+
+
+def test_an_entry_keeps_its_id_when_its_function_is_renamed() -> None:
+    from generator.extract import ErrorSite
+    from generator.identity import assign_ids
+
+    old = [
+        {
+            "id": "too-large",
+            "function": "endpoint",
+            "code": -32600,
+            "status": 413,
+            "message": "Too large",
+            "conditions": ["size > LIMIT"],
+        }
+    ]
+    moved = ErrorSite("transport", "app.py", 9, 9, -32600, 413, "Too large", (), ("size > LIMIT",), None, ())
+    ids, successors = assign_ids([moved], old, frozenset({"LIMIT"}))
+    assert ids == ["too-large"]
+    assert successors == []

@@ -7,8 +7,10 @@ Exit codes: 0 clean, 1 drift (check) or a failed probe, 2 usage or configuration
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from generator.config import Settings, load_settings
@@ -183,6 +185,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a sub-command runs.
+
+    A run is short and keeps nearly everything it allocates (the source model, the catalogs, the pages), so
+    the collector would only scan that growing heap again and again: a quarter of the run on a large backend.
+    Reference counting still frees the rest as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run docgen with `argv` (default: the process arguments); return the exit code."""
     parser = build_parser()
@@ -194,7 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings(args.config)
         handler: Command = args.handler
-        return handler(settings, args)
+        with _collector_paused():
+            return handler(settings, args)
     except DocgenError as error:
         print(f"docgen {args.command}: error: {error}", file=sys.stderr)
         return error.exit_code

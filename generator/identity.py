@@ -12,7 +12,7 @@ import ast
 import builtins
 import functools
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -103,15 +103,16 @@ def assign_ids(
             free_old.discard(same_headline)
     taken = {i for i in ids if i} | {str(previous[i]["id"]) for i in free_old}
     successors: list[LikelySuccessor] = []
-    unnamed = set(free_old)  # each vanished entry is named as the predecessor of one new entry at most
+    # Each vanished entry is named as the predecessor of one new entry at most.
+    unnamed = {i: _Candidate(_as_text(old_sigs[i])) for i in sorted(free_old)}
     for index, site in enumerate(sites):
         if ids[index] is None:
             ids[index] = _fresh_id(site, taken)
             taken.add(ids[index] or "")
-            best = _closest(new_sigs[index], old_sigs, unnamed)
+            best = _closest(_as_text(new_sigs[index]), unnamed)
             if best is not None:
                 old_index, ratio = best
-                unnamed.discard(old_index)
+                del unnamed[old_index]
                 successors.append(LikelySuccessor(str(previous[old_index]["id"]), str(ids[index]), ratio))
     return [str(i) for i in ids], successors
 
@@ -143,15 +144,34 @@ def _unique_pairs(
             yield from zip(news, olds, strict=False)
 
 
-def _closest(
-    sig: dict[str, Hashable], old_sigs: Sequence[dict[str, Hashable]], free_old: set[int]
-) -> tuple[int, float] | None:
-    text = _as_text(sig)
-    scored = [(SequenceMatcher(None, text, _as_text(old_sigs[i])).ratio(), i) for i in sorted(free_old)]
-    if not scored:
-        return None
-    ratio, index = max(scored)
-    return (index, round(ratio, 2)) if ratio >= 0.5 else None
+class _Candidate:
+    """An unmatched old entry as text, with its character counts for a cheap bound of difflib's ratio."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.counts = Counter(text)
+
+    def bound(self, text: str, counts: Counter[str]) -> float:
+        """An upper bound of `SequenceMatcher(None, text, self.text).ratio()` (its `quick_ratio`)."""
+        common = sum(min(count, self.counts[char]) for char, count in counts.items())
+        return 2.0 * common / (len(text) + len(self.text))
+
+
+def _closest(text: str, candidates: Mapping[int, _Candidate]) -> tuple[int, float] | None:
+    """The candidate with the highest difflib ratio to `text` (the later one on a tie), if at least 0.5.
+
+    Each new entry is compared with every unmatched old one, so a comparison must be cheap: the ratio itself
+    is computed only while a candidate's bound can still beat the best so far, highest bounds first. Before,
+    800 reworded entries took 80 s.
+    """
+    counts = Counter(text)
+    bounds = sorted(((c.bound(text, counts), i) for i, c in candidates.items()), reverse=True)
+    best = (0.5, -1)  # a ratio below 0.5 names no predecessor
+    for bound, index in bounds:
+        if bound < best[0]:
+            break
+        best = max(best, (SequenceMatcher(None, text, candidates[index].text).ratio(), index))
+    return (best[1], round(best[0], 2)) if best[1] >= 0 else None
 
 
 def _as_text(sig: dict[str, Hashable]) -> str:

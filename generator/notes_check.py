@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -60,18 +61,25 @@ def unknown_constants(
     notes: Mapping[str, Any], catalog: Mapping[str, Any]
 ) -> Iterator[tuple[str, str, set[str]]]:
     """(entry id, field, names) for every note that uses a name the catalog's constants lack."""
-    environment = jinja2.Environment()
     known = set(catalog.get("constants") or {})
     for entry_id, fields in sorted((notes.get("entries") or {}).items()):
         for field, value in sorted((fields or {}).items()):
             if not isinstance(value, str) or "{{" not in value:
                 continue
-            try:
-                used = jinja2.meta.find_undeclared_variables(environment.parse(value))
-            except jinja2.TemplateSyntaxError:
+            used = _names_used(value)
+            if used is None:
                 continue  # render reports syntax errors with their location
             if used - known:
-                yield entry_id, field, used - known
+                yield entry_id, field, set(used - known)
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_used(text: str) -> frozenset[str] | None:
+    """The variables a note uses (None when it does not parse), worked out once: check asks twice."""
+    try:
+        return frozenset(jinja2.meta.find_undeclared_variables(jinja2.Environment().parse(text)))
+    except jinja2.TemplateSyntaxError:
+        return None
 
 
 def without_unknown_constants(notes: Mapping[str, Any], catalog: Mapping[str, Any]) -> dict[str, Any]:

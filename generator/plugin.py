@@ -21,13 +21,12 @@ import logging
 import subprocess
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -42,6 +41,9 @@ from generator.render import (
     catalog_json_path,
     page_titles,
 )
+
+if TYPE_CHECKING:  # the live-reload server (http.server, watchdog) is not loaded by `mkdocs build`
+    from mkdocs.livereload import LiveReloadServer
 
 log = logging.getLogger("mkdocs.plugins.docgen")
 

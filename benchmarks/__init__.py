@@ -1,0 +1,1 @@
+"""Reproducible performance runs of docgen: `make bench` (benchmarks/run.py) writes benchmarks/RESULTS.md."""

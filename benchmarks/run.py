@@ -1,0 +1,75 @@
+"""`make bench`: measure docgen against its floors and at scale; write results.json and RESULTS.md.
+
+.venv/bin/python benchmarks/run.py                      # everything (a few minutes)
+.venv/bin/python benchmarks/run.py --quick              # a smoke run, written under benchmarks/work/
+.venv/bin/python benchmarks/run.py --only scale --sizes 10 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks import report, scenarios
+from benchmarks.timing import BenchmarkError
+
+HERE = Path(__file__).resolve().parent
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=10, help="rounds on this repository (default 10)")
+    parser.add_argument("--scale-rounds", type=int, default=5, help="rounds at each size (default 5)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(scenarios.SIZES), help="error sites")
+    parser.add_argument("--only", choices=("repo", "scale"), help="run one group of comparisons")
+    parser.add_argument("--quick", action="store_true", help="3 rounds, sizes up to 1,000")
+    parser.add_argument("--output", type=Path, help="where to write (default: benchmarks/ for a full run)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.rounds, args.scale_rounds = 3, 3
+        args.sizes = [size for size in args.sizes if size <= 1_000]
+    if args.output is None:  # only a full run replaces the committed results
+        full = not args.quick and not args.only and sorted(args.sizes) == list(scenarios.SIZES)
+        args.output = HERE if full else scenarios.WORK
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = parse(arguments)
+    results: dict[str, object] = {
+        "command": " ".join([".venv/bin/python benchmarks/run.py", *arguments]) or "make bench",
+        "rounds": args.rounds,
+        "scale_rounds": args.scale_rounds,
+        "machine": report.machine(scenarios.REPO),
+    }
+    try:
+        if args.only in (None, "repo"):
+            print(f"bench: this repository, {args.rounds} interleaved rounds", file=sys.stderr)
+            results["repo"] = scenarios.repo_benchmark(args.rounds)
+        if args.only in (None, "scale"):
+            results["scale"] = scenarios.scale_benchmark(sorted(args.sizes), args.scale_rounds)
+    except BenchmarkError as error:
+        print(f"bench: {error}", file=sys.stderr)
+        return 1
+    # A child's ru_maxrss counts this process's size when it was forked: record it, to show it is small.
+    own_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    results["bench_process_rss_mb"] = round(own_peak * 1024 / 1e6, 1)
+    args.output.mkdir(parents=True, exist_ok=True)
+    (args.output / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    text = report.render(results)
+    (args.output / "RESULTS.md").write_text(text, encoding="utf-8")
+    print(text)
+    print(f"bench: wrote {args.output / 'RESULTS.md'} and results.json", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""The benchmarked comparisons: this repository against its floors, and synthetic backends of growing size."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks.timing import BenchmarkError, Command, Summary, interleave
+
+REPO = Path(__file__).resolve().parent.parent
+WORK = REPO / "benchmarks" / "work"
+BIN = Path(sys.executable).parent
+ENV = {"NO_MKDOCS_2_WARNING": "1"}
+FLOOR = 'import griffe; griffe.load("backend", search_paths=["."], allow_inspection=False)'
+# The floor plus importing the libraries check cannot do without (templates, schemas, YAML): what is left
+# between this and check is docgen's own work.
+FLOOR_AND_LIBRARIES = f"import jinja2, jsonschema, yaml; {FLOOR}"
+SIZES = (10, 100, 1_000, 10_000)
+
+
+def without_docgen(config: str, docs_dir: Path) -> str:
+    """mkdocs.yml without the docgen plugin entry, docs_dir made absolute (the copy lives in work/)."""
+    lines, skip_deeper_than = [], None
+    for line in config.splitlines(keepends=True):
+        indent = len(line) - len(line.lstrip())
+        if skip_deeper_than is not None and (not line.strip() or indent > skip_deeper_than):
+            continue
+        skip_deeper_than = None
+        if re.match(r"\s*- docgen:?\s*$", line):
+            skip_deeper_than = indent
+            continue
+        lines.append(line)
+    text = "".join(lines)
+    if re.search(r"^docs_dir:", text, flags=re.MULTILINE):
+        return re.sub(r"^docs_dir:.*$", f"docs_dir: {docs_dir}", text, count=1, flags=re.MULTILINE)
+    return f"docs_dir: {docs_dir}\n{text}"
+
+
+FLOOR_NAME = "griffe floor"
+LIBRARIES_NAME = "floor + importing jinja2, jsonschema, yaml"
+CHECK_NAME = "docgen check"
+BUILD_NAME = "mkdocs build"
+PLAIN_NAME = "mkdocs build without docgen"
+IMPORTS_NAME = "python: import jinja2, yaml"
+SCHEMA_IMPORTS_NAME = "python: import jinja2, yaml, jsonschema"
+
+
+def repo_commands() -> list[Command]:
+    """On this repository: the floor, `docgen check`, `mkdocs build` with and without the docgen plugin."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    plain = WORK / "mkdocs-without-docgen.yml"
+    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    plain.write_text(without_docgen(config, REPO / "docs"), encoding="utf-8")
+    if "docgen" in plain.read_text(encoding="utf-8").split("plugins:", 1)[-1]:
+        raise RuntimeError(f"{plain}: the docgen plugin entry was not removed")
+    build = ["build", "--quiet", "-d", str(WORK / "site")]
+    plain_build = ["build", "--quiet", "-f", str(plain), "-d", str(WORK / "site-without-docgen")]
+    python = sys.executable
+    return [
+        Command(FLOOR_NAME, (python, "-c", FLOOR), REPO, ENV),
+        Command(LIBRARIES_NAME, (python, "-c", FLOOR_AND_LIBRARIES), REPO, ENV),
+        # check exits 1 when it finds drift; that is a complete run too (the working tree may be mid-change).
+        Command(CHECK_NAME, (str(BIN / "docgen"), "check"), REPO, ENV, frozenset({0, 1})),
+        Command(BUILD_NAME, (str(BIN / "mkdocs"), *build), REPO, ENV),
+        Command(PLAIN_NAME, (str(BIN / "mkdocs"), *plain_build), REPO, ENV),
+        # What importing jsonschema costs (mkdocs imports Jinja and PyYAML already, the floor neither).
+        Command(IMPORTS_NAME, (python, "-c", "import jinja2, yaml"), REPO, ENV),
+        Command(SCHEMA_IMPORTS_NAME, (python, "-c", "import jinja2, yaml, jsonschema"), REPO, ENV),
+    ]
+
+
+def repo_benchmark(rounds: int) -> dict[str, Any]:
+    """The three comparisons on this repository, all measured in the same interleaved rounds."""
+    results = interleave(repo_commands(), rounds)
+    median = {name: summary.median_s for name, summary in results.items()}
+    return {
+        "commands": {name: summary.as_dict() for name, summary in results.items()},
+        "ratios": {
+            "check / floor": median[CHECK_NAME] / median[FLOOR_NAME],
+            "check / mkdocs build": median[CHECK_NAME] / median[BUILD_NAME],
+            "build with docgen / without": median[BUILD_NAME] / median[PLAIN_NAME],
+        },
+    }
+
+
+def scale_commands(sizes: Sequence[int]) -> list[Command]:
+    """Per size: the floor (griffe loads the synthetic package), `docgen extract` and `docgen check`."""
+    commands = []
+    for size in sizes:
+        root = WORK / f"scale-{size}"
+        print(f"bench: generating a backend with {size} error sites in {root}", file=sys.stderr)
+        # In a child process: this one must stay small, as each child's ru_maxrss starts from the size of the
+        # process it was forked from.
+        generate = [sys.executable, "-m", "benchmarks.synthetic", str(size), str(root)]
+        if subprocess.run(generate, cwd=REPO, check=False).returncode != 0:
+            raise BenchmarkError(f"cannot generate the backend with {size} sites: {' '.join(generate)}")
+        commands += [
+            Command(f"floor {size}", (sys.executable, "-c", FLOOR), root, ENV),
+            Command(f"extract {size}", (str(BIN / "docgen"), "extract"), root, ENV),
+            Command(f"check {size}", (str(BIN / "docgen"), "check"), root, ENV),
+        ]
+    return commands
+
+
+def scale_benchmark(sizes: Sequence[int], rounds: int) -> dict[str, Any]:
+    """Time and peak memory of extract and check at each size, all sizes interleaved."""
+    results = interleave(scale_commands(sizes), rounds)
+    rows = []
+    for size in sizes:
+        row: dict[str, Any] = {"sites": size}
+        for stage in ("floor", "extract", "check"):
+            summary: Summary = results[f"{stage} {size}"]
+            row[stage] = summary.as_dict()
+        rows.append(row)
+    return {"sizes": rows}

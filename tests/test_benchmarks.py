@@ -1,0 +1,51 @@
+"""The synthetic backends of the scale benchmark: deterministic, and as many error sites as asked for.
+
+No timings here: speed targets live in benchmarks/ only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks import synthetic
+from benchmarks.scenarios import without_docgen
+from generator.check import run_check
+from generator.config import load_settings
+from generator.yamlio import read_yaml
+
+
+def test_a_generated_backend_extracts_to_the_asked_number_of_sites_and_checks_clean(tmp_path: Path) -> None:
+    sites = synthetic.SITES_PER_MODULE + 37  # two handler modules, the second one partly filled
+    entries = synthetic.prepare(tmp_path, sites)
+    assert entries == sites
+    settings = load_settings(tmp_path / "mkdocs.yml")
+    assert sorted(settings.catalogs) == ["h000", "h001"]
+    assert run_check(settings) == []
+
+
+def test_generation_is_deterministic(tmp_path: Path) -> None:
+    first = synthetic.write_project(tmp_path / "a", 30)
+    second = synthetic.write_project(tmp_path / "b", 30)
+    files = sorted(path.relative_to(first) for path in first.rglob("*") if path.is_file())
+    assert files == sorted(path.relative_to(second) for path in second.rglob("*") if path.is_file())
+    for relative in files:
+        assert (first / relative).read_bytes() == (second / relative).read_bytes(), relative
+
+
+def test_the_sites_use_cross_module_constants_intenum_members_and_arithmetic(tmp_path: Path) -> None:
+    synthetic.prepare(tmp_path, 100)
+    catalog = read_yaml(tmp_path / "data" / "h000.yaml", "h000.yaml").data
+    used = {name for entry in catalog["entries"] for name in entry["constants_used"]}
+    assert {"BASE", "AREA_BASE", "RATE_STATUS", "Code.INVALID_PARAMS"} <= used
+    assert any(name.startswith("C00_") for name in used)  # from backend/constants/c00.py
+    assert catalog["constants"]["BASE"] == -32000  # SERVER_ERROR_MIN + 99, across two modules
+
+
+def test_the_plugin_free_config_drops_only_the_docgen_entry(repo_root: Path) -> None:
+    lines = (repo_root / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
+    start = lines.index("  - docgen:")
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("    ")), len(lines))
+    docs_dir = repo_root / "docs"
+    expected = [f"docs_dir: {docs_dir}" if line.startswith("docs_dir:") else line for line in lines[:start]]
+    expected += lines[end:]
+    assert without_docgen("\n".join(lines) + "\n", docs_dir).splitlines() == expected

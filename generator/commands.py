@@ -6,6 +6,7 @@ import argparse
 import datetime
 import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from generator import catalog as catalogs
@@ -151,10 +152,7 @@ def verify_command(settings: Settings, args: argparse.Namespace) -> int:
 
 def probe_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen probe`: replay the examples against the server, write the evidence, name each failed row."""
-    # Imported here: httpx and asyncio would add a tenth of a second to the start of every other command.
-    from generator import probe  # noqa: PLC0415
-
-    date = _date(args.date)
+    probe, date = _probe_module(), _date(args.date)
     loaded, notes = _committed_inputs(settings)
     names = _probe_catalogs(settings, loaded, notes, args.catalog)
     failed: list[str] = []
@@ -191,6 +189,13 @@ def probe_command(settings: Settings, args: argparse.Namespace) -> int:
         return 1
     _say("every row a client can trigger reproduced; run `docgen render` so the pages show the evidence")
     return 0
+
+
+def _probe_module() -> ModuleType:
+    """generator.probe, imported by `docgen probe` only: httpx and asyncio slow the start of every command."""
+    from generator import probe  # noqa: PLC0415
+
+    return probe
 
 
 def _probe_catalogs(

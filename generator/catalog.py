@@ -8,12 +8,13 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jsonschema
-
 from generator.errors import CatalogError
+from generator.schema_check import conforms
 from generator.yamlio import LoadedYaml, dump_yaml, load_yaml, read_yaml
 
 if TYPE_CHECKING:  # griffe stays out of `mkdocs build`, which only reads catalogs
+    import jsonschema
+
     from generator.extract import ErrorSite
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
@@ -72,13 +73,24 @@ def dump_catalog(catalog: Mapping[str, Any]) -> str:
 
 
 @cache
+def _schema(schema_name: str) -> dict[str, Any]:
+    text = (SCHEMA_DIR / f"{schema_name}.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@cache
 def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
-    schema = json.loads((SCHEMA_DIR / f"{schema_name}.schema.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    # Imported only for a document that may not conform: importing jsonschema takes a tenth of a second.
+    import jsonschema  # noqa: PLC0415
+
+    return jsonschema.Draft202012Validator(_schema(schema_name))
 
 
 def validate(loaded: LoadedYaml, schema_name: str, hint: str) -> None:
     """Check a loaded file against its JSON Schema; the first problem becomes a located CatalogError."""
+    if conforms(loaded.data, _schema(schema_name), _schema(schema_name)):
+        return  # certainly valid (generator/schema_check.py); jsonschema would find nothing
     errors = sorted(_validator(schema_name).iter_errors(loaded.data), key=lambda e: list(e.absolute_path))
     if errors:
         error = errors[0]

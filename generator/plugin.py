@@ -108,16 +108,17 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
 
             catalogs = extract(settings, dump=False).catalogs
         titles = page_titles(pages)
-        committed = Renderer(settings, catalogs, notes, titles=titles)
-        site = Renderer(
-            settings,
-            catalogs,
-            notes,
-            titles=titles,
-            source_ref=_commit(settings.root) if settings.repo_url else "HEAD",
-            locate_symbol=lambda file, symbol: locate_symbol(settings.root / file, symbol),
-            environment=committed.environment,
-        )
+        committed = site = Renderer(settings, catalogs, notes, titles=titles)
+        if settings.repo_url:  # the site links each cited symbol to its lines at the built commit
+            site = Renderer(
+                settings,
+                catalogs,
+                notes,
+                titles=titles,
+                source_ref=_commit(settings.root),
+                locate_symbol=lambda file, symbol: locate_symbol(settings.root / file, symbol),
+                environment=committed.environment,
+            )
         self.site_pages, self._site_renderer = {}, site
         results = []
         for page, text in pages.items():
@@ -125,7 +126,11 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             if not result.regions:
                 continue
             _warn_about(result, settings)
-            self.site_pages[page] = site.render_page(text, page=page, force=True).text
+            # Rendered again only where the site differs: source links, or a hand edit it overwrites.
+            if site is not committed or any(region.state == "hand-edited" for region in result.regions):
+                self.site_pages[page] = site.render_page(text, page=page, force=True).text
+            else:
+                self.site_pages[page] = result.text
             results.append(result)
         return results
 

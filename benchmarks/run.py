@@ -45,7 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     args = parse(arguments)
     results: dict[str, object] = {
-        "command": " ".join([".venv/bin/python benchmarks/run.py", *arguments]) or "make bench",
+        "command": " ".join([".venv/bin/python benchmarks/run.py", *arguments])
+        if arguments
+        else "make bench",
         "rounds": args.rounds,
         "scale_rounds": args.scale_rounds,
         "machine": report.machine(scenarios.REPO),

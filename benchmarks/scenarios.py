@@ -16,9 +16,9 @@ WORK = REPO / "benchmarks" / "work"
 BIN = Path(sys.executable).parent
 ENV = {"NO_MKDOCS_2_WARNING": "1"}
 FLOOR = 'import griffe; griffe.load("backend", search_paths=["."], allow_inspection=False)'
-# The floor plus importing the libraries check cannot do without (templates, schemas, YAML): what is left
-# between this and check is docgen's own work.
-FLOOR_AND_LIBRARIES = f"import jinja2, jsonschema, yaml; {FLOOR}"
+# The floor plus importing the libraries check cannot do without (templates, YAML): what is left between this
+# and check is docgen's own work.
+FLOOR_AND_LIBRARIES = f"import jinja2, yaml; {FLOOR}"
 SIZES = (10, 100, 1_000, 10_000)
 
 
@@ -41,12 +41,10 @@ def without_docgen(config: str, docs_dir: Path) -> str:
 
 
 FLOOR_NAME = "griffe floor"
-LIBRARIES_NAME = "floor + importing jinja2, jsonschema, yaml"
+LIBRARIES_NAME = "floor + importing jinja2, yaml"
 CHECK_NAME = "docgen check"
 BUILD_NAME = "mkdocs build"
 PLAIN_NAME = "mkdocs build without docgen"
-IMPORTS_NAME = "python: import jinja2, yaml"
-SCHEMA_IMPORTS_NAME = "python: import jinja2, yaml, jsonschema"
 
 
 def repo_commands() -> list[Command]:
@@ -67,9 +65,6 @@ def repo_commands() -> list[Command]:
         Command(CHECK_NAME, (str(BIN / "docgen"), "check"), REPO, ENV, frozenset({0, 1})),
         Command(BUILD_NAME, (str(BIN / "mkdocs"), *build), REPO, ENV),
         Command(PLAIN_NAME, (str(BIN / "mkdocs"), *plain_build), REPO, ENV),
-        # What importing jsonschema costs (mkdocs imports Jinja and PyYAML already, the floor neither).
-        Command(IMPORTS_NAME, (python, "-c", "import jinja2, yaml"), REPO, ENV),
-        Command(SCHEMA_IMPORTS_NAME, (python, "-c", "import jinja2, yaml, jsonschema"), REPO, ENV),
     ]
 
 

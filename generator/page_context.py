@@ -26,7 +26,7 @@ import jinja2
 import yaml
 
 from generator.errors import TemplateError, suggest
-from generator.page_evidence import error_examples, header_evidence, spec_differences
+from generator.page_evidence import error_examples, header_evidence, require_catalog_name, spec_differences
 from generator.yamlio import safe_load
 
 if TYPE_CHECKING:
@@ -160,13 +160,7 @@ def _catalog(renderer: Renderer, name: str, region: Region, page: str) -> Mappin
 
 
 def _require_catalog(region: Region, page: str, context: Mapping[str, Any]) -> Mapping[str, Any]:
-    if "catalog" not in context:
-        raise TemplateError(
-            f"region {region.name!r} needs a catalog",
-            file=page,
-            line=region.line,
-            hint="write `catalog=NAME` in its begin marker, or `catalog: NAME` in the front matter",
-        )
+    require_catalog_name(region, page, context)
     catalog: Mapping[str, Any] = context["catalog"]
     return catalog
 

@@ -29,6 +29,18 @@ if TYPE_CHECKING:
     from generator.render import Renderer
 
 
+def require_catalog_name(region: Region, page: str, context: Mapping[str, Any]) -> str:
+    """The catalog a region draws from, or a located error saying how to name one."""
+    if "catalog_name" not in context:
+        raise TemplateError(
+            f"region {region.name!r} needs a catalog",
+            file=page,
+            line=region.line,
+            hint="write `catalog=NAME` in its begin marker, or `catalog: NAME` in the front matter",
+        )
+    return str(context["catalog_name"])
+
+
 def header_evidence(renderer: Renderer, region: Region) -> dict[str, Any] | None:
     """How many rows the last probe reproduced, for the page header; None when the region asks for none."""
     name = region.attr("evidence")
@@ -69,7 +81,7 @@ def _shown(renderer: Renderer, path: Any) -> str:
 
 def error_examples(renderer: Renderer, region: Region, page: str, context: dict[str, Any]) -> dict[str, Any]:
     """Each entry's example as HTTP, curl and Python, with the answer probe recorded."""
-    name = _catalog_name(region, page, context)
+    name = require_catalog_name(region, page, context)
     catalog, notes = renderer.catalogs[name], renderer.notes.get(name) or {}
     notes_path = renderer.settings.notes_path(name)
     notes_file = _shown(renderer, notes_path)
@@ -103,17 +115,6 @@ def error_examples(renderer: Renderer, region: Region, page: str, context: dict[
         }
         shown.append(item)
     return {"examples": shown, "endpoint": endpoint}
-
-
-def _catalog_name(region: Region, page: str, context: Mapping[str, Any]) -> str:
-    if "catalog_name" not in context:
-        raise TemplateError(
-            f"region {region.name!r} needs a catalog",
-            file=page,
-            line=region.line,
-            hint="write `catalog=NAME` in its begin marker, or `catalog: NAME` in the front matter",
-        )
-    return str(context["catalog_name"])
 
 
 def _text(
@@ -151,7 +152,7 @@ def spec_differences(
     renderer: Renderer, region: Region, page: str, context: dict[str, Any]
 ) -> dict[str, Any]:
     """Where the catalog departs from the specification its notes name, and where it agrees."""
-    name = _catalog_name(region, page, context)
+    name = require_catalog_name(region, page, context)
     catalog, notes = renderer.catalogs[name], renderer.notes.get(name) or {}
     if not notes.get("spec"):
         raise TemplateError(

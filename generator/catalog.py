@@ -15,6 +15,7 @@ from generator.yamlio import LoadedYaml, dump_yaml, load_yaml, read_yaml
 if TYPE_CHECKING:  # griffe stays out of `mkdocs build`, which only reads catalogs
     import jsonschema
 
+    from generator.config import Settings
     from generator.extract import ErrorSite
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
@@ -158,3 +159,20 @@ def parse_catalog_text(text: str, display: str) -> dict[str, Any]:
     validate(loaded, "errors-catalog", "this file is generated: run `docgen extract` to rewrite it")
     data: dict[str, Any] = loaded.data
     return data
+
+
+def load_committed(settings: Settings) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Every configured catalog and its notes as committed in data/, validated."""
+    loaded: dict[str, dict[str, Any]] = {}
+    notes: dict[str, dict[str, Any]] = {}
+    for name in settings.catalogs:
+        path, notes_path = settings.catalog_path(name), settings.notes_path(name)
+        if not path.exists():
+            raise CatalogError(
+                "the catalog does not exist yet",
+                file=settings.relative(path),
+                hint="run `docgen extract` first",
+            )
+        loaded[name] = load_catalog(path, settings.relative(path))
+        notes[name] = load_notes(notes_path, settings.relative(notes_path))
+    return loaded, notes

@@ -104,7 +104,8 @@ def _page_findings(
     settings: Settings, fresh: Mapping[str, Any], notes: Mapping[str, Any]
 ) -> Iterator[Finding]:
     docs = settings.relative(settings.docs_dir)
-    for result in render_all(settings, fresh, notes):
+    pages = read_pages(settings.docs_dir)
+    for result in render_all(settings, fresh, notes, pages=pages):
         shown = f"{docs}/{result.page}"
         for region in result.regions:
             if region.state == "fresh":
@@ -137,7 +138,7 @@ def _page_findings(
                     f"run `{FIX}`",
                     diff=diff,
                 )
-    yield from _source_findings(settings, _pages(settings))
+    yield from _source_findings(settings, pages)
 
 
 def _source_findings(settings: Settings, pages: Mapping[str, str]) -> Iterator[Finding]:
@@ -149,10 +150,6 @@ def _source_findings(settings: Settings, pages: Mapping[str, str]) -> Iterator[F
         yield from _citation_findings(settings, meta, shown, text)
         yield from stamp_findings(settings.root, meta, page=shown, text=text)
     yield from link_findings(settings.docs_dir, pages, display_root=docs)
-
-
-def _pages(settings: Settings) -> dict[str, str]:
-    return read_pages(settings.docs_dir)
 
 
 def _citation_findings(

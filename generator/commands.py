@@ -13,7 +13,7 @@ from generator import catalog as catalogs
 from generator.check import run_check
 from generator.config import Settings
 from generator.drift import FIX
-from generator.errors import CatalogError, ConfigError
+from generator.errors import ConfigError
 from generator.evidence import evidence_path, source_fingerprints
 from generator.examples import endpoint_of, examples_of, raw_examples
 from generator.findings import as_github, as_json, as_text
@@ -59,27 +59,9 @@ def _report_notes(settings: Settings, name: str, data: dict[str, object]) -> Non
         _say(f"{shown}: notes for '{entry_id}', which is no longer in the catalog; move or delete them")
 
 
-def _committed_inputs(settings: Settings) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The catalogs and notes as committed in data/, validated."""
-    loaded: dict[str, Any] = {}
-    notes: dict[str, Any] = {}
-    for name in settings.catalogs:
-        path = settings.catalog_path(name)
-        if not path.exists():
-            raise CatalogError(
-                "the catalog does not exist yet",
-                file=settings.relative(path),
-                hint="run `docgen extract` first",
-            )
-        loaded[name] = catalogs.load_catalog(path, settings.relative(path))
-        notes_path = settings.notes_path(name)
-        notes[name] = catalogs.load_notes(notes_path, settings.relative(notes_path))
-    return loaded, notes
-
-
 def render_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen render`: rewrite the generated regions of docs/ from data/ and templates/."""
-    loaded, notes = _committed_inputs(settings)
+    loaded, notes = catalogs.load_committed(settings)
     results = render_all(settings, loaded, notes, force=args.force)
     docs = settings.relative(settings.docs_dir)
     outputs = {f"{docs}/{result.page}": result.text for result in results if result.changed}
@@ -126,7 +108,7 @@ def _date(given: str | None) -> str:
 def verify_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen verify PAGE...`: stamp today's date and the cited symbols' fingerprints into each page."""
     date = _date(args.date)
-    loaded, notes = _committed_inputs(settings)
+    loaded, notes = catalogs.load_committed(settings)
     outputs: dict[str, str] = {}
     for page_path in args.pages:
         path = page_path if page_path.is_absolute() else Path.cwd() / page_path
@@ -153,7 +135,7 @@ def verify_command(settings: Settings, args: argparse.Namespace) -> int:
 def probe_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen probe`: replay the examples against the server, write the evidence, name each failed row."""
     probe, date = _probe_module(), _date(args.date)
-    loaded, notes = _committed_inputs(settings)
+    loaded, notes = catalogs.load_committed(settings)
     names = _probe_catalogs(settings, loaded, notes, args.catalog)
     failed: list[str] = []
     refused: dict[str, int] = {}

@@ -30,7 +30,6 @@ class Extraction:
     """Per errors catalog, the call sites with their current line numbers (never written to a catalog)."""
     successors: dict[str, list[LikelySuccessor]] = field(default_factory=dict)
     module_names: dict[str, frozenset[str]] = field(default_factory=dict)
-    modules: dict[str, griffe.Module] = field(default_factory=dict)
 
 
 class _Loaded:
@@ -88,7 +87,6 @@ def extract(
         file = display_path(
             module.filepath if not isinstance(module.filepath, list) else module.filepath[0], settings.root
         )
-        result.modules[name] = module
         if config.kind == "tools":
             data = tools_catalog(config, module, loaded.resolver, file)
         else:

@@ -31,7 +31,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from generator.catalog import load_catalog, load_notes
+from generator.catalog import load_committed
 from generator.config import Settings, settings_from_plugin_config
 from generator.errors import DocgenError
 from generator.render import (
@@ -101,7 +101,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         return files
 
     def _render(self, settings: Settings, pages: dict[str, str]) -> list[PageResult]:
-        catalogs, notes = load_inputs(settings)
+        catalogs, notes = load_committed(settings)
         if self.serving:
             # Imported here: griffe is needed only while serving, and would slow every `mkdocs build`.
             from generator.pipeline import extract  # noqa: PLC0415
@@ -157,16 +157,6 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         if self.settings is None:
             raise PluginError("docgen: the plugin was used before MkDocs loaded its configuration")
         return self.settings
-
-
-def load_inputs(settings: Settings) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    """Every configured catalog and its notes, read and validated from data/."""
-    catalogs, notes = {}, {}
-    for name in settings.catalogs:
-        path, notes_path = settings.catalog_path(name), settings.notes_path(name)
-        catalogs[name] = load_catalog(path, settings.relative(path))
-        notes[name] = load_notes(notes_path, settings.relative(notes_path))
-    return catalogs, notes
 
 
 def watched_paths(settings: Settings) -> list[Path]:

@@ -14,16 +14,13 @@ from generator.catalog import dump_catalog
 from generator.extract import ErrorSite
 from generator.findings import Finding
 from generator.identity import canonical_expression, canonical_message
+from generator.yamlio import first_line
 
 FIX = "docgen extract && docgen render"
 
 
 def _line_of_id(text: str, entry_id: str) -> int | None:
-    needle = f"- id: {entry_id}"
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip() == needle:
-            return number
-    return None
+    return first_line(text, lambda line: line.strip() == f"- id: {entry_id}")
 
 
 def _canonical(entry: Mapping[str, Any], names: frozenset[str]) -> dict[str, Any]:
@@ -214,7 +211,4 @@ def tools_drift(
 
 
 def _line_of_name(text: str, name: str) -> int | None:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip() == f"- name: {name}":
-            return number
-    return None
+    return first_line(text, lambda line: line.strip() == f"- name: {name}")

@@ -19,7 +19,7 @@ from generator.config import Settings
 from generator.errors import SourceError
 from generator.examples import Example, examples_of, raw_examples
 from generator.findings import Finding
-from generator.yamlio import load_yaml
+from generator.yamlio import first_line, load_yaml
 
 if TYPE_CHECKING:  # the site build renders evidence without loading griffe
     from generator.pipeline import Extraction
@@ -161,7 +161,4 @@ def _entry_findings(
 
 
 def _line(text: str, needle: str) -> int | None:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip().lstrip("- ").startswith(needle):
-            return number
-    return None
+    return first_line(text, lambda line: line.strip().lstrip("- ").startswith(needle))

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import jinja2
 
 from generator.errors import CatalogError
+from generator.yamlio import first_line
 
 DEFAULT_HEADERS = (("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream"))
 DEFAULT_ENDPOINT = "http://127.0.0.1:8000/mcp"
@@ -96,10 +97,7 @@ class Where:
 
 
 def _entry_line(text: str, entry_id: str) -> int | None:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.startswith(" ") and line.strip().startswith(f"{entry_id}:"):
-            return number
-    return None
+    return first_line(text, lambda line: line.startswith(" ") and line.strip().startswith(f"{entry_id}:"))
 
 
 REQUEST_FIELDS = ("method", "headers", "body", "raw", "size", "repeat")

@@ -12,14 +12,12 @@ import jinja2.meta
 from generator.config import Settings
 from generator.findings import Finding
 from generator.pipeline import notes_report
+from generator.yamlio import first_line
 
 
 def key_line(text: str, key: str) -> int | None:
     """The first line of `text` that starts (after indentation) with `key:`."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip().startswith(f"{key}:"):
-            return number
-    return None
+    return first_line(text, lambda line: line.strip().startswith(f"{key}:"))
 
 
 def notes_findings(

@@ -19,7 +19,7 @@ from generator import catalog as catalogs
 from generator.config import Settings
 from generator.errors import CatalogError
 from generator.findings import Finding
-from generator.yamlio import read_yaml
+from generator.yamlio import first_line, read_yaml
 
 if TYPE_CHECKING:  # the site build compares with the spec without loading griffe
     from generator.extract import ErrorSite
@@ -231,7 +231,7 @@ def _line(path: Path, needle: str, *, anywhere: bool = False) -> int | None:
     """The first line of `path` that starts with `needle` (after indentation and a list dash), or has it."""
     if not path.is_file():
         return None
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if (needle in line) if anywhere else line.strip().lstrip("- ").startswith(needle):
-            return number
-    return None
+    text = path.read_text(encoding="utf-8")
+    if anywhere:
+        return first_line(text, lambda line: needle in line)
+    return first_line(text, lambda line: line.strip().lstrip("- ").startswith(needle))

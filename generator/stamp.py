@@ -14,6 +14,7 @@ from typing import Any
 from generator.citations import Symbol, citation_path, find_symbol
 from generator.errors import TemplateError
 from generator.findings import Finding
+from generator.yamlio import first_line
 
 STAMP_KEYS = ("last_verified", "verified_fingerprints")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n")
@@ -113,7 +114,4 @@ def stamp_findings(root: Path, meta: Mapping[str, Any], *, page: str, text: str)
 
 
 def _line_of(text: str, key: str) -> int | None:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.startswith(f"{key}:"):
-            return number
-    return None
+    return first_line(text, lambda line: line.startswith(f"{key}:"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -187,3 +188,8 @@ def dump_yaml(data: Any, *, header: str = "") -> str:
         indent=2,
     )
     return header + body
+
+
+def first_line(text: str, matches: Callable[[str], bool]) -> int | None:
+    """The 1-based number of the first line of `text` that `matches`, for pointing a message at it."""
+    return next((number for number, line in enumerate(text.splitlines(), start=1) if matches(line)), None)

@@ -13,11 +13,13 @@ import json
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 
 import jinja2
 
+from generator import template_cache
 from generator.errors import CatalogError
 from generator.yamlio import first_line
 
@@ -152,12 +154,18 @@ def _merged_headers(extra: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(merged.values())
 
 
+@cache
+def _environment() -> jinja2.Environment:
+    """The environment repeat counts are worked out in: strict, no escaping, cached between runs."""
+    return template_cache.attach(jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False))
+
+
 def _count(value: Any, constants: Mapping[str, Any], where: Where, field: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    environment = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
     try:
-        rendered = environment.from_string(str(value)).render(constants).strip()
+        template = template_cache.from_string(_environment(), str(value), name="example-count")
+        rendered = template.render(constants).strip()
     except jinja2.TemplateError as err:
         raise CatalogError(
             f"{where.path}/{field}: {value!r} cannot be worked out: {err}",

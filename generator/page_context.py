@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import jinja2
 import yaml
 
+from generator import template_cache
 from generator.errors import TemplateError, suggest
 from generator.page_evidence import error_examples, header_evidence, require_catalog_name, spec_differences
 from generator.yamlio import safe_load
@@ -111,7 +112,7 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         autoescape=False,
     )
     environment.filters.update(kib=kib, number_word=number_word, join_code=join_code, cell=cell)
-    return environment
+    return template_cache.attach(environment)
 
 
 def page_url(page: str) -> str:
@@ -279,8 +280,9 @@ def _render_note(
 
 @functools.lru_cache(maxsize=4096)
 def _note_template(environment: jinja2.Environment, source: str) -> jinja2.Template:
-    """A note compiled once per environment, however many renderers and pages show it."""
-    return environment.from_string(source)
+    """A note compiled once per environment, however many renderers and pages show it (and kept in the
+    template cache between runs)."""
+    return template_cache.from_string(environment, source, name="note")
 
 
 def _relative(path: Path, root: Path) -> str:

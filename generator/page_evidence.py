@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
+from generator import template_cache
 from generator.errors import TemplateError
 from generator.evidence import evidence_path, load_evidence, records_by_id
 from generator.examples import curl_command, endpoint_of, examples_of, http_request, raw_examples
@@ -123,7 +124,8 @@ def _text(
     if text is None or not str(text).strip():
         return None
     try:
-        return renderer.environment.from_string(str(text)).render(variables).strip("\n")
+        template = template_cache.from_string(renderer.environment, str(text), name="example")
+        return template.render(variables).strip("\n")
     except jinja2.TemplateError as err:
         raise TemplateError(
             f"notes for entry {entry_id!r}, example: {err}",

@@ -1,0 +1,107 @@
+"""Compiled templates kept between runs, so each process does not compile the same templates again.
+
+On a small site, compiling the region templates and the notes to Python code is most of what rendering
+costs, and every `docgen check`, `docgen render` and `mkdocs build` used to do it afresh. Jinja's bytecode
+cache keeps the compiled code on disk: an entry is found by the template's name and file, and is used only
+when a hash of the template's source still matches, so an edited template is compiled again.
+
+The cache lives outside the project, so `docgen check` still writes nothing there:
+
+- `DOCGEN_CACHE_DIR`, when set;
+- else `$XDG_CACHE_HOME/docgen`, else `~/.cache/docgen`;
+- `DOCGEN_NO_CACHE=1` turns it off (every run then compiles, as a cold CI runner does).
+
+A cache only ever saves time: one that cannot be created, read or written is ignored, and entries are
+kept apart by everything that changes the compiled code (Jinja's version, the Python version, the
+environment's syntax and whitespace options).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import jinja2
+from jinja2.bccache import Bucket
+
+# Environment options that change the code Jinja generates for the same source.
+_CODE_OPTIONS = (
+    "block_start_string",
+    "block_end_string",
+    "variable_start_string",
+    "variable_end_string",
+    "comment_start_string",
+    "comment_end_string",
+    "line_statement_prefix",
+    "line_comment_prefix",
+    "trim_blocks",
+    "lstrip_blocks",
+    "newline_sequence",
+    "keep_trailing_newline",
+    "optimized",
+    "autoescape",
+    "finalize",
+    "is_async",
+)
+
+
+def cache_dir() -> Path | None:
+    """Where compiled templates are kept, or None when caching is turned off."""
+    if os.environ.get("DOCGEN_NO_CACHE", "").strip() not in ("", "0"):
+        return None
+    if configured := os.environ.get("DOCGEN_CACHE_DIR"):
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "docgen"
+
+
+class TemplateCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's file cache, keyed by the environment's options too, and never a reason to fail."""
+
+    def __init__(self, directory: Path, namespace: str) -> None:
+        super().__init__(str(directory), pattern="%s.jinja")
+        self.namespace = namespace
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return hashlib.sha256(f"{self.namespace}|{name}|{filename}".encode()).hexdigest()
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception:
+            bucket.reset()  # a damaged entry (unpickling can raise nearly anything) is compiled again
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass  # a read-only or full disk costs the next run a compile, nothing more
+
+
+def attach(environment: jinja2.Environment) -> jinja2.Environment:
+    """Give `environment` the on-disk cache (unless caching is off); returns it for chaining."""
+    directory = cache_dir()
+    if directory is not None:
+        options = tuple(repr(getattr(environment, option, None)) for option in _CODE_OPTIONS)
+        namespace = repr((jinja2.__version__, options))
+        environment.bytecode_cache = TemplateCache(directory, namespace)
+    return environment
+
+
+def from_string(environment: jinja2.Environment, source: str, *, name: str) -> jinja2.Template:
+    """`environment.from_string(source)`, through the environment's cache when it has one.
+
+    Jinja's own `from_string` never consults the cache; this does what its loaders do. `name` keeps
+    entries of different kinds apart (the source's hash tells different sources apart anyway).
+    """
+    cache = environment.bytecode_cache
+    if cache is None:
+        return environment.from_string(source)
+    key = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    bucket = cache.get_bucket(environment, name, key, source)
+    if bucket.code is None:
+        bucket.code = environment.compile(source)
+        cache.set_bucket(bucket)
+    return environment.template_class.from_code(environment, bucket.code, environment.make_globals(None))

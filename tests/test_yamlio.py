@@ -175,3 +175,70 @@ def test_read_yaml_reports_a_missing_or_non_utf8_file(tmp_path: Path) -> None:
     with pytest.raises(CatalogError, match="not valid UTF-8") as caught:
         read_yaml(latin, "data/latin.yaml")
     assert caught.value.hint == "save the file as UTF-8"
+
+
+PLAIN_OR_NOT = {
+    "scalars of every kind": "s: text\ni: 404\nh: 0x1f\nf: 1.5\nb: yes\nn: ~\nd: 2026-07-28\nq: '404'\n",
+    "non-string keys": "entries:\n  404: a\n  yes: b\n  ~: c\n  1.5: d\n",
+    "nested lists and mappings": "a:\n- b: [1, {c: d}]\n- []\n- {}\n",
+    "duplicate keys": "a: 1\nb: 2\na: 3\n",
+    "anchors and aliases": "base: &b {x: 1}\nmore: *b\nlist: [*b, *b]\n",
+    "a merge key": "base: &b {x: 1, y: 2}\nchild:\n  <<: *b\n  y: 3\n",
+    "a value key": "a:\n  =: 1\n",
+    "a set": "s: !!set {a, b}\n",
+    "an ordered map": "o: !!omap [a: 1, b: 2]\n",
+    "mkdocs tags": "e: !!python/name:x.y\nk: !ENV [A, 'b']\nr: !relative {a: 1}\n",
+    "a binary scalar": "b: !!binary aGVsbG8=\n",
+    "an ampersand in a string": "m: 'Q & A'\nn: 7\n",
+    "an empty document": "",
+    "a bare scalar": "just text\n",
+}
+BROKEN = {
+    "a list as a key": "? [a, b]\n: 1\n",
+    "a str tag on a list": "a: !!str [1]\n",
+    "a seq tag on a mapping": "a: !!seq {b: 1}\n",
+    "a map tag on a list": "a: !!map [1]\n",
+}
+
+
+def pyyaml(text: str) -> Any:
+    """What PyYAML's own constructor builds, on the pure-Python loader."""
+    return yamlio._TolerantLoader(text).get_single_data()
+
+
+@pytest.mark.parametrize("text", PLAIN_OR_NOT.values(), ids=PLAIN_OR_NOT)
+def test_the_plain_builder_agrees_with_pyyaml(text: str) -> None:
+    data = load_yaml(text, "x.yaml").data
+    assert data == pyyaml(text)
+    assert [type(value) for value in _leaves(data)] == [type(value) for value in _leaves(pyyaml(text))]
+
+
+@pytest.mark.parametrize("text", BROKEN.values(), ids=BROKEN)
+def test_the_plain_builder_leaves_what_pyyaml_rejects_to_pyyaml(text: str) -> None:
+    with pytest.raises(yamlio.yaml.YAMLError) as expected:
+        pyyaml(text)
+    with pytest.raises(CatalogError) as caught:
+        load_yaml(text, "x.yaml")
+    assert caught.value.message == f"invalid YAML: {expected.value.problem}"  # type: ignore[attr-defined]
+    assert caught.value.line == expected.value.problem_mark.line + 1  # type: ignore[attr-defined]
+
+
+def test_the_plain_builder_agrees_with_pyyaml_on_the_repository_data(repo_root: Path) -> None:
+    for path in (repo_root / "data").rglob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        assert load_yaml(text, path.name).data == pyyaml(text), path
+
+
+def test_lines_are_found_on_the_first_question_only() -> None:
+    loaded = load_yaml("a: 1\nb:\n  c: 2\n", "x.yaml")
+    assert "lines" not in vars(loaded)
+    assert loaded.line_of(("b", "c")) == 3
+    assert loaded.lines is loaded.lines
+
+
+def _leaves(data: Any) -> list[Any]:
+    if isinstance(data, dict):
+        return [leaf for key, value in data.items() for leaf in (key, *_leaves(value))]
+    if isinstance(data, list):
+        return [leaf for item in data for leaf in _leaves(item)]
+    return [data]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import CatalogError
-from generator.schema_check import conforms
+from generator.schema_check import Checker, compile_schema
 from generator.yamlio import LoadedYaml, dump_yaml, load_yaml, read_yaml
 
 if TYPE_CHECKING:  # griffe stays out of `mkdocs build`, which only reads catalogs
@@ -81,6 +81,11 @@ def _schema(schema_name: str) -> dict[str, Any]:
 
 
 @cache
+def _conforms(schema_name: str) -> Checker:
+    return compile_schema(_schema(schema_name))
+
+
+@cache
 def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
     # Imported only for a document that may not conform: importing jsonschema takes a tenth of a second.
     import jsonschema  # noqa: PLC0415
@@ -90,7 +95,7 @@ def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
 
 def validate(loaded: LoadedYaml, schema_name: str, hint: str) -> None:
     """Check a loaded file against its JSON Schema; the first problem becomes a located CatalogError."""
-    if conforms(loaded.data, _schema(schema_name), _schema(schema_name)):
+    if _conforms(schema_name)(loaded.data):
         return  # certainly valid (generator/schema_check.py); jsonschema would find nothing
     errors = sorted(_validator(schema_name).iter_errors(loaded.data), key=lambda e: list(e.absolute_path))
     if errors:

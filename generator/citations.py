@@ -101,26 +101,32 @@ def _module_names(tree: ast.Module) -> frozenset[str]:
     return frozenset(names)
 
 
-class _Canonical(ast.NodeTransformer):
-    def __init__(self, module_names: frozenset[str], own_name: str) -> None:
-        self.keep = module_names | {own_name} | set(dir(builtins))
-
-    def visit_Name(self, node: ast.Name) -> ast.Name:
-        if node.id not in self.keep:
-            node.id = "_"
-        return node
-
-    def visit_arg(self, node: ast.arg) -> ast.arg:
-        node.arg = "_"
-        node.annotation = self.visit(node.annotation) if node.annotation else None
-        return node
+_BUILTINS = frozenset(dir(builtins))
 
 
 def _fingerprint(node: _Definition, module_names: frozenset[str]) -> str:
-    copy = ast.parse(ast.unparse(node)).body[0]
-    canonical = _Canonical(module_names, node.name).visit(copy)
-    digest = hashlib.sha256(ast.dump(canonical, include_attributes=False).encode("utf-8")).hexdigest()
-    return f"sha256:{digest[:16]}"
+    """The hash of `node`'s tree with every parameter and every name that is not the module's, the symbol's
+    own or a builtin renamed to `_`.
+
+    The names are renamed in place and put back afterwards, rather than in a copy of the tree: copying a
+    large function (by unparsing and parsing it again) took more time than the rest together. The tree is
+    shared with the parse cache, so it must come out as it went in.
+    """
+    keep = module_names | {node.name} | _BUILTINS
+    renamed: list[tuple[ast.AST, str, str]] = []
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name) and child.id not in keep:
+            renamed.append((child, "id", child.id))
+        elif isinstance(child, ast.arg):
+            renamed.append((child, "arg", child.arg))
+    try:
+        for child, field, _name in renamed:
+            setattr(child, field, "_")
+        dumped = ast.dump(node, include_attributes=False)
+    finally:
+        for child, field, name in renamed:
+            setattr(child, field, name)
+    return f"sha256:{hashlib.sha256(dumped.encode('utf-8')).hexdigest()[:16]}"
 
 
 def symbol_lines(root: Path, file: str, name: str) -> tuple[int, int] | None:

@@ -1,0 +1,77 @@
+"""Fingerprints of cited symbols: the in-place renaming gives the values committed pages already carry."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from generator import citations
+
+
+class _Canonical(ast.NodeTransformer):
+    """The fingerprint's renaming as first written: on a copy of the tree made by unparsing and parsing."""
+
+    def __init__(self, module_names: frozenset[str], own_name: str) -> None:
+        self.keep = module_names | {own_name} | set(dir(builtins))
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        if node.id not in self.keep:
+            node.id = "_"
+        return node
+
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        node.arg = "_"
+        node.annotation = self.visit(node.annotation) if node.annotation else None
+        return node
+
+
+def reference_fingerprint(node: citations._Definition, module_names: frozenset[str]) -> str:
+    copy = ast.parse(ast.unparse(node)).body[0]
+    canonical = _Canonical(module_names, node.name).visit(copy)
+    digest = hashlib.sha256(ast.dump(canonical, include_attributes=False).encode("utf-8")).hexdigest()
+    return f"sha256:{digest[:16]}"
+
+
+def sources(repo_root: Path) -> list[Path]:
+    return sorted(
+        path
+        for folder in ("generator", "tests", "backend", "benchmarks")
+        for path in (repo_root / folder).rglob("*.py")
+        if "work" not in path.relative_to(repo_root).parts
+    )
+
+
+def test_fingerprints_match_the_reference_and_leave_the_tree_as_it_was(repo_root: Path) -> None:
+    checked = 0
+    for path in sources(repo_root):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        before = ast.dump(tree, include_attributes=True)
+        names = citations._module_names(tree)
+        definitions = [node for node in ast.walk(tree) if isinstance(node, citations._Definition)]
+        for node in definitions:
+            expected = reference_fingerprint(node, names)
+            assert citations._fingerprint(node, names) == expected, (path, node.name)
+            checked += 1
+        assert ast.dump(tree, include_attributes=True) == before, path
+    assert checked > 500
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f(a, /, b: int = 1, *args: str, c, **kw) -> None:\n    x = a + b\n    return len(x)\n",
+        "async def f(a):\n    async with a as b:\n        await b\n    lambda q: q\n",
+        "@dec(1)\nclass C(Base):\n    x: int = 1\n    def m(self, y):\n        return self.x + y\n",
+        "def f():\n    def g(h):\n        return [i for i in h if i]\n    return g\n",
+    ],
+)
+def test_fingerprints_of_small_symbols_match_the_reference(source: str) -> None:
+    tree = ast.parse("import os\nBase = object\n" + source)
+    node = tree.body[-1]
+    assert isinstance(node, citations._Definition)
+    names = citations._module_names(tree)
+    assert citations._fingerprint(node, names) == reference_fingerprint(node, names)

@@ -56,8 +56,8 @@ class LoadedYaml:
     def lines(self) -> dict[Path_, int]:
         """The line of every key and item, by path.
 
-        Recorded on first use rather than while loading: walking every node of a 10,000-entry catalog takes
-        a tenth of a second, and only an error or a finding ever asks for a line.
+        Recorded on first use rather than while loading: it means composing the document again, but only an
+        error or a finding ever asks for a line, and nearly every file docgen reads has neither.
         """
         lines: dict[Path_, int] = {}
         loader = self.loader(self.text)
@@ -113,6 +113,7 @@ def safe_load(text: str) -> Any:
 
 
 def _parse(text: str, loader_class: type[Any]) -> Any:
+    """The data of `text`, without lines (LoadedYaml.lines finds them again from the text when asked)."""
     loader = loader_class(text)
     try:
         node = loader.get_single_node()

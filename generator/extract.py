@@ -1,30 +1,35 @@
 """Find every call of the error constructor in the scanned functions, and resolve what it says.
 
 griffe models modules, functions and constants but not what happens inside a function body, so a small griffe
-extension keeps each function's AST node while griffe visits the source; the walk below then reads the calls,
-their guarding conditions and the comment above them.
+extension keeps each function's AST node (and each module's source) while griffe visits it; generator/calls.py
+finds the calls and their guarding conditions, and the code below resolves what each call says.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import griffe
 
+from generator.calls import Call, CallFinder, callee_name, name_lines
 from generator.config import CatalogConfig
 from generator.errors import ConfigError, SourceError, suggest
 from generator.resolve import Resolver, Unresolvable
 
 
 class FunctionBodies(griffe.Extension):
-    """A griffe extension that remembers the AST node of every function it visits, by dotted path."""
+    """A griffe extension that remembers the AST node of every function it visits, by dotted path, and the
+    source text of every module, exactly as griffe parsed it (so its lines are the nodes' line numbers)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.code: dict[str, str] = {}
+
+    def on_module_instance(self, *, node: Any, mod: griffe.Module, agent: Any, **kwargs: Any) -> None:
+        self.code[mod.path] = agent.code
 
     def on_function_instance(self, *, node: Any, func: griffe.Function, agent: Any, **kwargs: Any) -> None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -46,13 +51,6 @@ class ErrorSite:
     conditions: tuple[str, ...]
     draft_cause: str | None
     constants_used: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class _Call:
-    call: ast.Call
-    statement: ast.stmt
-    conditions: tuple[str, ...]
 
 
 def find_function(module: griffe.Module, name: str, *, what: str = "function") -> griffe.Function:
@@ -82,80 +80,27 @@ def find_function(module: griffe.Module, name: str, *, what: str = "function") -
 def extract_error_sites(
     config: CatalogConfig,
     module: griffe.Module,
-    bodies: Mapping[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    bodies: FunctionBodies,
     resolver: Resolver,
     file: str,
 ) -> list[ErrorSite]:
     """All constructor calls in the configured functions, in configuration order, then source order."""
     constructors = {name: find_function(module, name, what="constructor") for name in config.constructors}
+    finders: dict[str, CallFinder] = {}  # by module: the configured functions may live in several
     sites: list[ErrorSite] = []
     for function_name in config.functions:
         function = find_function(module, function_name)
-        node = bodies.get(function.path)
-        if node is None:
+        node = bodies.nodes.get(function.path)
+        code = bodies.code.get(function.module.path)
+        if node is None or code is None:
             raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
-        for found in _calls(node.body, (), set(constructors)):
-            constructor = constructors[_callee_name(found.call)]
+        if function.module.path not in finders:
+            finders[function.module.path] = CallFinder(constructors, name_lines(code, constructors))
+        for found in finders[function.module.path].calls(node.body):
+            constructor = constructors[callee_name(found.call)]
             site = _Site(config, module, resolver, file, constructor)
             sites.append(site.build(function_name, found))
     return sites
-
-
-def _callee_name(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return ""
-
-
-def _calls(statements: list[ast.stmt], guards: tuple[str, ...], names: set[str]) -> Iterator[_Call]:
-    """Constructor calls in `statements`, each with the conditions under which it runs."""
-    for statement in statements:
-        yield from _calls_in(statement, guards, names)
-
-
-def _calls_in(statement: ast.stmt, guards: tuple[str, ...], names: set[str]) -> Iterator[_Call]:
-    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return
-    if isinstance(statement, ast.If | ast.While):
-        test = ast.unparse(statement.test)
-        yield from _direct(statement, [statement.test], guards, names)
-        yield from _calls(statement.body, (*guards, test), names)
-        yield from _calls(statement.orelse, (*guards, f"not ({test})"), names)
-    elif isinstance(statement, ast.For | ast.AsyncFor):
-        loop = f"for {ast.unparse(statement.target)} in {ast.unparse(statement.iter)}"
-        yield from _direct(statement, [statement.iter], guards, names)
-        yield from _calls(statement.body, (*guards, loop), names)
-        yield from _calls(statement.orelse, guards, names)
-    elif isinstance(statement, ast.With | ast.AsyncWith):
-        yield from _direct(statement, [item.context_expr for item in statement.items], guards, names)
-        yield from _calls(statement.body, guards, names)
-    elif isinstance(statement, ast.Try | ast.TryStar):
-        yield from _calls(statement.body, guards, names)
-        for handler in statement.handlers:
-            caught = f"except {ast.unparse(handler.type)}" if handler.type else "except"
-            yield from _calls(handler.body, (*guards, caught), names)
-        yield from _calls(statement.orelse, guards, names)
-        yield from _calls(statement.finalbody, guards, names)
-    elif isinstance(statement, ast.Match):
-        subject = ast.unparse(statement.subject)
-        for case in statement.cases:
-            pattern = f"{subject} matches {ast.unparse(case.pattern)}"
-            extra = (f"{ast.unparse(case.guard)}",) if case.guard else ()
-            yield from _calls(case.body, (*guards, pattern, *extra), names)
-    else:
-        yield from _direct(statement, [statement], guards, names)
-
-
-def _direct(
-    statement: ast.stmt, roots: list[Any], guards: tuple[str, ...], names: set[str]
-) -> Iterator[_Call]:
-    for root in roots:
-        for node in ast.walk(root):
-            if isinstance(node, ast.Call) and _callee_name(node) in names:
-                yield _Call(node, statement, guards)
 
 
 class _Site:
@@ -175,7 +120,7 @@ class _Site:
         self.file = file
         self.constructor = constructor
 
-    def build(self, function: str, found: _Call) -> ErrorSite:
+    def build(self, function: str, found: Call) -> ErrorSite:
         call = found.call
         self.line = call.lineno
         code, code_names = self._number("code", call)
@@ -265,7 +210,7 @@ class _Site:
             return ()
         if isinstance(expression, ast.Dict) and all(isinstance(k, ast.Constant) for k in expression.keys):
             return tuple(sorted(str(k.value) for k in expression.keys if isinstance(k, ast.Constant)))
-        if isinstance(expression, ast.Call) and _callee_name(expression) == "dict" and not expression.args:
+        if isinstance(expression, ast.Call) and callee_name(expression) == "dict" and not expression.args:
             return tuple(sorted(k.arg for k in expression.keywords if k.arg))
         raise self._fail("data", "is not a dict literal", "write data as {'key': value, ...} at the call")
 

@@ -110,7 +110,7 @@ def _errors(
     previous: Mapping[str, Any] | None,
     result: Extraction,
 ) -> dict[str, Any]:
-    sites = extract_error_sites(config, module, bodies.nodes, resolver, file)
+    sites = extract_error_sites(config, module, bodies, resolver, file)
     module_names = frozenset(module.members)
     ids, successors = assign_ids(sites, (previous or {}).get("entries", []), module_names)
     result.sites[name] = sites

@@ -1,0 +1,120 @@
+"""Find the calls of the error constructor in a function body, with the conditions under which each runs.
+
+A backend function is mostly statements that call no constructor, and walking every node of every statement
+(and unparsing every guard) was most of extract's time. So the walk first asks the source text: a statement
+whose lines do not hold a constructor's name anywhere cannot contain a call of it, and is skipped unread. The
+text is a conservative superset (a name in a comment or a string only costs a walk that finds nothing), so the
+calls found are exactly those a full walk finds.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Call:
+    """One constructor call, the statement holding it, and its guarding conditions as source text."""
+
+    call: ast.Call
+    statement: ast.stmt
+    conditions: tuple[str, ...]
+
+
+def callee_name(call: ast.Call) -> str:
+    """The name a call is made by: `f` for `f(...)` and for `module.f(...)`."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def name_lines(code: str, names: Collection[str]) -> list[int]:
+    """The sorted numbers of the lines of `code` that may spell one of `names` as an identifier.
+
+    Lines are counted as the parser counts them (`\\r\\n`, `\\r` and `\\n` end a line; a form feed does not,
+    unlike `str.splitlines`). A line with non-ASCII text always counts: the parser normalises identifiers
+    (NFKC), so a name may be written there in characters that differ from its ASCII spelling.
+    """
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in sorted(names)) + r")\b")
+    lines = code.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return [
+        number
+        for number, line in enumerate(lines, start=1)
+        if not line.isascii() or (names and pattern.search(line))
+    ]
+
+
+class CallFinder:
+    """Walks statements for calls of `names`, skipping those whose lines hold none of the names."""
+
+    def __init__(self, names: Collection[str], lines: list[int]) -> None:
+        self.names = names
+        self.lines = lines
+        """The sorted line numbers where a name may occur (see `name_lines`)."""
+
+    def calls(self, statements: list[ast.stmt], guards: tuple[str, ...] = ()) -> Iterator[Call]:
+        """Constructor calls in `statements`, in source order, each with the conditions it runs under."""
+        for statement in statements:
+            if self._may_call(statement):
+                yield from self._calls_in(statement, guards)
+
+    def _may_call(self, node: ast.stmt | ast.expr) -> bool:
+        """Whether a constructor name occurs on any line of `node`."""
+        first = bisect.bisect_left(self.lines, node.lineno)
+        return first < len(self.lines) and self.lines[first] <= (node.end_lineno or node.lineno)
+
+    def _calls_in(self, statement: ast.stmt, guards: tuple[str, ...]) -> Iterator[Call]:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            return
+        if isinstance(statement, ast.If | ast.While):
+            test = ast.unparse(statement.test)
+            yield from self._direct(statement, [statement.test], guards)
+            yield from self.calls(statement.body, (*guards, test))
+            yield from self.calls(statement.orelse, (*guards, f"not ({test})"))
+        elif isinstance(statement, ast.For | ast.AsyncFor):
+            loop = f"for {ast.unparse(statement.target)} in {ast.unparse(statement.iter)}"
+            yield from self._direct(statement, [statement.iter], guards)
+            yield from self.calls(statement.body, (*guards, loop))
+            yield from self.calls(statement.orelse, guards)
+        elif isinstance(statement, ast.With | ast.AsyncWith):
+            yield from self._direct(statement, [item.context_expr for item in statement.items], guards)
+            yield from self.calls(statement.body, guards)
+        elif isinstance(statement, ast.Try | ast.TryStar):
+            yield from self._try(statement, guards)
+        elif isinstance(statement, ast.Match):
+            yield from self._match(statement, guards)
+        else:
+            yield from self._direct(statement, [statement], guards)
+
+    def _try(self, statement: ast.Try | ast.TryStar, guards: tuple[str, ...]) -> Iterator[Call]:
+        yield from self.calls(statement.body, guards)
+        for handler in statement.handlers:
+            if any(self._may_call(inner) for inner in handler.body):
+                caught = f"except {ast.unparse(handler.type)}" if handler.type else "except"
+                yield from self.calls(handler.body, (*guards, caught))
+        yield from self.calls(statement.orelse, guards)
+        yield from self.calls(statement.finalbody, guards)
+
+    def _match(self, statement: ast.Match, guards: tuple[str, ...]) -> Iterator[Call]:
+        subject = ast.unparse(statement.subject)
+        for case in statement.cases:
+            if any(self._may_call(inner) for inner in case.body):
+                pattern = f"{subject} matches {ast.unparse(case.pattern)}"
+                extra = (f"{ast.unparse(case.guard)}",) if case.guard else ()
+                yield from self.calls(case.body, (*guards, pattern, *extra))
+
+    def _direct(self, statement: ast.stmt, roots: list[Any], guards: tuple[str, ...]) -> Iterator[Call]:
+        for root in roots:
+            if not self._may_call(root):
+                continue
+            for node in ast.walk(root):
+                if isinstance(node, ast.Call) and callee_name(node) in self.names:
+                    yield Call(node, statement, guards)

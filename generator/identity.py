@@ -85,6 +85,34 @@ def assign_ids(
     module_names: frozenset[str],
 ) -> tuple[list[str], list[LikelySuccessor]]:
     """An id for every site (in order), and the likely successors of old entries that found no match."""
+    if _unchanged(sites, previous):
+        # The common case, and what the passes would conclude anyway: the first pass pairs sites that agree
+        # on every fact in order, so each site keeps the id of the old entry at its position.
+        return [str(entry["id"]) for entry in previous], []
+    return _matched_ids(sites, previous, module_names)
+
+
+def _unchanged(sites: Sequence[ErrorSite], previous: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether every site states, as written, the facts of the old entry at its position."""
+    return len(sites) == len(previous) and all(
+        (site.function, site.code, site.status, site.message, site.conditions)
+        == (
+            old.get("function"),
+            old.get("code"),
+            old.get("status"),
+            old.get("message"),
+            tuple(old.get("conditions") or ()),
+        )
+        for site, old in zip(sites, previous, strict=True)
+    )
+
+
+def _matched_ids(
+    sites: Sequence[ErrorSite],
+    previous: Sequence[Mapping[str, Any]],
+    module_names: frozenset[str],
+) -> tuple[list[str], list[LikelySuccessor]]:
+    """The passes of the module docstring, from the most to the least certain evidence."""
     new_sigs = [signature(site, module_names) for site in sites]
     old_sigs = [signature(entry, module_names) for entry in previous]
     ids: list[str | None] = [None] * len(sites)

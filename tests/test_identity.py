@@ -12,7 +12,14 @@ import yaml
 
 from generator.cli import main
 from generator.extract import ErrorSite
-from generator.identity import LikelySuccessor, assign_ids, canonical_expression, slug
+from generator.identity import (
+    LikelySuccessor,
+    _matched_ids,
+    _unchanged,
+    assign_ids,
+    canonical_expression,
+    slug,
+)
 from tests.helpers import make_project
 
 MODULE_NAMES = frozenset({"TOOLS", "limiter", "_rpc_error"})
@@ -137,6 +144,39 @@ def test_a_new_entry_gets_a_fresh_slug_and_collisions_are_numbered() -> None:
     ids, successors = assign_ids(new, entries(old, ["bad-request"]), MODULE_NAMES)
     assert ids == ["bad-request", "bad-request-2", "bad-request-3"]
     assert successors == []
+
+
+@pytest.mark.parametrize(
+    ("sites", "ids"),
+    [
+        (BEFORE, IDS),
+        ([site("Bad"), site("Bad"), site("Bad", code=-32601)], ["bad", "bad-2", "bad-3"]),
+        ([site("Bad: {x}", conditions=["x"]), site("Bad: {y}", conditions=["y"])], ["one", "two"]),
+        ([], []),
+    ],
+)
+def test_the_shortcut_for_an_unchanged_catalog_agrees_with_the_passes(
+    sites: list[ErrorSite], ids: list[str]
+) -> None:
+    previous = entries(sites, ids)
+    assert _unchanged(sites, previous)
+    assert assign_ids(sites, previous, MODULE_NAMES) == _matched_ids(sites, previous, MODULE_NAMES)
+    assert assign_ids(sites, previous, MODULE_NAMES) == (ids, [])
+
+
+def test_any_changed_fact_or_order_takes_the_passes() -> None:
+    previous = entries(BEFORE, IDS)
+    assert not _unchanged(BEFORE[::-1], previous)
+    assert not _unchanged(BEFORE[:2], previous)
+    for field, value in [
+        ("function", "other"),
+        ("code", 1),
+        ("status", 1),
+        ("message", "m"),
+        ("conditions", ()),
+    ]:
+        changed = [dataclasses.replace(BEFORE[0], **{field: value}), *BEFORE[1:]]
+        assert not _unchanged(changed, previous)
 
 
 def test_a_message_without_words_gets_an_id_from_code_and_status() -> None:

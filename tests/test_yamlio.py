@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from generator import yamlio
 from generator.errors import CatalogError, ConfigError
@@ -107,6 +108,37 @@ def test_libyaml_writes_the_same_bytes_as_the_pure_python_emitter(
     fast = [dump_yaml(document) for document in documents]
     monkeypatch.setattr(yamlio, "_DUMPERS", yamlio._DUMPERS[:1])
     assert [dump_yaml(document) for document in documents] == fast
+
+
+@pytest.mark.parametrize("pure_python", [False, True], ids=["libyaml", "pure Python"])
+def test_nodes_built_directly_dump_to_the_bytes_of_yaml_dump(
+    monkeypatch: pytest.MonkeyPatch, repo_root: Path, pure_python: bool
+) -> None:
+    documents: list[Any] = [
+        load_yaml(path.read_text(encoding="utf-8"), path.name).data
+        for path in (repo_root / "data").glob("*.yaml")
+    ]
+    documents += [
+        {"message": text, "list": [text], text or "empty": {"nested": text}} for text in ASCII_LINES
+    ]
+    documents += [{"message": text, "pair": (text, [text])} for text in TRICKY_STRINGS.values()]
+    # Values the representer itself handles (bool is a subclass of int), and empty collections.
+    documents.append({"yes": True, "none": None, "float": 1.5, "big": 10**20, 3: [], 2.5: "x", "empty": {}})
+    documents += [[], {}, "plain", -32600, [[1, (2, 3)], {"a": {"b": [{}]}}]]
+    if pure_python:
+        monkeypatch.setattr(yamlio, "_DUMPERS", yamlio._DUMPERS[:1])
+    for document in documents:
+        dumper = yamlio._DUMPERS[-1] if yamlio._one_line_ascii(document) else yamlio._DUMPERS[0]
+        expected = yaml.dump(
+            document,
+            Dumper=dumper,
+            sort_keys=False,
+            default_flow_style=False,
+            allow_unicode=True,
+            width=100,
+            indent=2,
+        )
+        assert dump_yaml(document) == expected
 
 
 def test_the_header_comes_first_and_does_not_change_the_data() -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import ast
 import bisect
+import itertools
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,29 +37,35 @@ def callee_name(call: ast.Call) -> str:
     return ""
 
 
-def name_lines(code: str, names: Collection[str]) -> list[int]:
-    """The sorted numbers of the lines of `code` that may spell one of `names` as an identifier.
+def name_counts(code: str, names: Collection[str]) -> dict[int, int]:
+    """For each line of `code` that may spell one of `names` as an identifier, at most how many times it does.
 
     Lines are counted as the parser counts them (`\\r\\n`, `\\r` and `\\n` end a line; a form feed does not,
-    unlike `str.splitlines`). A line with non-ASCII text always counts: the parser normalises identifiers
-    (NFKC), so a name may be written there in characters that differ from its ASCII spelling.
+    unlike `str.splitlines`). A line with non-ASCII text counts as its length: the parser normalises
+    identifiers (NFKC), so a name may be spelled there in other characters, but each takes one at least.
     """
     pattern = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in sorted(names)) + r")\b")
-    lines = code.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    return [
-        number
-        for number, line in enumerate(lines, start=1)
-        if not line.isascii() or (names and pattern.search(line))
-    ]
+    counts: dict[int, int] = {}
+    for number, line in enumerate(code.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+        found = len(pattern.findall(line)) if line.isascii() and names else len(line)
+        if found:
+            counts[number] = found
+    return counts
 
 
 class CallFinder:
-    """Walks statements for calls of `names`, skipping those whose lines hold none of the names."""
+    """Walks statements for calls of `names`, skipping those whose lines hold none of the names.
 
-    def __init__(self, names: Collection[str], lines: list[int]) -> None:
+    Every call found accounts for one occurrence of its name in the text, so the walk of a statement also
+    stops as soon as it has found as many calls as its lines hold names: usually at the call itself, rather
+    than after every argument.
+    """
+
+    def __init__(self, names: Collection[str], counts: Mapping[int, int]) -> None:
         self.names = names
-        self.lines = lines
-        """The sorted line numbers where a name may occur (see `name_lines`)."""
+        self.lines = sorted(counts)
+        # Occurrences on the lines before self.lines[i], so that any range of lines sums in two look-ups.
+        self.before = list(itertools.accumulate((counts[line] for line in self.lines), initial=0))
 
     def calls(self, statements: list[ast.stmt], guards: tuple[str, ...] = ()) -> Iterator[Call]:
         """Constructor calls in `statements`, in source order, each with the conditions it runs under."""
@@ -67,9 +74,13 @@ class CallFinder:
                 yield from self._calls_in(statement, guards)
 
     def _may_call(self, node: ast.stmt | ast.expr) -> bool:
-        """Whether a constructor name occurs on any line of `node`."""
+        return self._occurrences(node) > 0
+
+    def _occurrences(self, node: ast.stmt | ast.expr) -> int:
+        """At most how many times a constructor name occurs on the lines of `node`."""
         first = bisect.bisect_left(self.lines, node.lineno)
-        return first < len(self.lines) and self.lines[first] <= (node.end_lineno or node.lineno)
+        last = bisect.bisect_right(self.lines, node.end_lineno or node.lineno)
+        return self.before[last] - self.before[first]
 
     def _calls_in(self, statement: ast.stmt, guards: tuple[str, ...]) -> Iterator[Call]:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -113,8 +124,12 @@ class CallFinder:
 
     def _direct(self, statement: ast.stmt, roots: list[Any], guards: tuple[str, ...]) -> Iterator[Call]:
         for root in roots:
-            if not self._may_call(root):
+            left = self._occurrences(root)
+            if left == 0:
                 continue
             for node in ast.walk(root):
                 if isinstance(node, ast.Call) and callee_name(node) in self.names:
                     yield Call(node, statement, guards)
+                    left -= 1
+                    if left == 0:
+                        break

@@ -13,7 +13,7 @@ from typing import Any
 
 import griffe
 
-from generator.calls import Call, CallFinder, callee_name, name_lines
+from generator.calls import Call, CallFinder, callee_name, name_counts
 from generator.config import CatalogConfig
 from generator.errors import ConfigError, SourceError, suggest
 from generator.resolve import Resolver, Unresolvable
@@ -95,7 +95,7 @@ def extract_error_sites(
         if node is None or code is None:
             raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
         if function.module.path not in finders:
-            finders[function.module.path] = CallFinder(constructors, name_lines(code, constructors))
+            finders[function.module.path] = CallFinder(constructors, name_counts(code, constructors))
         for found in finders[function.module.path].calls(node.body):
             constructor = constructors[callee_name(found.call)]
             site = _Site(config, module, resolver, file, constructor)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from generator.calls import CallFinder, name_lines
+from generator.calls import CallFinder, name_counts
 
 NAMES = ("rpc_error", "Fault")
 
@@ -51,7 +51,8 @@ def handler(params, items):
             pass
     def inner():
         return rpc_error(7, -6, "never scanned")
-    return \uff52pc_error(8, -7, "full width")
+    log(rpc_error(8, 0, "first"), rpc_error(9, 0, "second"))
+    return [wrap(rpc_error(10, 0, "deeper, so found later")), \uff52pc_error(11, -7, "full width")]
 """
 
 
@@ -62,11 +63,12 @@ def found(finder: CallFinder, body: list[ast.stmt]) -> list[tuple[int, int, tupl
 def test_skipping_by_lines_finds_what_a_full_walk_finds() -> None:
     [function] = ast.parse(SOURCE).body
     assert isinstance(function, ast.FunctionDef)
-    every_line = list(range(1, SOURCE.count("\n") + 2))  # every statement may hold a call: nothing skipped
+    # Every line may hold any number of calls: nothing is skipped, and every statement is walked to the end.
+    every_line = dict.fromkeys(range(1, SOURCE.count("\n") + 2), 1000)
     full = found(CallFinder(NAMES, every_line), function.body)
-    pruned = found(CallFinder(NAMES, name_lines(SOURCE, NAMES)), function.body)
+    pruned = found(CallFinder(NAMES, name_counts(SOURCE, NAMES)), function.body)
     assert pruned == full
-    assert [line for line, *_ in full] == [5, 6, 11, 14, 19, 26, 33, 40]
+    assert [line for line, *_ in full] == [5, 6, 11, 14, 19, 26, 33, 40, 40, 41, 41]
     assert full[2][2] == (
         "not (params.get('a') is None)",
         "not (rpc_error(2, -1, 'in a test'))",
@@ -78,9 +80,14 @@ def test_skipping_by_lines_finds_what_a_full_walk_finds() -> None:
 def test_lines_are_counted_as_the_parser_counts_them() -> None:
     code = "a = 1\r\nb = rpc_error\rc = 2;\x0cd = rpc_error\ne = '\u00e9'\nf = 3\n"
     assert [node.lineno for node in ast.parse(code).body] == [1, 2, 3, 3, 4, 5]
-    # rpc_error on lines 2 and 3, line 4 holds non-ASCII text; a form feed does not end line 3
-    assert name_lines(code, NAMES) == [2, 3, 4]
+    # rpc_error on lines 2 and 3 (a form feed does not end line 3); line 4 holds non-ASCII text, so it counts
+    # as many occurrences as it has characters
+    assert name_counts(code, NAMES) == {2: 1, 3: 1, 4: 7}
 
 
 def test_a_name_inside_a_longer_identifier_is_not_a_match() -> None:
-    assert name_lines("x = my_rpc_error_table\ny = rpc_error\n", NAMES) == [2]
+    assert name_counts("x = my_rpc_error_table\ny = rpc_error\n", NAMES) == {2: 1}
+
+
+def test_every_occurrence_on_a_line_counts() -> None:
+    assert name_counts("raise Fault(rpc_error(1), 'rpc_error')  # rpc_error\n", NAMES) == {1: 4}

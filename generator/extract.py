@@ -20,20 +20,19 @@ from generator.resolve import Resolver, Unresolvable
 
 
 class FunctionBodies(griffe.Extension):
-    """A griffe extension that remembers the AST node of every function it visits, by dotted path, and the
-    source text of every module, exactly as griffe parsed it (so its lines are the nodes' line numbers)."""
+    """A griffe extension that remembers the AST node of every function it visits, by dotted path, with the
+    source text it was parsed from (so that the text's lines are the node's line numbers)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.code: dict[str, str] = {}
 
-    def on_module_instance(self, *, node: Any, mod: griffe.Module, agent: Any, **kwargs: Any) -> None:
-        self.code[mod.path] = agent.code
-
     def on_function_instance(self, *, node: Any, func: griffe.Function, agent: Any, **kwargs: Any) -> None:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        code = getattr(agent, "code", None)  # only griffe's visitor parses source
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and isinstance(code, str):
             self.nodes[func.path] = node
+            self.code[func.path] = code
 
 
 @dataclass(frozen=True)
@@ -86,17 +85,17 @@ def extract_error_sites(
 ) -> list[ErrorSite]:
     """All constructor calls in the configured functions, in configuration order, then source order."""
     constructors = {name: find_function(module, name, what="constructor") for name in config.constructors}
-    finders: dict[str, CallFinder] = {}  # by module: the configured functions may live in several
+    finders: dict[str, CallFinder] = {}  # by source text: the configured functions may live in several
     sites: list[ErrorSite] = []
     for function_name in config.functions:
         function = find_function(module, function_name)
         node = bodies.nodes.get(function.path)
-        code = bodies.code.get(function.module.path)
-        if node is None or code is None:
+        if node is None:
             raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
-        if function.module.path not in finders:
-            finders[function.module.path] = CallFinder(constructors, name_counts(code, constructors))
-        for found in finders[function.module.path].calls(node.body):
+        code = bodies.code[function.path]
+        if code not in finders:
+            finders[code] = CallFinder(constructors, name_counts(code, constructors))
+        for found in finders[code].calls(node.body):
             constructor = constructors[callee_name(found.call)]
             site = _Site(config, module, resolver, file, constructor)
             sites.append(site.build(function_name, found))

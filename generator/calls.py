@@ -1,10 +1,10 @@
 """Find the calls of the error constructor in a function body, with the conditions under which each runs.
 
-A backend function is mostly statements that call no constructor, and walking every node of every statement
-(and unparsing every guard) was most of extract's time. So the walk first asks the source text: a statement
-whose lines do not hold a constructor's name anywhere cannot contain a call of it, and is skipped unread. The
-text is a conservative superset (a name in a comment or a string only costs a walk that finds nothing), so the
-calls found are exactly those a full walk finds.
+Most statements of a backend call no constructor, and walking each of their nodes (and unparsing each guard)
+is wasted work. So the walk first asks the source text: a statement whose lines do not hold a constructor's
+name anywhere cannot contain a call of it, and is skipped unread. The text is a conservative superset (a name
+in a comment or a string only costs a walk that finds nothing), so the calls found are exactly those a full
+walk finds.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from generator import catalog as catalogs
+from generator.citations import reusing
 from generator.config import Settings
 from generator.contract import contract_findings
 from generator.drift import FIX, CatalogDrift, tools_drift
@@ -40,8 +41,9 @@ def run_check(settings: Settings, *, base: str | None = None) -> list[Finding]:
     safe_notes = {
         name: without_unknown_constants(note, extraction.catalogs[name]) for name, note in notes.items()
     }
-    findings.extend(_page_findings(settings, extraction.catalogs, safe_notes))
-    findings.extend(evidence_findings(settings, extraction, notes))
+    with reusing(extraction.trees):  # the cited files griffe has parsed are not parsed again
+        findings.extend(_page_findings(settings, extraction.catalogs, safe_notes))
+        findings.extend(evidence_findings(settings, extraction, notes))
     findings.extend(spec_findings(settings, extraction, notes))
     if base is not None:
         findings.extend(contract_findings(settings, extraction, base))

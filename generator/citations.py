@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 import builtins
 import hashlib
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -47,8 +49,36 @@ def citation_path(root: Path, file: str, *, page: str, line: int | None = None) 
     return path
 
 
-@lru_cache(maxsize=64)
+_parsed_elsewhere: dict[bytes, ast.Module] = {}
+"""Trees that another stage parsed from exactly these bytes, while `reusing` lends them."""
+
+
+@contextmanager
+def reusing(trees: Mapping[bytes, ast.Module]) -> Iterator[None]:
+    """Within the block, a cited file whose bytes are a key of `trees` is not parsed again.
+
+    check has griffe parse every source file to extract the catalogs and then fingerprints the functions the
+    pages cite, most of them in those same files: parsing them twice was a third of what check spends on a
+    large backend. griffe's tree is `ast.parse`'s for the same text, and a tree is only reused for the very
+    bytes it was parsed from, so fingerprints cannot differ. The trees are lent for the block only (a long
+    `mkdocs serve` would otherwise keep every version of every file).
+    """
+    saved = dict(_parsed_elsewhere)
+    _parsed_elsewhere.update(trees)
+    try:
+        yield
+    finally:
+        _parsed_elsewhere.clear()
+        _parsed_elsewhere.update(saved)
+
+
 def _parse(source: bytes, display: str) -> ast.Module:
+    tree = _parsed_elsewhere.get(source)
+    return tree if tree is not None else _parse_bytes(source, display)
+
+
+@lru_cache(maxsize=64)
+def _parse_bytes(source: bytes, display: str) -> ast.Module:
     """Parse once per distinct content, so a file edited between two calls is parsed again."""
     try:
         return ast.parse(source.decode("utf-8"), filename=display)

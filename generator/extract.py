@@ -27,6 +27,15 @@ class FunctionBodies(griffe.Extension):
         super().__init__()
         self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.code: dict[str, str] = {}
+        self.trees: dict[bytes, ast.Module] = {}
+        """Each module's whole tree, by the bytes it was parsed from (for `citations.reusing`)."""
+
+    def on_module_node(self, *, node: Any, agent: Any, **kwargs: Any) -> None:
+        code = getattr(agent, "code", None)
+        if isinstance(node, ast.Module) and isinstance(code, str):
+            # griffe reads files with universal newlines and without a BOM: the encoded text is the file's
+            # bytes only when it has neither, and only then can a reader of the file find this tree.
+            self.trees[code.encode("utf-8")] = node
 
     def on_function_instance(self, *, node: Any, func: griffe.Function, agent: Any, **kwargs: Any) -> None:
         code = getattr(agent, "code", None)  # only griffe's visitor parses source

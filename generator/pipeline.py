@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,8 @@ class Extraction:
     """Per errors catalog, the call sites with their current line numbers (never written to a catalog)."""
     successors: dict[str, list[LikelySuccessor]] = field(default_factory=dict)
     module_names: dict[str, frozenset[str]] = field(default_factory=dict)
+    trees: dict[bytes, ast.Module] = field(default_factory=dict)
+    """The syntax tree of every source file read, by its bytes: check fingerprints citations with them."""
 
 
 class _Loaded:
@@ -49,6 +52,11 @@ class _Loaded:
             self._packages[key] = (package, bodies)
         package, bodies = self._packages[key]
         return configured_module(package, location), bodies
+
+    def trees(self) -> dict[bytes, ast.Module]:
+        return {
+            source: tree for _, bodies in self._packages.values() for source, tree in bodies.trees.items()
+        }
 
 
 def previous_catalog(settings: Settings, name: str) -> dict[str, Any] | None:
@@ -97,6 +105,7 @@ def extract(
     for schema in sorted(catalogs.SCHEMA_DIR.glob("*.schema.json")):
         target = settings.data_dir / "schema" / schema.name
         result.outputs[settings.relative(target)] = schema.read_text(encoding="utf-8")
+    result.trees = loaded.trees()
     return result
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from generator import citations
+from generator.config import load_settings
+from generator.pipeline import extract
 
 
 class _Canonical(ast.NodeTransformer):
@@ -75,3 +77,28 @@ def test_fingerprints_of_small_symbols_match_the_reference(source: str) -> None:
     assert isinstance(node, citations._Definition)
     names = citations._module_names(tree)
     assert citations._fingerprint(node, names) == reference_fingerprint(node, names)
+
+
+def test_check_reuses_the_trees_griffe_parsed_and_fingerprints_the_same(
+    repo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = load_settings(repo_root / "mkdocs.yml")
+    trees = extract(settings, dump=False).trees
+    cited = "backend/app/mcp_server.py"
+    source = (repo_root / cited).read_bytes()
+    assert source in trees  # griffe parsed this file, from exactly these bytes
+    names = ["_rpc_error", "mcp_endpoint", "_handle"]
+    citations._symbol.cache_clear()
+    parsed = [citations.find_symbol(repo_root, cited, name) for name in names]
+
+    def no_parsing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("parsed a file whose tree was lent")
+
+    citations._symbol.cache_clear()
+    monkeypatch.setattr(citations, "_parse_bytes", no_parsing)
+    with citations.reusing(trees):
+        reused = [citations.find_symbol(repo_root, cited, name) for name in names]
+    assert reused == parsed
+    assert all(symbol is not None for symbol in reused)
+    assert citations._parsed_elsewhere == {}  # lent for the block only
+    citations._symbol.cache_clear()

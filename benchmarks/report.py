@@ -163,7 +163,14 @@ def _repo_figures(repo: dict[str, Any]) -> dict[str, float]:
     floor, check, build = median["griffe floor"], median["docgen check"], median["mkdocs build"]
     libraries = median["floor + importing jinja2, yaml"]
     plain = median["mkdocs build without docgen"]
+    check_cold = median["docgen check, no template cache"]
+    build_cold = median["mkdocs build, no template cache"]
     return {
+        "griffe_import": median.get("starting Python and importing griffe", float("nan")),
+        "headroom": max(TARGETS["check / floor"] * floor - libraries, 0.0),
+        "cold_extra": check_cold - check,
+        "plugin_cold": build_cold - plain,
+        "plugin_cold_share": (build_cold - plain) / plain,
         "floor": floor,
         "libraries": libraries,
         "libraries_ratio": libraries / floor,

@@ -44,6 +44,7 @@ def without_docgen(config: str, docs_dir: Path) -> str:
     return f"docs_dir: {docs_dir}\n{text}"
 
 
+IMPORT_NAME = "starting Python and importing griffe"
 FLOOR_NAME = "griffe floor"
 LIBRARIES_NAME = "floor + importing jinja2, yaml"
 CHECK_NAME = "docgen check"
@@ -65,6 +66,7 @@ def repo_commands() -> list[Command]:
     plain_build = ["build", "--quiet", "-f", str(plain), "-d", str(WORK / "site-without-docgen")]
     python = sys.executable
     return [
+        Command(IMPORT_NAME, (python, "-c", "import griffe"), REPO, ENV),
         Command(FLOOR_NAME, (python, "-c", FLOOR), REPO, ENV),
         Command(LIBRARIES_NAME, (python, "-c", FLOOR_AND_LIBRARIES), REPO, ENV),
         # check exits 1 when it finds drift; that is a complete run too (the working tree may be mid-change).

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import griffe
@@ -17,6 +18,7 @@ from generator.calls import Call, CallFinder, callee_name, name_counts
 from generator.config import CatalogConfig
 from generator.errors import ConfigError, SourceError, suggest
 from generator.resolve import Resolver, Unresolvable
+from generator.source import display_path
 
 
 class FunctionBodies(griffe.Extension):
@@ -90,25 +92,51 @@ def extract_error_sites(
     module: griffe.Module,
     bodies: FunctionBodies,
     resolver: Resolver,
-    file: str,
+    root: Path,
 ) -> list[ErrorSite]:
-    """All constructor calls in the configured functions, in configuration order, then source order."""
+    """All constructor calls in the configured functions, in configuration order, then source order.
+
+    A configured function may be imported into the configured module from another one: its calls are
+    located in, and its names resolved in, the module that defines it.
+    """
     constructors = {name: find_function(module, name, what="constructor") for name in config.constructors}
     finders: dict[str, CallFinder] = {}  # by source text: the configured functions may live in several
     sites: list[ErrorSite] = []
     for function_name in config.functions:
         function = find_function(module, function_name)
+        home, file = function.module, module_file(function.module, root)
         node = bodies.nodes.get(function.path)
         if node is None:
             raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
         code = bodies.code[function.path]
         if code not in finders:
             finders[code] = CallFinder(constructors, name_counts(code, constructors))
+        lines = code.split("\n")  # griffe reads with universal newlines: the parser's lines exactly
         for found in finders[code].calls(node.body):
             constructor = constructors[callee_name(found.call)]
-            site = _Site(config, module, resolver, file, constructor)
-            sites.append(site.build(function_name, found))
+            site = _Site(config, home, resolver, file, constructor)
+            sites.append(site.build(function_name, found, lines))
     return sites
+
+
+def module_file(module: griffe.Module, root: Path) -> str:
+    """The file a module was read from, relative to the project root (a package: its `__init__.py`)."""
+    path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
+    return display_path(path, root)
+
+
+def cited_sources(config: CatalogConfig, module: griffe.Module, root: Path) -> list[dict[str, Any]]:
+    """The files an errors catalog comes from, each with the constructors and functions defined there, by
+    their names in that file, in configuration order."""
+    files: dict[str, list[str]] = {}
+    named = [(name, "constructor") for name in config.constructors]
+    for name, what in [*named, *((name, "function") for name in config.functions)]:
+        function = find_function(module, name, what=what)
+        local = function.path.removeprefix(f"{function.module.path}.")
+        if local.endswith(".__init__") and not name.endswith("__init__"):
+            local = local.removesuffix(".__init__")  # a class constructor is cited as the class
+        files.setdefault(module_file(function.module, root), []).append(local)
+    return [{"path": path, "symbols": symbols} for path, symbols in files.items()]
 
 
 class _Site:
@@ -128,7 +156,7 @@ class _Site:
         self.file = file
         self.constructor = constructor
 
-    def build(self, function: str, found: Call) -> ErrorSite:
+    def build(self, function: str, found: Call, lines: list[str]) -> ErrorSite:
         call = found.call
         self.line = call.lineno
         code, code_names = self._number("code", call)
@@ -143,7 +171,7 @@ class _Site:
             message=self._message(call),
             data_keys=self._data_keys(call),
             conditions=found.conditions,
-            draft_cause=_comment_above(self.module, found.statement),
+            draft_cause=_comment_above(lines, found.statement),
             constants_used=tuple(sorted({*code_names, *status_names})),
         )
 
@@ -242,9 +270,8 @@ def _template(node: ast.JoinedStr) -> str:
     return "".join(parts)
 
 
-def _comment_above(module: griffe.Module, statement: ast.stmt) -> str | None:
+def _comment_above(lines: list[str], statement: ast.stmt) -> str | None:
     """The comment lines directly above `statement`, joined, as a draft cause."""
-    lines = module.lines
     index = statement.lineno - 2
     found: list[str] = []
     while index >= 0 and lines[index].strip().startswith("#"):

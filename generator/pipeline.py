@@ -13,10 +13,17 @@ import griffe
 from generator import catalog as catalogs
 from generator.config import CatalogConfig, Settings
 from generator.errors import CatalogError
-from generator.extract import ErrorSite, FunctionBodies, extract_error_sites
+from generator.extract import (
+    ErrorSite,
+    FunctionBodies,
+    cited_sources,
+    extract_error_sites,
+    find_function,
+    module_file,
+)
 from generator.identity import LikelySuccessor, assign_ids
 from generator.resolve import Resolver, module_constants
-from generator.source import configured_module, display_path, load_top_package, locate
+from generator.source import configured_module, load_top_package, locate
 from generator.tools import tools_catalog
 
 
@@ -91,14 +98,11 @@ def extract(
     loaded = _Loaded(settings)
     result = Extraction()
     for name, config in settings.catalogs.items():
-        module, bodies = loaded.module(config)
-        file = display_path(
-            module.filepath if not isinstance(module.filepath, list) else module.filepath[0], settings.root
-        )
         if config.kind == "tools":
-            data = tools_catalog(config, module, loaded.resolver, file)
+            module = loaded.module(config)[0]
+            data = tools_catalog(config, module, loaded.resolver, module_file(module, settings.root))
         else:
-            data = _errors(name, config, module, bodies, loaded.resolver, file, previous.get(name), result)
+            data = _errors(loaded, name, config, previous.get(name), result)
         result.catalogs[name] = data
         if dump:
             result.outputs[settings.relative(settings.catalog_path(name))] = catalogs.dump_catalog(data)
@@ -110,23 +114,22 @@ def extract(
 
 
 def _errors(
+    loaded: _Loaded,
     name: str,
     config: CatalogConfig,
-    module: griffe.Module,
-    bodies: FunctionBodies,
-    resolver: Resolver,
-    file: str,
     previous: Mapping[str, Any] | None,
     result: Extraction,
 ) -> dict[str, Any]:
-    sites = extract_error_sites(config, module, bodies, resolver, file)
-    module_names = frozenset(module.members)
+    module, bodies = loaded.module(config)
+    resolver, root = loaded.resolver, loaded.settings.root
+    sites = extract_error_sites(config, module, bodies, resolver, root)
+    homes = {find_function(module, function).module for function in config.functions}
+    module_names = frozenset(module.members).union(*(home.members for home in homes))
     ids, successors = assign_ids(sites, (previous or {}).get("entries", []), module_names)
     result.sites[name] = sites
     result.successors[name] = successors
     result.module_names[name] = module_names
-    symbols = [*config.constructors, *config.functions]
-    sources = [{"path": file, "symbols": symbols}]
+    sources = cited_sources(config, module, root)
     constants = module_constants(module, resolver)
     return catalogs.errors_catalog(name, sites, ids, sources, constants)
 

@@ -197,6 +197,54 @@ def test_functions_are_scanned_in_configured_order(tmp_path: Path) -> None:
     assert [e["message"] for e in entries(tmp_path)] == ["First", "Second"]
 
 
+def test_a_function_imported_from_another_module_is_read_where_it_is_defined(tmp_path: Path) -> None:
+    make_project(
+        tmp_path,
+        """\
+        from app.handlers import handle
+
+        def endpoint(request):
+            return handle(request)
+        """,
+        functions="endpoint, handle",
+        extra={
+            "app/handlers.py": """\
+                from app.server import _rpc_error
+
+                REFUSED = 409
+
+
+                def handle(request):
+                    if request is None:
+                        # The handler refused the request.
+                        return _rpc_error(1, -32001, "Refused", status=REFUSED)
+                """,
+        },
+    )
+    result = run(tmp_path)
+    [entry] = result.catalogs["errors"]["entries"]
+    assert (entry["file"], entry["status"], entry["constants_used"]) == ("app/handlers.py", 409, ["REFUSED"])
+    assert entry["draft_cause"] == "The handler refused the request."
+    assert result.sites["errors"][0].line == 9  # in app/handlers.py, not app/server.py
+    assert result.catalogs["errors"]["sources"] == [
+        {"path": "app/server.py", "symbols": ["_rpc_error", "endpoint"]},
+        {"path": "app/handlers.py", "symbols": ["handle"]},
+    ]
+
+
+def test_a_form_feed_does_not_shift_the_comment_read_as_draft_cause(tmp_path: Path) -> None:
+    make_project(
+        tmp_path,
+        """\
+        def endpoint(request):
+            x = 1  # a form feed here: \f is not a line break to Python
+            # The request was empty.
+            return _rpc_error(1, -32600, "Empty")
+        """,
+    )
+    assert single(tmp_path)["draft_cause"] == "The request was empty."
+
+
 def test_same_source_gives_the_same_bytes(tmp_path: Path) -> None:
     make_project(tmp_path, "def endpoint(request):\n    return _rpc_error(1, -32600, 'Bad', status=400)\n")
     assert run(tmp_path).outputs == run(tmp_path).outputs

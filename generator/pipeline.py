@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,12 +106,31 @@ def extract(
             data = _errors(loaded, name, config, previous.get(name), result)
         result.catalogs[name] = data
         if dump:
-            result.outputs[settings.relative(settings.catalog_path(name))] = catalogs.dump_catalog(data)
+            text = _catalog_text(settings.catalog_path(name), data, previous.get(name))
+            result.outputs[settings.relative(settings.catalog_path(name))] = text
     for schema in sorted(catalogs.SCHEMA_DIR.glob("*.schema.json")):
         target = settings.data_dir / "schema" / schema.name
         result.outputs[settings.relative(target)] = schema.read_text(encoding="utf-8")
     result.trees = loaded.trees()
     return result
+
+
+def _catalog_text(path: Path, data: Mapping[str, Any], committed: Mapping[str, Any] | None) -> str:
+    """The text to write for a catalog: the committed file's when it states exactly these facts in this
+    order (JSON tells types and key order apart, as the YAML would), otherwise a fresh dump.
+
+    Dumping is what extract spends most on when a large backend's catalogs have not changed: about a second
+    for 10,000 entries, against a hundredth for this comparison. A committed catalog that holds the same
+    facts in another layout (reformatted by hand) is therefore left as it is until its facts change.
+    """
+    if committed is not None and _facts(data) == _facts(committed):
+        with path.open(encoding="utf-8", newline="") as stream:
+            return stream.read()
+    return catalogs.dump_catalog(data)
+
+
+def _facts(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, ensure_ascii=False)
 
 
 def _errors(

@@ -74,6 +74,25 @@ def test_dumping_is_deterministic_and_round_trips(project: Path) -> None:
     assert extract(load_settings(project / "mkdocs.yml")).catalogs["errors"] == loaded
 
 
+def test_an_unchanged_catalog_is_kept_and_a_changed_one_rewritten_in_full(project: Path) -> None:
+    path = project / "data" / "errors.yaml"
+    canonical = path.read_text(encoding="utf-8")
+    # The same facts in the same order, laid out by hand: extract does not dump it again.
+    relaid = canonical.replace("code: -32600", "code:    -32600")
+    path.write_text(relaid, encoding="utf-8")
+    assert run_extract(project) == relaid
+    # Facts in another key order are not the same catalog: it is written afresh.
+    lines = canonical.splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.startswith("- id:"))
+    assert lines[first + 1].startswith("  code:") and lines[first + 2].startswith("  status:")
+    lines[first + 1], lines[first + 2] = lines[first + 2], lines[first + 1]
+    path.write_text("".join(lines), encoding="utf-8")
+    assert run_extract(project) == canonical
+    # A changed fact rewrites the whole file in the canonical layout.
+    path.write_text(relaid.replace("Empty request", "Empty"), encoding="utf-8")
+    assert run_extract(project) == canonical
+
+
 def test_the_catalog_holds_no_line_numbers(project: Path) -> None:
     entries = load_catalog(project / "data" / "errors.yaml", "data/errors.yaml")["entries"]
     assert all(not {"line", "end_line"} & entry.keys() for entry in entries)

@@ -1,4 +1,5 @@
-"""What each region template sees: the Jinja environment, its filters, and the context per region name.
+"""What each region template sees: the Jinja environment (with the filters of generator/filters.py) and the
+context per region name.
 
 Every template gets `page` (the front matter plus `path` and `url`), `attrs` (the marker's
 attributes), `site` (`url`, `repo_url`) and, when the region or page names one, `catalog_name` and
@@ -27,6 +28,7 @@ import yaml
 
 from generator import template_cache
 from generator.errors import TemplateError, suggest
+from generator.filters import FILTERS
 from generator.page_evidence import error_examples, header_evidence, require_catalog_name, spec_differences
 from generator.yamlio import safe_load
 
@@ -34,8 +36,6 @@ if TYPE_CHECKING:
     from generator.regions import Region
     from generator.render import Renderer
 
-_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six"]
-_NUMBER_WORDS += ["seven", "eight", "nine", "ten", "eleven", "twelve"]
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 
 
@@ -77,30 +77,6 @@ def split_front_matter(text: str, *, page: str) -> tuple[dict[str, Any], str]:
     return meta, text[match.end() :]
 
 
-def kib(value: int) -> str:
-    """Bytes as KiB or MiB when exact (`262144` -> `256 KiB`), else as bytes."""
-    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if value % size == 0:
-            return f"{value // size} {unit}"
-    return f"{value} bytes"
-
-
-def number_word(value: int) -> str:
-    """Small counts as words (`4` -> `four`), larger ones as digits."""
-    return _NUMBER_WORDS[value] if 0 <= value < len(_NUMBER_WORDS) else str(value)
-
-
-def join_code(values: list[Any], conjunction: str = "and") -> str:
-    """`a`, `b` and `c`: each value as inline code, joined for a sentence."""
-    codes = [f"`{value}`" for value in values]
-    return codes[0] if len(codes) == 1 else f"{', '.join(codes[:-1])} {conjunction} {codes[-1]}"
-
-
-def cell(value: Any) -> str:
-    """A value made safe for one Markdown table cell: one line, pipes escaped."""
-    return " ".join(str(value).split()).replace("|", "\\|")
-
-
 def make_environment(templates_dir: Path) -> jinja2.Environment:
     """The Jinja environment for region templates and notes: strict, deterministic whitespace."""
     environment = jinja2.Environment(
@@ -111,7 +87,7 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         lstrip_blocks=True,
         autoescape=False,
     )
-    environment.filters.update(kib=kib, number_word=number_word, join_code=join_code, cell=cell)
+    environment.filters.update(FILTERS)
     return template_cache.attach(environment)
 
 

@@ -1,0 +1,35 @@
+"""The filters region templates and notes may use, besides Jinja's own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six"]
+_NUMBER_WORDS += ["seven", "eight", "nine", "ten", "eleven", "twelve"]
+
+
+def kib(value: int) -> str:
+    """Bytes as KiB or MiB when exact (`262144` -> `256 KiB`), else as bytes."""
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if value % size == 0:
+            return f"{value // size} {unit}"
+    return f"{value} bytes"
+
+
+def number_word(value: int) -> str:
+    """Small counts as words (`4` -> `four`), larger ones as digits."""
+    return _NUMBER_WORDS[value] if 0 <= value < len(_NUMBER_WORDS) else str(value)
+
+
+def join_code(values: list[Any], conjunction: str = "and") -> str:
+    """`a`, `b` and `c`: each value as inline code, joined for a sentence."""
+    codes = [f"`{value}`" for value in values]
+    return codes[0] if len(codes) == 1 else f"{', '.join(codes[:-1])} {conjunction} {codes[-1]}"
+
+
+def cell(value: Any) -> str:
+    """A value made safe for one Markdown table cell: one line, pipes escaped."""
+    return " ".join(str(value).split()).replace("|", "\\|")
+
+
+FILTERS = {"kib": kib, "number_word": number_word, "join_code": join_code, "cell": cell}

@@ -100,7 +100,9 @@ def extract_error_sites(
     located in, and its names resolved in, the module that defines it.
     """
     constructors = {name: find_function(module, name, what="constructor") for name in config.constructors}
-    finders: dict[str, CallFinder] = {}  # by source text: the configured functions may live in several
+    # By source text, as the configured functions may live in several files: a finder, and the text's lines
+    # (griffe reads files with universal newlines, so these are exactly the parser's lines).
+    finders: dict[str, tuple[CallFinder, list[str]]] = {}
     sites: list[ErrorSite] = []
     for function_name in config.functions:
         function = find_function(module, function_name)
@@ -110,9 +112,9 @@ def extract_error_sites(
             raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
         code = bodies.code[function.path]
         if code not in finders:
-            finders[code] = CallFinder(constructors, name_counts(code, constructors))
-        lines = code.split("\n")  # griffe reads with universal newlines: the parser's lines exactly
-        for found in finders[code].calls(node.body):
+            finders[code] = (CallFinder(constructors, name_counts(code, constructors)), code.split("\n"))
+        finder, lines = finders[code]
+        for found in finder.calls(node.body):
             constructor = constructors[callee_name(found.call)]
             site = _Site(config, home, resolver, file, constructor)
             sites.append(site.build(function_name, found, lines))

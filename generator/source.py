@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import griffe
@@ -118,8 +119,13 @@ def _report_unparsable(folder: Path, root: Path, loaded: set[Path] | None = None
             raise SourceError(f"cannot read the file: {err.strerror}", file=shown) from err
 
 
+@lru_cache(maxsize=4096)
 def display_path(path: Path, root: Path) -> str:
-    """`path` relative to the project root when it is inside it."""
+    """`path` relative to the project root when it is inside it.
+
+    Remembered: resolving a path stats each of its parts, and extract asks about the same few files once
+    per function it reads.
+    """
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:

@@ -38,7 +38,9 @@ def _git(root: Path, *args: str) -> str:
 def machine(root: Path) -> dict[str, Any]:
     """What the figures depend on: cores, memory, CPU, Python, and the code measured."""
     memory = _first_line("/proc/meminfo", "MemTotal:")
-    dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
+    # The results of an earlier run are this run's outputs, not a change to the code measured.
+    outputs = (":!benchmarks/RESULTS.md", ":!benchmarks/results.json")
+    dirty = _git(root, "status", "--porcelain", "--untracked-files=no", "--", ".", *outputs)
     return {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cores": os.cpu_count(),

@@ -26,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=10, help="rounds on this repository (default 10)")
+    parser.add_argument("--rounds", type=int, default=20, help="rounds on this repository (default 20)")
     parser.add_argument("--scale-rounds", type=int, default=5, help="rounds at each size (default 5)")
     parser.add_argument("--sizes", type=int, nargs="+", default=list(scenarios.SIZES), help="error sites")
     parser.add_argument("--only", choices=("repo", "scale"), help="run one group of comparisons")

@@ -32,6 +32,13 @@ typical use:
 """
 
 
+ENVIRONMENT = """\
+environment:
+  DOCGEN_CACHE_DIR   where compiled templates are kept between runs
+                     (default: $XDG_CACHE_HOME/docgen, else ~/.cache/docgen)
+  DOCGEN_NO_CACHE=1  compile every template afresh and keep nothing
+"""
+
 CHECK_EXAMPLES = """\
 examples:
   docgen check                                  before pushing: is anything out of date?
@@ -170,7 +177,10 @@ SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe)
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser, with one sub-command per pipeline stage."""
     parser = argparse.ArgumentParser(
-        prog="docgen", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="docgen",
+        description=DESCRIPTION,
+        epilog=ENVIRONMENT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "-f",

@@ -52,6 +52,7 @@ def test_help_describes_docgen_and_its_commands(capsys: pytest.CaptureFixture[st
     assert "never imports or runs it" in shown
     for command in ("extract", "render", "check", "verify", "probe"):
         assert f"\n    {command} " in shown
+    assert "DOCGEN_CACHE_DIR" in shown and "DOCGEN_NO_CACHE=1" in shown
 
 
 SUBCOMMANDS = {

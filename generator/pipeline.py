@@ -62,6 +62,7 @@ class _Loaded:
         return configured_module(package, location), bodies
 
     def trees(self) -> dict[bytes, ast.Module]:
+        """Every module tree griffe parsed in this run, by the bytes it was parsed from."""
         return {
             source: tree for _, bodies in self._packages.values() for source, tree in bodies.trees.items()
         }

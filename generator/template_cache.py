@@ -85,7 +85,8 @@ def attach(environment: jinja2.Environment) -> jinja2.Environment:
     directory = cache_dir()
     if directory is not None:
         options = tuple(repr(getattr(environment, option, None)) for option in _CODE_OPTIONS)
-        namespace = repr((jinja2.__version__, options))
+        extensions = tuple(sorted(environment.extensions))  # their import names: they add syntax
+        namespace = repr((jinja2.__version__, options, extensions))
         environment.bytecode_cache = TemplateCache(directory, namespace)
     return environment
 

@@ -108,3 +108,12 @@ def test_the_default_location_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert template_cache.cache_dir() == tmp_path / "xdg" / "docgen"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert template_cache.cache_dir() == Path.home() / ".cache" / "docgen"
+
+
+def test_environments_with_other_extensions_do_not_share_code(cache: Path) -> None:
+    plain = template_cache.attach(jinja2.Environment())
+    extended = template_cache.attach(jinja2.Environment(extensions=["jinja2.ext.loopcontrols"]))
+    source = "{% for x in [1, 2] %}{{ x }}{% endfor %}"
+    assert template_cache.from_string(plain, source, name="t").render() == "12"
+    assert template_cache.from_string(extended, source, name="t").render() == "12"
+    assert len(list(cache.iterdir())) == 2

@@ -19,7 +19,7 @@ from generator.config import Settings
 from generator.errors import SourceError
 from generator.examples import Example, examples_of, raw_examples
 from generator.findings import Finding
-from generator.yamlio import first_line, load_yaml
+from generator.yamlio import first_line, load_yaml, read_text
 
 if TYPE_CHECKING:  # the site build renders evidence without loading griffe
     from generator.pipeline import Extraction
@@ -37,7 +37,7 @@ def load_evidence(path: Path, display: str) -> dict[str, Any] | None:
     """The evidence file, validated; None when probe has not run yet."""
     if not path.is_file():
         return None
-    return _parse(path.read_text(encoding="utf-8"), display)
+    return _parse(read_text(path, display), display)
 
 
 @lru_cache(maxsize=16)

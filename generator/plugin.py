@@ -33,7 +33,7 @@ from mkdocs.structure.pages import Page
 
 from generator.catalog import load_committed
 from generator.config import Settings, settings_from_plugin_config
-from generator.errors import DocgenError
+from generator.errors import DocgenError, TemplateError
 from generator.render import (
     PageResult,
     Renderer,
@@ -41,6 +41,7 @@ from generator.render import (
     catalog_json_path,
     page_titles,
 )
+from generator.yamlio import read_text
 
 if TYPE_CHECKING:  # the live-reload server (http.server, watchdog) is not loaded by `mkdocs build`
     from mkdocs.livereload import LiveReloadServer
@@ -91,8 +92,8 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
         settings = self._require_settings()
-        pages = {file.src_uri: _read(Path(file.abs_src_path or "")) for file in files.documentation_pages()}
         try:
+            pages = {file.src_uri: _read(file, settings) for file in files.documentation_pages()}
             results = self._render(settings, pages)
         except DocgenError as err:
             raise PluginError(f"docgen: {err}") from err
@@ -183,9 +184,11 @@ def _warn_about(result: PageResult, settings: Settings) -> None:
             )
 
 
-def _read(path: Path) -> str:
-    with path.open(encoding="utf-8-sig", newline="") as stream:
-        return stream.read()
+def _read(file: File, settings: Settings) -> str:
+    """A page as MkDocs reads it (a byte-order mark dropped), line endings kept."""
+    path = Path(file.abs_src_path or "")
+    shown = settings.relative(path)
+    return read_text(path, shown, error=TemplateError, encoding="utf-8-sig", newline="")
 
 
 def _commit(root: Path) -> str:

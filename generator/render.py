@@ -27,6 +27,7 @@ from generator.page_context import (
     split_front_matter,
 )
 from generator.regions import Region, RegionState, parse_regions, splice, state_of
+from generator.yamlio import read_text
 
 SymbolLocator = Callable[[str, str], tuple[int, int] | None]
 """(file relative to the project root, symbol name) -> its first and last line, or None when unknown."""
@@ -207,8 +208,8 @@ def read_pages(docs_dir: Path) -> dict[str, str]:
     """Every Markdown page under docs_dir: docs-relative POSIX path -> text (newlines as written)."""
     pages: dict[str, str] = {}
     for path in sorted(docs_dir.rglob("*.md")):
-        with path.open(encoding="utf-8", newline="") as stream:
-            pages[path.relative_to(docs_dir).as_posix()] = stream.read()
+        page = path.relative_to(docs_dir).as_posix()
+        pages[page] = read_text(path, f"{docs_dir.name}/{page}", error=TemplateError, newline="")
     return pages
 
 

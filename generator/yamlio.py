@@ -1,4 +1,4 @@
-"""YAML in and out: line-aware loading for located errors, and byte-stable dumping."""
+"""Text and YAML in and out: reading with located errors, line-aware YAML loading, byte-stable dumping."""
 
 from __future__ import annotations
 
@@ -172,10 +172,22 @@ def _record_lines(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None
             _record_lines(item, (*path, index), lines)
 
 
-def read_yaml(path: Path, display: str, *, error: type[DocgenError] = CatalogError) -> LoadedYaml:
-    """Read and parse a YAML file; unreadable or non-UTF-8 files become `error` too."""
+def read_text(
+    path: Path,
+    display: str,
+    *,
+    error: type[DocgenError] = CatalogError,
+    encoding: str = "utf-8",
+    newline: str | None = None,
+) -> str:
+    """A file's text; a missing, unreadable or non-UTF-8 file becomes `error`, located at `display`.
+
+    `newline=""` keeps line endings as written (pages are spliced byte for byte); `encoding="utf-8-sig"`
+    drops a byte-order mark, as MkDocs does.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding=encoding, newline=newline) as stream:
+            return stream.read()
     except FileNotFoundError as err:
         raise error("file not found", file=display) from err
     except UnicodeDecodeError as err:
@@ -184,7 +196,11 @@ def read_yaml(path: Path, display: str, *, error: type[DocgenError] = CatalogErr
         ) from err
     except OSError as err:
         raise error(f"cannot read the file: {err.strerror}", file=display) from err
-    return load_yaml(text, display, error=error)
+
+
+def read_yaml(path: Path, display: str, *, error: type[DocgenError] = CatalogError) -> LoadedYaml:
+    """Read and parse a YAML file; unreadable or non-UTF-8 files become `error` too."""
+    return load_yaml(read_text(path, display, error=error), display, error=error)
 
 
 class _StableDumper(yaml.SafeDumper):

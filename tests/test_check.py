@@ -363,6 +363,16 @@ BAD_INPUT: dict[str, tuple[Edit, int, str]] = {
     ),
     "config key mistyped": (replace("mkdocs.yml", "constructors:", "constructor:"), 2, "did you mean"),
     "template syntax error": (_broken_template, 3, "error-table.md.j2"),
+    "non-UTF-8 page": (
+        lambda root: (root / "docs/developers/latin1.md").write_bytes(b"# Caf\xe9\n"),
+        3,
+        "docs/developers/latin1.md:",
+    ),
+    "non-UTF-8 evidence": (
+        lambda root: (root / "data/mcp-errors.evidence.yaml").write_bytes(b"probed: caf\xe9\n"),
+        3,
+        "data/mcp-errors.evidence.yaml:",
+    ),
     "citation outside the repository": (
         replace(ERRORS_PAGE, "  - file: backend/app/mcp_server.py", "  - file: ../../etc/passwd"),
         3,

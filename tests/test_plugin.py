@@ -145,6 +145,14 @@ def test_a_template_error_stops_the_build_with_its_location(
     assert re.search(r"docgen: index.md:\d+: .*closes region 'page-header'", message)
 
 
+def test_a_page_that_is_not_utf8_stops_the_build_with_its_location(
+    project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (project / "docs" / "latin1.md").write_bytes(b"# Caf\xe9\n")
+    message = build_error(project, caplog)
+    assert "docgen: docs/latin1.md: not valid UTF-8 (byte 5)" in message
+
+
 def test_while_serving_a_backend_edit_shows_without_extract(project: Path) -> None:
     server = project / "backend" / "app" / "mcp_server.py"
     edit(server, "RATE_LIMIT_REQUESTS = 120", "RATE_LIMIT_REQUESTS = 90")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import CatalogError
 from generator.schema_check import Checker, compile_schema
-from generator.yamlio import LoadedYaml, dump_yaml, load_yaml, read_yaml
+from generator.yamlio import LoadedYaml, dump_yaml, load_yaml, read_text, read_yaml
 
 if TYPE_CHECKING:  # griffe stays out of `mkdocs build`, which only reads catalogs
     import jsonschema
@@ -122,6 +122,19 @@ def _key_at_fault(error: jsonschema.ValidationError) -> tuple[str, ...]:
         known = error.schema.get("properties", {})
         return tuple(str(key) for key in error.instance if key not in known)[:1]
     return ()
+
+
+def read_checked(path: Path, display: str, schema_name: str, hint: str) -> Any:
+    """A YAML file read, parsed and checked against its schema; parsed once per content, as rendering and
+    check both read the evidence and specification files in one run. Callers share the data: read only."""
+    return _parse_checked(read_text(path, display), display, schema_name, hint)
+
+
+@lru_cache(maxsize=32)
+def _parse_checked(text: str, display: str, schema_name: str, hint: str) -> Any:
+    loaded = load_yaml(text, display)
+    validate(loaded, schema_name, hint)
+    return loaded.data
 
 
 def load_catalog(path: Path, display: str) -> dict[str, Any]:

@@ -9,7 +9,6 @@ no evidence. A catalog whose notes carry no example at all is left alone.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +18,7 @@ from generator.config import Settings
 from generator.errors import SourceError
 from generator.examples import Example, examples_of, raw_examples
 from generator.findings import Finding
-from generator.yamlio import first_line, load_yaml, read_text
+from generator.yamlio import first_line
 
 if TYPE_CHECKING:  # the site build renders evidence without loading griffe
     from generator.pipeline import Extraction
@@ -37,14 +36,8 @@ def load_evidence(path: Path, display: str) -> dict[str, Any] | None:
     """The evidence file, validated; None when probe has not run yet."""
     if not path.is_file():
         return None
-    return _parse(read_text(path, display), display)
-
-
-@lru_cache(maxsize=16)
-def _parse(text: str, display: str) -> dict[str, Any]:
-    loaded = load_yaml(text, display)
-    catalogs.validate(loaded, "errors-evidence", f"this file is written by probe: run `{PROBE}` again")
-    data: dict[str, Any] = loaded.data
+    hint = f"this file is written by probe: run `{PROBE}` again"
+    data: dict[str, Any] = catalogs.read_checked(path, display, "errors-evidence", hint)
     return data
 
 

@@ -19,7 +19,7 @@ from generator import catalog as catalogs
 from generator.config import Settings
 from generator.errors import CatalogError
 from generator.findings import Finding
-from generator.yamlio import first_line, read_yaml
+from generator.yamlio import first_line
 
 if TYPE_CHECKING:  # the site build compares with the spec without loading griffe
     from generator.extract import ErrorSite
@@ -68,14 +68,14 @@ def load_spec(settings_root: Path, data_dir: Path, name: str, *, named_in: str) 
             file=named_in,
             hint="fix `spec:` in the notes, or add the classification file",
         )
-    loaded = read_yaml(spec_path, shown)
-    catalogs.validate(loaded, "spec", "see data/schema/spec.schema.json for the fields a condition takes")
+    hint = "see data/schema/spec.schema.json for the fields a condition takes"
+    data = catalogs.read_checked(spec_path, shown, "spec", hint)
     accepted: Mapping[str, Mapping[str, Any]] = {}
     if baseline_path.is_file():
-        baseline = read_yaml(baseline_path, shown_baseline)
-        catalogs.validate(baseline, "spec-baseline", "see data/schema/spec-baseline.schema.json")
-        accepted = baseline.data.get("accepted") or {}
-    return Spec(name, loaded.data, accepted, shown, shown_baseline)
+        hint = "see data/schema/spec-baseline.schema.json"
+        baseline = catalogs.read_checked(baseline_path, shown_baseline, "spec-baseline", hint)
+        accepted = baseline.get("accepted") or {}
+    return Spec(name, data, accepted, shown, shown_baseline)
 
 
 def _relative(path: Path, root: Path) -> str:

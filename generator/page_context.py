@@ -16,7 +16,6 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
 
 from __future__ import annotations
 
-import functools
 import posixpath
 import re
 from collections.abc import Callable, Mapping
@@ -241,7 +240,7 @@ def _render_note(
     notes_file = renderer.settings.notes_path(catalog)
     where = f"notes for entry {entry_id!r}, field {field!r}"
     try:
-        return _note_template(renderer.environment, source).render(constants).strip()
+        return template_cache.from_string(renderer.environment, source, name="note").render(constants).strip()
     except jinja2.UndefinedError as err:
         name = re.search(r"'(\w+)' is undefined", err.message or "")
         hint = suggest(name.group(1), constants) if name else None
@@ -252,13 +251,6 @@ def _render_note(
         ) from err
     except jinja2.TemplateError as err:
         raise TemplateError(f"{where}: {err}", file=_relative(notes_file, renderer.settings.root)) from err
-
-
-@functools.lru_cache(maxsize=4096)
-def _note_template(environment: jinja2.Environment, source: str) -> jinja2.Template:
-    """A note compiled once per environment, however many renderers and pages show it (and kept in the
-    template cache between runs)."""
-    return template_cache.from_string(environment, source, name="note")
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -91,8 +92,10 @@ def attach(environment: jinja2.Environment) -> jinja2.Environment:
     return environment
 
 
+@lru_cache(maxsize=4096)
 def from_string(environment: jinja2.Environment, source: str, *, name: str) -> jinja2.Template:
-    """`environment.from_string(source)`, through the environment's cache when it has one.
+    """`environment.from_string(source)`, compiled once per environment in a process (however many pages
+    show the same note) and through the environment's cache between runs when it has one.
 
     Jinja's own `from_string` never consults the cache; this does what its loaders do. `name` keeps
     entries of different kinds apart (the source's hash tells different sources apart anyway).

@@ -28,8 +28,8 @@ from pathlib import Path
 
 import yaml
 
-from generator.citations import find_symbol
-from generator.cli import main as docgen
+from generator.core.symbols import find_symbol
+from generator.shell.cli import main as docgen
 
 SEED = 20260728
 SITES_PER_FUNCTION = 10

@@ -2,6 +2,6 @@
 
 import sys
 
-from generator.cli import main
+from generator.shell.cli import main
 
 sys.exit(main())

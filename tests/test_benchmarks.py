@@ -9,9 +9,9 @@ from pathlib import Path
 
 from benchmarks import synthetic
 from benchmarks.scenarios import without_docgen
-from generator.check import run_check
-from generator.config import load_settings
-from generator.yamlio import read_yaml
+from generator.check.run import run_check
+from generator.core.settings import load_settings
+from generator.core.yamlio import read_yaml
 
 
 def test_a_generated_backend_extracts_to_the_asked_number_of_sites_and_checks_clean(tmp_path: Path) -> None:

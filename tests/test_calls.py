@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from generator.calls import CallFinder, name_counts
+from generator.extract.calls import CallFinder, name_counts
 
 NAMES = ("rpc_error", "Fault")
 

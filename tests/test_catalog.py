@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from generator.catalog import dump_catalog, load_catalog, load_notes, parse_catalog_text
-from generator.cli import main
-from generator.config import load_settings
-from generator.errors import CatalogError
-from generator.pipeline import extract, notes_report
+from generator.core.catalog import dump_catalog, load_catalog, load_notes, notes_report, parse_catalog_text
+from generator.core.errors import CatalogError
+from generator.core.settings import load_settings
+from generator.extract.pipeline import extract
+from generator.shell.cli import main
 from tests.helpers import MKDOCS_ERRORS, make_files, make_project
 
 SERVER = """\

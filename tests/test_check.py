@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from generator.shell.cli import main
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 

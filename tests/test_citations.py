@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from generator import citations
-from generator.config import load_settings
-from generator.pipeline import extract
+from generator.core import symbols as citations
+from generator.core.settings import load_settings
+from generator.extract.pipeline import extract
 
 
 class _Canonical(ast.NodeTransformer):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.catalog import SCHEMA_DIR
-from generator.cli import main
+from generator.core.catalog import SCHEMA_DIR
+from generator.shell.cli import main
 from tests.helpers import make_files, make_project
 
 SERVER = """\

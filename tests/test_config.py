@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.config import CatalogConfig, Settings, load_settings
-from generator.errors import ConfigError, ConfigErrors
+from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.settings import CatalogConfig, Settings, load_settings
 from tests.helpers import make_files
 
 VALID = """\

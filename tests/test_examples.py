@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from generator.cli import main
-from generator.errors import CatalogError
-from generator.examples import Where, curl_command, examples_of, http_request, resolve
+from generator.core.errors import CatalogError
+from generator.core.examples import Where, curl_command, examples_of, http_request, resolve
+from generator.shell.cli import main
 from tests.helpers import copy_project
 
 CONSTANTS = {"MAX_BODY_BYTES": 64, "RATE_LIMIT_REQUESTS": 3}

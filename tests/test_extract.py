@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from generator.config import load_settings
-from generator.errors import ConfigError, SourceError
-from generator.pipeline import Extraction, extract
+from generator.core.errors import ConfigError, SourceError
+from generator.core.settings import load_settings
+from generator.extract.pipeline import Extraction, extract
 from tests.helpers import SEED_ROWS, make_files, make_project
 
 
@@ -354,7 +354,9 @@ def test_extract_reproduces_the_committed_files_byte_for_byte(repo_root: Path) -
     assert sorted(result.outputs) == [
         "data/mcp-errors.yaml",
         "data/mcp-tools.yaml",
-        *sorted(f"data/schema/{p.name}" for p in (repo_root / "generator" / "schema").glob("*.json")),
+        *sorted(
+            f"data/schema/{p.name}" for p in (repo_root / "generator" / "core" / "schema").glob("*.json")
+        ),
     ]
     for relative, text in result.outputs.items():
         assert (repo_root / relative).read_text(encoding="utf-8") == text, relative

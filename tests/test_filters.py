@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.filters import cell, join_code, kib, number_word
+from generator.render.filters import cell, join_code, kib, number_word
 
 
 @pytest.mark.parametrize(

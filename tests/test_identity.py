@@ -10,9 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.cli import main
-from generator.extract import ErrorSite
-from generator.identity import (
+from generator.extract.identity import (
     LikelySuccessor,
     _matched_ids,
     _unchanged,
@@ -20,6 +18,8 @@ from generator.identity import (
     canonical_expression,
     slug,
 )
+from generator.extract.sites import ErrorSite
+from generator.shell.cli import main
 from tests.helpers import make_project
 
 MODULE_NAMES = frozenset({"TOOLS", "limiter", "_rpc_error"})
@@ -366,8 +366,8 @@ def test_a_replaced_entry_is_reported_end_to_end(project: Path, capsys: pytest.C
 
 
 def test_a_vanished_entry_is_named_as_predecessor_once() -> None:
-    from generator.extract import ErrorSite
-    from generator.identity import assign_ids
+    from generator.extract.identity import assign_ids
+    from generator.extract.sites import ErrorSite
 
     def site(message: str, code: int) -> ErrorSite:
         return ErrorSite("handle", "app.py", 1, 1, code, 400, message, (), (f"kind == {code}",), None, ())
@@ -390,8 +390,8 @@ def test_a_vanished_entry_is_named_as_predecessor_once() -> None:
 
 
 def test_an_entry_keeps_its_id_when_its_function_is_renamed() -> None:
-    from generator.extract import ErrorSite
-    from generator.identity import assign_ids
+    from generator.extract.identity import assign_ids
+    from generator.extract.sites import ErrorSite
 
     old = [
         {

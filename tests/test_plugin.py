@@ -14,8 +14,8 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
-from generator.config import load_settings
-from generator.plugin import DocgenPlugin, _commit, locate_symbol, watched_paths
+from generator.core.settings import load_settings
+from generator.shell.plugin import DocgenPlugin, _commit, locate_symbol, watched_paths
 from tests.test_site import copy_site
 
 

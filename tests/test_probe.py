@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.catalog import load_catalog, load_notes
-from generator.cli import main
-from generator.page_context import make_environment
+from generator.core.catalog import load_catalog, load_notes
+from generator.render.context import make_environment
+from generator.shell.cli import main
 from tests.backend.conftest import RunningServer, run_server, write_docs
 from tests.helpers import copy_project
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.errors import TemplateError
-from generator.regions import Region, begin_marker, digest_of, parse_regions, splice, state_of
+from generator.core.errors import TemplateError
+from generator.render.regions import Region, begin_marker, digest_of, parse_regions, splice, state_of
 
 PAGE = """# Title
 

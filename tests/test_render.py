@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.catalog import load_catalog, load_notes
-from generator.config import Settings
-from generator.errors import TemplateError
-from generator.regions import digest_of
-from generator.render import Renderer, catalog_as_json, page_titles, read_pages, render_all, render_pages
+from generator.core.catalog import load_catalog, load_notes
+from generator.core.errors import TemplateError
+from generator.core.pages import page_titles, read_pages
+from generator.core.settings import Settings
+from generator.render.regions import digest_of
+from generator.render.renderer import Renderer, catalog_as_json, render_all, render_pages
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = sorted(path.name for path in GOLDEN.iterdir() if (path / "case.yaml").is_file())
@@ -271,8 +272,8 @@ def test_pages_without_regions_are_left_out(repo_root: Path, tmp_path: Path) -> 
 
 
 def test_committed_pages_are_up_to_date(repo_root: Path) -> None:
-    from generator.catalog import load_committed
-    from generator.config import load_settings
+    from generator.core.catalog import load_committed
+    from generator.core.settings import load_settings
 
     settings = load_settings(repo_root / "mkdocs.yml")
     catalogs, notes = load_committed(settings)

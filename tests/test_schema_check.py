@@ -12,9 +12,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from generator.catalog import SCHEMA_DIR
-from generator.schema_check import compile_schema, conforms
-from generator.yamlio import read_yaml
+from generator.core.catalog import SCHEMA_DIR
+from generator.core.schema_check import compile_schema, conforms
+from generator.core.yamlio import read_yaml
 
 DOCUMENTS = {
     "errors-catalog": "data/mcp-errors.yaml",

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.catalog import load_catalog, load_notes
-from generator.cli import main
-from generator.spec import compare, differences, here, load_spec, required
+from generator.core.catalog import load_catalog, load_notes
+from generator.core.spec import compare, differences, here, load_spec, required
+from generator.shell.cli import main
 from tests.helpers import copy_project
 
 SERVER = "backend/app/mcp_server.py"

@@ -8,8 +8,8 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from generator import template_cache
-from generator.page_context import make_environment
+from generator.core import template_cache
+from generator.render.context import make_environment
 
 
 def write_template(folder: Path, text: str) -> Path:

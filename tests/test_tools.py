@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from generator.catalog import load_catalog
-from generator.config import load_settings
-from generator.errors import SourceError
-from generator.pipeline import extract
-from generator.tools import json_type
-from generator.writer import write_outputs
+from generator.core.catalog import load_catalog
+from generator.core.errors import SourceError
+from generator.core.settings import load_settings
+from generator.core.writer import write_outputs
+from generator.extract.pipeline import extract
+from generator.extract.tools import json_type
 from tests.helpers import make_files
 
 MKDOCS_TOOLS = """\

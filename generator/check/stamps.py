@@ -1,0 +1,117 @@
+"""Last verified that means something: `docgen verify` stamps a page, `docgen check` tells when it went stale.
+
+The stamp lives in the page's front matter: `last_verified` (a date) and `verified_fingerprints` (one
+fingerprint per cited symbol). Only those keys are rewritten; every other byte of the page stays as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from generator.core.errors import TemplateError
+from generator.core.findings import Finding
+from generator.core.symbols import Symbol, citation_path, find_symbol
+from generator.core.yamlio import first_line
+
+STAMP_KEYS = ("last_verified", "verified_fingerprints")
+_FRONT = re.compile(r"\A---[ \t]*\r?\n")
+_CLOSE = re.compile(r"^---[ \t]*$", re.MULTILINE)
+
+
+def cited_symbols(
+    root: Path, meta: Mapping[str, Any], *, page: str
+) -> Iterator[tuple[str, str, Symbol | None]]:
+    """(file, symbol, located symbol or None) for every source citation in a page's `based_on`."""
+    for item in meta.get("based_on") or []:
+        if not isinstance(item, dict) or "file" not in item:
+            continue
+        file = str(item["file"])
+        citation_path(root, file, page=page)
+        for name in item.get("symbols") or []:
+            yield file, str(name), find_symbol(root, file, str(name))
+
+
+def fingerprints(root: Path, meta: Mapping[str, Any], *, page: str) -> dict[str, str]:
+    """The current fingerprint of every cited symbol, keyed `file:symbol`."""
+    found: dict[str, str] = {}
+    for file, name, symbol in cited_symbols(root, meta, page=page):
+        if symbol is None:
+            raise TemplateError(
+                f"cannot stamp: {file} has no symbol {name!r}", file=page, hint="fix the page's based_on list"
+            )
+        found[symbol.key] = symbol.fingerprint
+    return found
+
+
+def stamp(text: str, *, date: str, prints: Mapping[str, str], page: str) -> str:
+    """`text` with its stamp keys replaced (or added at the end of the front matter)."""
+    opening = _FRONT.match(text)
+    closing = _CLOSE.search(text, opening.end()) if opening else None
+    if opening is None or closing is None:
+        raise TemplateError(
+            "the page has no front matter to stamp",
+            file=page,
+            line=1,
+            hint="start the page with a '---' block holding title and based_on",
+        )
+    newline = "\r\n" if opening.group(0).endswith("\r\n") else "\n"
+    block = [f"last_verified: {date}{newline}", f"verified_fingerprints:{newline}"]
+    block += [f"  {key}: {value}{newline}" for key, value in sorted(prints.items())]
+    head = text[opening.end() : closing.start()].splitlines(keepends=True)
+    return text[: opening.end()] + "".join(_with_stamp(head, block)) + text[closing.start() :]
+
+
+def _with_stamp(lines: list[str], block: list[str]) -> list[str]:
+    """The front-matter lines with the stamp block where `last_verified` was (else at the end)."""
+    result: list[str] = []
+    skipping = placed = False
+    for line in lines:
+        if line.strip() and not line[0].isspace():
+            key = line.split(":", 1)[0].strip()
+            skipping = key in STAMP_KEYS
+            if key == "last_verified" and not placed:
+                result.extend(block)
+                placed = True
+        if not skipping:
+            result.append(line)
+    return result if placed else result + block
+
+
+def stamp_findings(root: Path, meta: Mapping[str, Any], *, page: str, text: str) -> Iterator[Finding]:
+    """A finding per cited symbol whose source changed since the page was stamped."""
+    recorded = meta.get("verified_fingerprints")
+    if not isinstance(recorded, dict):
+        if meta.get("based_on") and any("file" in (item or {}) for item in meta["based_on"]):
+            yield Finding(
+                "verification-missing",
+                page,
+                _line_of(text, "last_verified"),
+                page,
+                "the page cites source but carries no verified fingerprints",
+                f"re-read the page against its sources, then run `docgen verify {page}`",
+            )
+        return
+    for file, name, symbol in cited_symbols(root, meta, page=page):
+        key = f"{file}:{name}"
+        if symbol is None:
+            continue  # reported as a citation finding
+        if recorded.get(key) != symbol.fingerprint:
+            yield Finding(
+                "verification-stale",
+                page,
+                _line_of(text, "last_verified"),
+                key,
+                f"{name} (lines {symbol.first_line}-{symbol.last_line} of {file}) changed after the page was "
+                f"last verified on {meta.get('last_verified')}",
+                f"re-read the page against {file}:{symbol.first_line}-{symbol.last_line}, fix what is wrong, "
+                f"then run `docgen verify {page}`",
+                old=str(recorded.get(key)),
+                new=symbol.fingerprint,
+            )
+
+
+def _line_of(text: str, key: str) -> int | None:
+    return first_line(text, lambda line: line.startswith(f"{key}:"))

@@ -1,0 +1,213 @@
+"""Example requests from an errors catalog's notes: resolved, fingerprinted, and written out as HTTP and curl.
+
+An entry's example lives under `example:` in `data/<catalog>.notes.yaml`. `docgen probe` sends it to the
+server; the `error-examples` region shows it. The two counts, `size` and `repeat`, may be Jinja expressions
+over the catalog's constants (`{{ RATE_LIMIT_REQUESTS + 1 }}`), so a limit changed in code changes the
+request with it. Nothing here touches the network or any file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+from urllib.parse import urlsplit
+
+import jinja2
+
+from generator.core import template_cache
+from generator.core.errors import CatalogError
+from generator.core.yamlio import first_line
+
+DEFAULT_HEADERS = (("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream"))
+DEFAULT_ENDPOINT = "http://127.0.0.1:8000/mcp"
+"""The URL examples show when the notes name no `endpoint`."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One entry's example request, with every count resolved."""
+
+    entry_id: str
+    method: str = "POST"
+    headers: tuple[tuple[str, str], ...] = ()
+    body: bytes = b""
+    """The exact bytes sent, padding included."""
+    text: str = ""
+    """The body as readers see it: without the padding."""
+    size: int | None = None
+    repeat: int = 1
+    untriggerable: str | None = None
+
+    @property
+    def triggerable(self) -> bool:
+        return self.untriggerable is None
+
+    @property
+    def fingerprint(self) -> str:
+        """Changes whenever what probe would send changes."""
+        digest = hashlib.sha256()
+        head = [self.method, [list(pair) for pair in self.headers], self.repeat, self.untriggerable]
+        digest.update(json.dumps(head, sort_keys=True).encode("utf-8"))
+        digest.update(self.body)
+        return f"sha256:{digest.hexdigest()[:16]}"
+
+
+def endpoint_of(notes: Mapping[str, Any]) -> str:
+    """The server URL the examples show."""
+    return str(notes.get("endpoint") or DEFAULT_ENDPOINT)
+
+
+def raw_examples(notes: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """Entry id -> the `example` mapping as written, for every entry that has one."""
+    entries = notes.get("entries") or {}
+    return {
+        entry_id: fields["example"]
+        for entry_id, fields in entries.items()
+        if isinstance(fields, Mapping) and isinstance(fields.get("example"), Mapping)
+    }
+
+
+def examples_of(
+    catalog: Mapping[str, Any], notes: Mapping[str, Any], *, notes_file: str, notes_text: str = ""
+) -> dict[str, Example]:
+    """Entry id -> resolved example, in catalog order, for the catalog's entries whose notes have one.
+
+    `notes_file` and `notes_text` only serve to locate an example that cannot be resolved.
+    """
+    written = raw_examples(notes)
+    constants = catalog.get("constants") or {}
+    examples = {}
+    for entry in catalog.get("entries", []):
+        if entry["id"] in written:
+            where = Where(notes_file, _entry_line(notes_text, entry["id"]), f"entries/{entry['id']}/example")
+            examples[entry["id"]] = resolve(entry["id"], written[entry["id"]], constants, where)
+    return examples
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an example is written, for located errors."""
+
+    file: str
+    line: int | None
+    path: str
+
+
+def _entry_line(text: str, entry_id: str) -> int | None:
+    return first_line(text, lambda line: line.startswith(" ") and line.strip().startswith(f"{entry_id}:"))
+
+
+REQUEST_FIELDS = ("method", "headers", "body", "raw", "size", "repeat")
+BODY_FIELDS = ("body", "raw", "untriggerable")
+
+
+def _check_fields(raw: Mapping[str, Any], where: Where) -> None:
+    """Exactly one of body, raw and untriggerable; an untriggerable example describes no request."""
+    given = [field for field in BODY_FIELDS if field in raw]
+    problem = None
+    if len(given) != 1:
+        problem = f"has {' and '.join(given)}" if given else "has none of body, raw and untriggerable"
+    elif given == ["untriggerable"] and (extra := [f for f in REQUEST_FIELDS if f in raw]):
+        problem = f"is untriggerable, yet describes a request ({', '.join(extra)})"
+    if problem:
+        raise CatalogError(
+            f"{where.path}: the example {problem}",
+            file=where.file,
+            line=where.line,
+            hint="give exactly one of `body` (JSON), `raw` (text) or `untriggerable` (why no request can)",
+        )
+
+
+def resolve(entry_id: str, raw: Mapping[str, Any], constants: Mapping[str, Any], where: Where) -> Example:
+    """Turn one `example:` mapping into the request it describes."""
+    _check_fields(raw, where)
+    if "untriggerable" in raw:
+        return Example(entry_id, untriggerable=str(raw["untriggerable"]).strip())
+    text = str(raw["raw"]) if "raw" in raw else json.dumps(raw.get("body"), ensure_ascii=False)
+    body = text.encode("utf-8")
+    size = _count(raw["size"], constants, where, "size") if "size" in raw else None
+    if size is not None:
+        if size < len(body):
+            raise CatalogError(
+                f"{where.path}/size: {size} bytes is less than the body itself ({len(body)} bytes)",
+                file=where.file,
+                line=where.line,
+                hint="give a size at least as large as the body, or drop `size`",
+            )
+        body += b" " * (size - len(body))
+    repeat = _count(raw["repeat"], constants, where, "repeat") if "repeat" in raw else 1
+    headers = _merged_headers(raw.get("headers") or {})
+    method = str(raw.get("method", "POST"))
+    return Example(entry_id, method, headers, body, text, size, repeat)
+
+
+def _merged_headers(extra: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The default headers, overridden (case-insensitively) or extended by the example's own."""
+    merged = {name.lower(): (name, value) for name, value in DEFAULT_HEADERS}
+    for name, value in extra.items():
+        merged[str(name).lower()] = (str(name), str(value))
+    return tuple(merged.values())
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    """The environment repeat counts are worked out in: strict, no escaping, cached between runs."""
+    return template_cache.attach(jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False))
+
+
+def _count(value: Any, constants: Mapping[str, Any], where: Where, field: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    try:
+        template = template_cache.from_string(_environment(), str(value), name="example-count")
+        rendered = template.render(constants).strip()
+    except jinja2.TemplateError as err:
+        raise CatalogError(
+            f"{where.path}/{field}: {value!r} cannot be worked out: {err}",
+            file=where.file,
+            line=where.line,
+            hint=f"use the catalog's constants: {', '.join(sorted(constants)) or 'none'}",
+        ) from err
+    if not rendered.isdigit() or int(rendered) < 1:
+        raise CatalogError(
+            f"{where.path}/{field}: {value!r} gives {rendered!r}, not a whole number of at least 1",
+            file=where.file,
+            line=where.line,
+            hint="write a number, or an expression such as '{{ RATE_LIMIT_REQUESTS + 1 }}'",
+        )
+    return int(rendered)
+
+
+def http_request(example: Example, endpoint: str) -> str:
+    """The request as it goes over the wire, for the page's HTTP tab."""
+    url = urlsplit(endpoint)
+    lines = [f"{example.method} {url.path or '/'} HTTP/1.1", f"Host: {url.netloc}"]
+    lines += [f"{name}: {value}" for name, value in example.headers]
+    lines += [f"Content-Length: {len(example.body)}", "", example.text]
+    if example.size is not None:
+        padding = example.size - len(example.text.encode("utf-8"))
+        lines.append(f"<{padding} spaces follow: {example.size} bytes in all>")
+    return "\n".join(lines)
+
+
+def curl_command(example: Example, endpoint: str) -> str:
+    """The same request as a curl command line (a loop when it is repeated)."""
+    method = f" -X {example.method}" if example.method != "POST" else ""
+    parts = [f"curl -i{method} {shlex.quote(endpoint)}"]
+    parts += [f"-H {shlex.quote(f'{name}: {value}')}" for name, value in example.headers]
+    if example.size is not None:
+        parts.append("--data-binary @-")
+        padded = f"printf '%-{example.size}s' {shlex.quote(example.text)} |"
+        command = padded + " \\\n  " + " \\\n  ".join(parts)
+    else:
+        parts.append(f"--data-binary {shlex.quote(example.text)}")
+        command = " \\\n  ".join(parts)
+    if example.repeat > 1:
+        inner = "\n".join("  " + line for line in command.splitlines())
+        command = f"for n in $(seq {example.repeat}); do\n{inner}\ndone"
+    return command

@@ -1,0 +1,292 @@
+"""The one configuration: the `docgen` plugin section of mkdocs.yml, read by the CLI and the plugin alike.
+
+Every problem is collected before anything is reported, so a user fixes them all in one go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeGuard
+
+from generator.core.errors import ConfigError, ConfigErrors, suggest
+from generator.core.yamlio import LoadedYaml, read_yaml
+
+CatalogKind = Literal["errors", "tools"]
+ArgumentRef = int | str
+"""Where a constructor argument sits: a 0-based position, or a keyword name."""
+
+TOP_KEYS = {"catalogs", "data_dir", "templates_dir"}
+CATALOG_KEYS = {
+    "errors": {"kind", "source", "constructors", "functions", "arguments"},
+    "tools": {"kind", "source", "decorators"},
+}
+_NAME_HINTS = {
+    "constructors": "the function or exception class that builds error responses",
+    "functions": "the functions whose bodies call the constructor, in page order",
+}
+ARGUMENT_ROLES = {"code", "message", "status", "data"}
+DECORATOR_ROLES = {"tool", "resource", "prompt"}
+
+
+@dataclass(frozen=True)
+class CatalogConfig:
+    """How to build one catalog from source."""
+
+    name: str
+    kind: CatalogKind
+    source: str
+    """A Python file or package directory, relative to the project root."""
+    constructors: tuple[str, ...] = ()
+    """Names of the error constructor: a function called, or an exception class raised."""
+    functions: tuple[str, ...] = ()
+    """The functions whose bodies are scanned for constructor calls, in page order."""
+    arguments: Mapping[str, ArgumentRef] = field(default_factory=dict)
+    """Role (code, message, status, data) -> 0-based position or keyword of the constructor."""
+    decorators: Mapping[str, str] = field(default_factory=dict)
+    """Role (tool, resource, prompt) -> decorator name, for tools catalogs."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything docgen needs to know about a project."""
+
+    root: Path
+    config_file: Path
+    docs_dir: Path
+    data_dir: Path
+    templates_dir: Path
+    site_url: str | None
+    repo_url: str | None
+    catalogs: Mapping[str, CatalogConfig]
+
+    def catalog_path(self, name: str) -> Path:
+        """Where the machine-owned catalog `name` lives."""
+        return self.data_dir / f"{name}.yaml"
+
+    def notes_path(self, name: str) -> Path:
+        """Where the editor-owned notes of catalog `name` live."""
+        return self.data_dir / f"{name}.notes.yaml"
+
+    def relative(self, path: Path) -> str:
+        """`path` relative to the project root, for messages and catalogs."""
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+
+def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:
+    """Read the docgen section of `config_file` (a mkdocs.yml)."""
+    display = config_file.name
+    if not config_file.is_file():
+        raise ConfigError(
+            "no mkdocs.yml here", file=display, hint="run docgen from the project root, or pass --config PATH"
+        )
+    loaded = read_yaml(config_file, display, error=ConfigError)
+    if not isinstance(loaded.data, dict):
+        raise ConfigError("expected a mapping at the top of the file", file=display, line=1)
+    section, base = _plugin_section(loaded)
+    root = config_file.resolve().parent
+    return _build_settings(
+        section,
+        loaded=loaded,
+        base=base,
+        root=root,
+        docs_dir=root / str(loaded.data.get("docs_dir", "docs")),
+        site_url=loaded.data.get("site_url"),
+        repo_url=loaded.data.get("repo_url"),
+    )
+
+
+def settings_from_plugin_config(
+    plugin_config: Mapping[str, Any],
+    *,
+    config_file: Path,
+    docs_dir: Path,
+    site_url: str | None = None,
+    repo_url: str | None = None,
+) -> Settings:
+    """Build settings from the plugin options MkDocs has already parsed (for the MkDocs plugin)."""
+    loaded = read_yaml(config_file, config_file.name, error=ConfigError)
+    base: tuple[str | int, ...]
+    try:
+        _section, base = _plugin_section(loaded)
+    except ConfigError:
+        base = ("plugins", 0, "docgen")
+    return _build_settings(
+        dict(plugin_config),
+        loaded=loaded,
+        base=base,
+        root=config_file.resolve().parent,
+        docs_dir=docs_dir,
+        site_url=site_url,
+        repo_url=repo_url,
+    )
+
+
+def _plugin_section(loaded: LoadedYaml) -> tuple[dict[str, Any], tuple[str | int, ...]]:
+    """The docgen options and their path in the file; MkDocs accepts `plugins:` as a list or a mapping."""
+    plugins = loaded.data.get("plugins") or []
+    if isinstance(plugins, dict) and "docgen" in plugins:
+        return plugins["docgen"] or {}, ("plugins", "docgen")
+    for index, item in enumerate(plugins if isinstance(plugins, list) else []):
+        if item == "docgen":
+            return {}, ("plugins", index, "docgen")
+        if isinstance(item, dict) and "docgen" in item:
+            return item["docgen"] or {}, ("plugins", index, "docgen")
+    raise ConfigError(
+        "the docgen plugin is not configured",
+        file=loaded.file,
+        line=loaded.line_of(("plugins",)),
+        hint="add '- docgen:' with a 'catalogs:' mapping under 'plugins:' (see README.md)",
+    )
+
+
+@dataclass
+class _Validator:
+    """Collects located configuration errors while settings are built."""
+
+    loaded: LoadedYaml
+    base: tuple[str | int, ...]
+    """Where the docgen section sits in the file; messages name keys relative to it."""
+    errors: list[ConfigError] = field(default_factory=list)
+
+    def fail(self, path: tuple[str | int, ...], message: str, hint: str | None = None) -> None:
+        dotted = ".".join(str(part) for part in path[len(self.base) :]) or "docgen"
+        self.errors.append(
+            ConfigError(
+                f"'{dotted}': {message}", file=self.loaded.file, line=self.loaded.line_of(path), hint=hint
+            )
+        )
+
+    def unknown_keys(self, mapping: Mapping[str, Any], known: set[str], path: tuple[str | int, ...]) -> None:
+        for key in mapping:
+            if key not in known:
+                hint = suggest(str(key), known) or f"known keys: {', '.join(sorted(known))}"
+                self.fail((*path, key), "unknown key", hint)
+
+    def names(self, value: Any, path: tuple[str | int, ...], *, required: bool = True) -> tuple[str, ...]:
+        if value is None:
+            key = str(path[-1])
+            hint = f"add '{key}: [name, ...]' to this catalog ({_NAME_HINTS.get(key, 'names')})"
+            self.fail(path, "missing", hint)
+            return ()
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            self.fail(path, f"expected a list of names, got {value!r}", "write a YAML list such as [a, b]")
+            return ()
+        if required and not value:
+            self.fail(path, "expected at least one name")
+        return tuple(value)
+
+
+def _build_settings(
+    section: Any,
+    *,
+    loaded: LoadedYaml,
+    base: tuple[str | int, ...],
+    root: Path,
+    docs_dir: Path,
+    site_url: str | None,
+    repo_url: str | None,
+) -> Settings:
+    check = _Validator(loaded, base)
+    if not isinstance(section, dict):
+        section = {}
+        check.fail(base, "expected a mapping")
+    check.unknown_keys(section, TOP_KEYS, base)
+    for key in ("data_dir", "templates_dir"):
+        if key in section and not (isinstance(section[key], str) and section[key]):
+            check.fail((*base, key), f"expected a folder relative to mkdocs.yml, got {section[key]!r}")
+    raw_catalogs = section.get("catalogs")
+    catalogs: dict[str, CatalogConfig] = {}
+    if not isinstance(raw_catalogs, dict) or not raw_catalogs:
+        check.fail((*base, "catalogs"), "expected a mapping of catalog name to its settings")
+    else:
+        for name, raw in raw_catalogs.items():
+            catalog = _catalog(str(name), raw, (*base, "catalogs", name), check, root)
+            if catalog is not None:
+                catalogs[catalog.name] = catalog
+    if check.errors:
+        raise ConfigErrors(check.errors) if len(check.errors) > 1 else check.errors[0]
+    return Settings(
+        root=root,
+        config_file=root / loaded.file,
+        docs_dir=docs_dir,
+        data_dir=root / str(section.get("data_dir", "data")),
+        templates_dir=root / str(section.get("templates_dir", "templates")),
+        site_url=site_url,
+        repo_url=repo_url,
+        catalogs=catalogs,
+    )
+
+
+def _catalog(
+    name: str, raw: Any, path: tuple[str | int, ...], check: _Validator, root: Path
+) -> CatalogConfig | None:
+    if not isinstance(raw, dict):
+        check.fail(path, "expected a mapping with at least 'kind' and 'source'")
+        return None
+    kind = raw.get("kind")
+    if not _is_kind(kind):
+        check.fail((*path, "kind"), f"expected 'errors' or 'tools', got {kind!r}")
+        # Still report mistyped keys (`knd:` is the likeliest reason kind is missing).
+        check.unknown_keys(raw, set().union(*CATALOG_KEYS.values()), path)
+        return None
+    check.unknown_keys(raw, CATALOG_KEYS[kind], path)
+    source = raw.get("source")
+    if not isinstance(source, str) or not source:
+        check.fail((*path, "source"), "expected the path of a Python file or package")
+        source = ""
+    elif not (root / source).exists():
+        check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
+    if kind == "tools":
+        decorators = _roles(
+            raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check, positions=False
+        )
+        return CatalogConfig(name, kind, source, decorators=decorators)
+    arguments = _roles(raw.get("arguments"), ARGUMENT_ROLES, {"code", "message"}, (*path, "arguments"), check)
+    return CatalogConfig(
+        name,
+        kind,
+        source,
+        constructors=check.names(raw.get("constructors"), (*path, "constructors")),
+        functions=check.names(raw.get("functions"), (*path, "functions")),
+        arguments=arguments,
+    )
+
+
+def _is_kind(value: object) -> TypeGuard[CatalogKind]:
+    return isinstance(value, str) and value in CATALOG_KEYS
+
+
+def _roles(
+    raw: Any,
+    roles: set[str],
+    required: set[str],
+    path: tuple[str | int, ...],
+    check: _Validator,
+    *,
+    positions: bool = True,
+) -> dict[str, Any]:
+    """Role -> argument position or keyword (`positions`), or role -> decorator name (not `positions`)."""
+    if not isinstance(raw, dict):
+        check.fail(path, f"expected a mapping with keys among {', '.join(sorted(roles))}")
+        return {}
+    check.unknown_keys(raw, roles, path)
+    for role in sorted(required - raw.keys()):
+        check.fail(path, f"missing '{role}'", f"add '{role}:' with a position (0-based) or a keyword name")
+    result: dict[str, Any] = {}
+    for role, value in raw.items():
+        # bool is a subclass of int: `code: true` must not silently become position 1.
+        position = positions and isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        valid = (isinstance(value, str) and value) or position
+        if role in roles and not valid:
+            expected = "a 0-based position or a name" if positions else "a decorator name"
+            check.fail((*path, role), f"expected {expected}, got {value!r}")
+        elif role in roles:
+            result[role] = value
+    return result

@@ -1,0 +1,213 @@
+"""`docgen probe`: send each documented example to the server and record what it answered, as evidence.
+
+This is the one part of docgen that runs the server, and only because it is asked to: in process through
+its ASGI app (`--app MODULE:ATTR`, imported afresh from the project root, so its rate limiter starts
+empty), or over HTTP (`--url`). The requests come from `generator.examples`; the evidence is plain data,
+dumped as YAML and written by `generator.writer`: the same bytes for the same answers, apart from the date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from generator.core.errors import ConfigError, SourceError
+from generator.core.examples import Example
+from generator.core.yamlio import dump_yaml
+
+KEPT_HEADERS = ("content-type", "retry-after", "connection")
+"""Response headers recorded: the ones a client acts on. Others (date, server) vary or say nothing."""
+VARYING_HEADERS = {"retry-after": "<seconds>"}
+"""Headers whose value depends on timing: recorded with a placeholder, so the evidence stays stable."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the server answered to an example (to the last request, when it was repeated)."""
+
+    status: int
+    code: int | None
+    headers: dict[str, str]
+    body: str
+    requests: int
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where probe sends: `label` is what the evidence records."""
+
+    label: str
+    url: str
+    transport: httpx.AsyncBaseTransport | None = None
+
+
+def app_target(spec: str, root: Path, endpoint: str) -> Target:
+    """The ASGI app `MODULE:ATTR`, imported fresh from `root`; requests never leave the process."""
+    app = load_app(spec, root)
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    return Target(f"app {spec}", endpoint, transport)
+
+
+def url_target(url: str) -> Target:
+    """A server already running at `url` (the MCP endpoint itself, e.g. http://127.0.0.1:8000/mcp)."""
+    if not url.startswith(("http://", "https://")):
+        raise ConfigError(f"--url {url!r} is not an http(s) URL", hint="e.g. --url http://127.0.0.1:8000/mcp")
+    return Target(f"url {url}", url)
+
+
+def load_app(spec: str, root: Path) -> Any:
+    """Import `MODULE:ATTR` from `root` as a fresh module, leaving `sys.modules` as it was found."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise ConfigError(f"--app {spec!r} is not MODULE:ATTR", hint="e.g. --app backend.app.mcp_server:app")
+    package = module_name.split(".")[0]
+    saved = {name: module for name, module in sys.modules.items() if _within(name, package)}
+    for name in saved:
+        del sys.modules[name]
+    sys.path.insert(0, str(root))
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name and _within(module_name, err.name):
+            raise ConfigError(
+                f"--app: there is no module {module_name!r} under {root}",
+                hint="run docgen from the project root, and name the module as uvicorn would",
+            ) from err
+        raise SourceError(
+            f"importing {module_name} failed: {err}", hint="install what the server needs"
+        ) from err
+    except Exception as err:  # the server's own code failed while loading; say so instead of a traceback
+        raise SourceError(
+            f"importing {module_name} failed: {type(err).__name__}: {err}",
+            hint=f"run `python -c 'import {module_name}'` from the project root to see the traceback",
+        ) from err
+    finally:
+        sys.path.remove(str(root))
+        for name in [name for name in sys.modules if _within(name, package)]:
+            del sys.modules[name]
+        sys.modules.update(saved)
+    if not hasattr(module, attribute):
+        raise ConfigError(
+            f"--app: module {module_name} has no {attribute!r}", hint="name the ASGI app object"
+        )
+    return getattr(module, attribute)
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(f"{package}.")
+
+
+def observe(target: Target, examples: Sequence[Example], *, timeout: float) -> dict[str, Observation]:
+    """Send every triggerable example and return what came back, by entry id.
+
+    Repeated examples go last: they spend the client's rate-limit budget, which would spoil the others.
+    """
+    return asyncio.run(_observe_all(target, examples, timeout))
+
+
+async def _observe_all(target: Target, examples: Sequence[Example], timeout: float) -> dict[str, Observation]:
+    ordered = sorted((e for e in examples if e.triggerable), key=lambda example: example.repeat > 1)
+    seen: dict[str, Observation] = {}
+    async with httpx.AsyncClient(transport=target.transport, timeout=timeout) as client:
+        for example in ordered:
+            try:
+                seen[example.entry_id] = await _send(client, target.url, example)
+            except httpx.HTTPError as err:
+                raise ConfigError(
+                    f"cannot reach {target.url}: {type(err).__name__} {err}".rstrip(),
+                    hint="start the server first (uvicorn backend.app.mcp_server:app --port 8000), "
+                    "or probe in process with --app",
+                ) from err
+    return seen
+
+
+async def _send(client: httpx.AsyncClient, url: str, example: Example) -> Observation:
+    headers = list(example.headers)
+    response = await client.request(example.method, url, content=example.body, headers=headers)
+    for _ in range(example.repeat - 1):
+        response = await client.request(example.method, url, content=example.body, headers=headers)
+    return _observation(response, example.repeat)
+
+
+def _observation(response: httpx.Response, requests: int) -> Observation:
+    code = None
+    try:
+        message = response.json()
+    except ValueError:
+        message = None
+    error = message.get("error") if isinstance(message, dict) else None
+    if isinstance(error, dict) and isinstance(error.get("code"), int):
+        code = error["code"]
+    headers = {
+        name: VARYING_HEADERS.get(name, response.headers[name])
+        for name in KEPT_HEADERS
+        if name in response.headers
+    }
+    return Observation(int(response.status_code), code, headers, response.text, requests)
+
+
+def build_evidence(
+    catalog: Mapping[str, Any],
+    examples: Mapping[str, Example],
+    seen: Mapping[str, Observation],
+    *,
+    date: str,
+    target: str,
+    source: Mapping[str, str],
+) -> dict[str, Any]:
+    """The evidence file's data, entries in catalog order."""
+    return {
+        "catalog": catalog["catalog"],
+        "probed": date,
+        "target": target,
+        "source": dict(sorted(source.items())),
+        "entries": list(_records(catalog, examples, seen)),
+    }
+
+
+def _records(
+    catalog: Mapping[str, Any], examples: Mapping[str, Example], seen: Mapping[str, Observation]
+) -> Iterator[dict[str, Any]]:
+    for entry in catalog.get("entries", []):
+        example = examples.get(entry["id"])
+        if example is None:
+            continue
+        record: dict[str, Any] = {"id": entry["id"], "example": example.fingerprint}
+        if example.untriggerable is not None:
+            record["untriggerable"] = example.untriggerable
+            yield record
+            continue
+        answer = seen[entry["id"]]
+        observed = {
+            "status": answer.status,
+            "code": answer.code,
+            "headers": answer.headers,
+            "body": answer.body,
+        }
+        record["requests"] = answer.requests
+        record["expected"] = {"code": entry["code"], "status": entry["status"]}
+        record["observed"] = observed
+        record["reproduced"] = (answer.code, answer.status) == (entry["code"], entry["status"])
+        yield record
+
+
+def dump_evidence(evidence: Mapping[str, Any], notes_file: str) -> str:
+    """The evidence as YAML, with a header saying where it comes from."""
+    header = (
+        f"# Written by `docgen probe` from the examples in {notes_file}: do not edit by hand.\n"
+        "# Run `docgen probe` again after changing the server or an example; `docgen check` reports\n"
+        "# evidence older than the source it was taken from.\n"
+    )
+    return dump_yaml(dict(evidence), header=header)
+
+
+def not_reproduced(evidence: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The records whose answer differs from the catalog's code and status."""
+    return [record for record in evidence["entries"] if record.get("reproduced") is False]

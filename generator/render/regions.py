@@ -1,0 +1,216 @@
+"""Generated regions inside Markdown pages: find them, fingerprint them, splice new bodies in.
+
+A region is the text between two visible HTML-comment markers, each on a line of its own:
+
+    <!-- docgen:begin error-table catalog=mcp-errors digest=3f2a9c1e -->
+    ...generated Markdown...
+    <!-- docgen:end error-table -->
+
+The name after `begin` selects the template `templates/<name>.md.j2`; `key=value` attributes are
+handed to that template; `digest` is a fingerprint of the body as docgen last wrote it, so a body
+that no longer matches its digest was edited by hand. Everything outside the markers belongs to
+editors and is never changed, byte for byte. Markers inside fenced code blocks are ignored, so a
+page can show the syntax. Nothing here touches files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from generator.core.errors import TemplateError
+
+RegionState = Literal["fresh", "stale", "hand-edited"]
+"""fresh: the body is what render would write. stale: docgen wrote it, but the inputs changed since.
+hand-edited: someone changed the body after docgen wrote it (it no longer matches its digest)."""
+
+_NAME = r"[a-z][a-z0-9_-]*"
+_BEGIN = re.compile(rf"<!-- docgen:begin (?P<name>{_NAME})(?P<attrs>(?: [a-z][a-z0-9_-]*=[^\s=]+)*) -->")
+_END = re.compile(rf"<!-- docgen:end (?P<name>{_NAME}) -->")
+_ATTR = re.compile(r" ([a-z][a-z0-9_-]*)=([^\s=]+)")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+DIGEST_LENGTH = 8
+SYNTAX_HINT = (
+    "markers look like `<!-- docgen:begin NAME key=value -->` and `<!-- docgen:end NAME -->`, each on a line"
+)
+
+
+@dataclass(frozen=True)
+class Region:
+    """One generated region of a page, located by character offsets into the page text."""
+
+    name: str
+    """The region name; it selects the template `<name>.md.j2`."""
+    attrs: tuple[tuple[str, str], ...]
+    """The marker's `key=value` attributes in written order, without `digest`."""
+    digest: str | None
+    """The digest recorded in the begin marker, or None for a region docgen never filled."""
+    line: int
+    """1-based line of the begin marker."""
+    end_line: int
+    """1-based line of the end marker."""
+    start: int
+    """Offset of the begin marker's first character."""
+    body_start: int
+    """Offset just after the begin marker's line ending."""
+    body_end: int
+    """Offset of the end marker's first character."""
+    newline: str
+    """The begin marker's line ending (`\\n` or `\\r\\n`); generated bodies use the same."""
+
+    def attr(self, key: str) -> str | None:
+        """The value of attribute `key`, or None."""
+        return dict(self.attrs).get(key)
+
+    def body(self, text: str) -> str:
+        """This region's current body in `text`, the page it was parsed from."""
+        return text[self.body_start : self.body_end]
+
+
+def digest_of(body: str) -> str:
+    """The fingerprint of a region body, blind to CRLF versus LF line endings."""
+    normalized = body.replace("\r\n", "\n").encode("utf-8")
+    return hashlib.sha256(normalized).hexdigest()[:DIGEST_LENGTH]
+
+
+def state_of(region: Region, actual: str, expected: str) -> RegionState:
+    """Compare a region's current body with the body render would write now."""
+    if _same(actual, expected):
+        # Right body; the marker needs its digest only when it does not match.
+        return "fresh" if region.digest == digest_of(expected) else "stale"
+    if region.digest is None:
+        # Markers an editor just added: empty asks to be filled; anything else is someone's text.
+        return "stale" if not actual.strip() else "hand-edited"
+    return "stale" if digest_of(actual) == region.digest else "hand-edited"
+
+
+def _same(actual: str, expected: str) -> bool:
+    return actual.replace("\r\n", "\n") == expected.replace("\r\n", "\n")
+
+
+def begin_marker(name: str, attrs: Sequence[tuple[str, str]], digest: str) -> str:
+    """The text of a begin marker, without its line ending."""
+    written = "".join(f" {key}={value}" for key, value in attrs)
+    return f"<!-- docgen:begin {name}{written} digest={digest} -->"
+
+
+def parse_regions(text: str, *, page: str) -> list[Region]:
+    """Every region of a page, in order.
+
+    Raises:
+        TemplateError: a marker is malformed, a region is never closed, an end marker has no begin,
+            or regions are nested; the error names `page` and the marker's line.
+    """
+    regions: list[Region] = []
+    open_: tuple[re.Match[str], int, int, str] | None = None
+    for number, offset, line in _lines_outside_fences(text):
+        content = line.rstrip("\r\n")
+        if not content.startswith("<!-- docgen:"):
+            continue
+        begin, end = _BEGIN.fullmatch(content), _END.fullmatch(content)
+        if begin is not None:
+            if open_ is not None:
+                raise _nested(page, number, begin["name"], open_)
+            open_ = (begin, number, offset, line[len(content) :])
+        elif end is not None:
+            if open_ is None:
+                raise TemplateError(
+                    f"`{content}` closes a region that was never opened",
+                    file=page,
+                    line=number,
+                    hint=f"add `<!-- docgen:begin {end['name']} -->` above the generated text, or delete it",
+                )
+            regions.append(_close(open_, end, number, offset, page))
+            open_ = None
+        else:
+            raise TemplateError(
+                f"malformed docgen marker `{content}`", file=page, line=number, hint=SYNTAX_HINT
+            )
+    if open_ is not None:
+        name = open_[0]["name"]
+        raise TemplateError(
+            f"region {name!r} is never closed",
+            file=page,
+            line=open_[1],
+            hint=f"add `<!-- docgen:end {name} -->` on its own line after the generated text",
+        )
+    return regions
+
+
+def _nested(page: str, number: int, name: str, open_: tuple[re.Match[str], int, int, str]) -> TemplateError:
+    outer = open_[0]["name"]
+    return TemplateError(
+        f"region {name!r} begins inside region {outer!r} (opened at line {open_[1]})",
+        file=page,
+        line=number,
+        hint=f"close {outer!r} with `<!-- docgen:end {outer} -->` first; regions cannot nest",
+    )
+
+
+def _close(
+    open_: tuple[re.Match[str], int, int, str], end: re.Match[str], number: int, offset: int, page: str
+) -> Region:
+    begin, begin_line, begin_offset, newline = open_
+    if end["name"] != begin["name"]:
+        raise TemplateError(
+            f"`<!-- docgen:end {end['name']} -->` closes region {begin['name']!r} (opened line {begin_line})",
+            file=page,
+            line=number,
+            hint=f"the end marker must repeat the region name: `<!-- docgen:end {begin['name']} -->`",
+        )
+    attrs = _ATTR.findall(begin["attrs"])
+    keys = [key for key, _ in attrs]
+    duplicate = next((key for key in keys if keys.count(key) > 1), None)
+    if duplicate is not None:
+        raise TemplateError(
+            f"attribute {duplicate!r} given twice", file=page, line=begin_line, hint=SYNTAX_HINT
+        )
+    return Region(
+        name=begin["name"],
+        attrs=tuple((key, value) for key, value in attrs if key != "digest"),
+        digest=dict(attrs).get("digest"),
+        line=begin_line,
+        end_line=number,
+        start=begin_offset,
+        body_start=begin_offset + len(begin.group(0)) + len(newline),
+        body_end=offset,
+        newline=newline or "\n",
+    )
+
+
+def _lines_outside_fences(text: str) -> Iterator[tuple[int, int, str]]:
+    """(1-based number, offset, line with its ending) for each line not inside a fenced code block."""
+    fence: str | None = None
+    for number, match in enumerate(_LINE.finditer(text), start=1):
+        line = match.group(0)
+        opener = _FENCE.match(line)
+        if fence is None and opener is not None:
+            fence = opener.group(1)
+        elif fence is not None:
+            if opener is not None and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+                fence = None
+        else:
+            yield number, match.start(), line
+
+
+def splice(text: str, regions: Sequence[Region], bodies: Sequence[str | None]) -> str:
+    """`text` with each region's body replaced and its digest updated; a None body keeps that region as is.
+
+    Bodies are written with the region's own line ending; every byte outside the regions is kept.
+    """
+    parts: list[str] = []
+    cursor = 0
+    for region, body in zip(regions, bodies, strict=True):
+        if body is None:
+            continue
+        written = body.replace("\r\n", "\n").replace("\n", region.newline)
+        parts.append(text[cursor : region.start])
+        parts.append(begin_marker(region.name, region.attrs, digest_of(written)) + region.newline)
+        parts.append(written)
+        cursor = region.body_end
+    parts.append(text[cursor:])
+    return "".join(parts)

@@ -1,0 +1,236 @@
+"""The `docgen` command: a thin shell over the pure pipeline.
+
+Exit codes: 0 clean, 1 drift (check) or a failed probe, 2 usage or configuration error, 3 unreadable input
+(source, YAML, template). A user error ends in a located message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from generator.core.errors import DocgenError
+from generator.core.settings import Settings, load_settings
+
+DESCRIPTION = """\
+Keep documentation true to the server it documents.
+
+docgen reads the backend source statically (it never imports or runs it), writes what it finds to YAML
+catalogs in data/, renders the generated regions of the pages in docs/, and checks in pull requests that
+the docs still match the code. Settings come from the docgen plugin section of mkdocs.yml. Only
+`docgen probe` runs the server, and only when asked to.
+
+typical use:
+  docgen extract     after changing backend/: refresh data/*.yaml
+  docgen render      then refresh the generated regions of docs/
+  docgen check       in CI: exit 1 with a diff when docs and code disagree
+  docgen probe       replay each error's example against the server; record what it answered
+"""
+
+
+ENVIRONMENT = """\
+environment:
+  DOCGEN_CACHE_DIR   where compiled templates are kept between runs
+                     (default: $XDG_CACHE_HOME/docgen, else ~/.cache/docgen)
+  DOCGEN_NO_CACHE=1  compile every template afresh and keep nothing
+"""
+
+CHECK_EXAMPLES = """\
+examples:
+  docgen check                                  before pushing: is anything out of date?
+  docgen check --format github --base origin/main   in a pull request's CI job
+  docgen check --format json | jq '.findings[].kind'
+
+Most findings are fixed by `docgen extract && docgen render`; a page whose cited source changed is re-read by
+a person and then stamped with `docgen verify PAGE`.
+"""
+
+Command = Callable[[Settings, argparse.Namespace], int]
+
+
+def _lazy(name: str) -> Command:
+    """A handler that imports `generator.commands` only when its command runs, so --help stays fast."""
+
+    def run(settings: Settings, args: argparse.Namespace) -> int:
+        from generator.shell import commands
+
+        handler: Command = getattr(commands, name)
+        return handler(settings, args)
+
+    return run
+
+
+def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    extract = commands.add_parser(
+        "extract",
+        help="read the backend source into the catalogs in data/",
+        description="Read the configured source with griffe (statically) and rewrite data/<catalog>.yaml. "
+        "Editors' notes files are never written; entries without notes, and notes without an entry, "
+        "are listed.",
+    )
+    extract.set_defaults(handler=_lazy("extract_command"))
+
+
+def _add_render(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    render = commands.add_parser(
+        "render",
+        help="rewrite the generated regions of the pages in docs/",
+        description="Render every generated region from data/ and templates/. Text outside the regions is "
+        "never touched; a region edited by hand is reported and left alone unless --force is given.",
+    )
+    render.add_argument("--force", action="store_true", help="overwrite regions that were edited by hand")
+    render.set_defaults(handler=_lazy("render_command"))
+
+
+def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    check = commands.add_parser(
+        "check",
+        help="fail when the docs no longer match the code (writes nothing)",
+        description="Extract and render in memory, compare with data/ and docs/, and report every "
+        "difference. Exit 0 when clean, 1 on drift, 2 on a configuration error, 3 on unreadable input.",
+    )
+    check.formatter_class = argparse.RawDescriptionHelpFormatter
+    check.epilog = CHECK_EXAMPLES
+    check.add_argument(
+        "--format",
+        choices=("text", "github", "json"),
+        default="text",
+        help="text (grouped, with diffs; default), github (::error annotations on the line at fault, "
+        "then the text report) or json (one object per finding)",
+    )
+    check.add_argument(
+        "--base",
+        metavar="REF",
+        help="also report contract changes (an error's code or status changed, or it vanished) since REF",
+    )
+    check.set_defaults(handler=_lazy("check_command"))
+
+
+def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    verify = commands.add_parser(
+        "verify",
+        help="stamp a page as re-read: today's date and a fingerprint of its cited source",
+        description="Write 'last_verified' and the fingerprints of the symbols the page cites into its front "
+        "matter. check reports the page stale as soon as one of those symbols changes.",
+    )
+    verify.add_argument(
+        "pages", nargs="+", type=Path, help="pages to stamp, e.g. docs/developers/mcp-errors.md"
+    )
+    verify.add_argument("--date", help="the date to stamp (YYYY-MM-DD; default: today)")
+    verify.set_defaults(handler=_lazy("verify_command"))
+
+
+PROBE_DESCRIPTION = """\
+Send each error's example request (the `example:` of its entry in data/<catalog>.notes.yaml) to the
+server, compare the JSON-RPC code and HTTP status it answers with the catalog, and write what it saw to
+data/<catalog>.evidence.yaml: the date, a fingerprint of the cited server source, and per entry the answer.
+The error page shows that evidence, and `docgen check` reports it once the source has changed since.
+
+This is the only command that runs the server. Choose how:
+  --app MODULE:ATTR   import the ASGI app from the project root and call it in process (no network). The
+                      module is imported afresh on every run, so its rate limiter starts empty.
+  --url URL           send real HTTP requests to a server you started, e.g. http://127.0.0.1:8000/mcp.
+                      The rate-limit example sends RATE_LIMIT_REQUESTS + 1 requests, so it spends this
+                      client's whole budget: other calls from the same address are refused until the
+                      window has passed, and probing twice within one window fails.
+
+Exit 0 when every row reproduced, 1 naming each row that did not (the evidence is written either way),
+2 on a usage or configuration error (a bad --app, an unreachable --url), 3 on unreadable input.
+"""
+
+PROBE_EXAMPLES = """\
+examples:
+  docgen probe --app backend.app.mcp_server:app
+  uvicorn backend.app.mcp_server:app --port 8000 &  docgen probe --url http://127.0.0.1:8000/mcp
+  then: docgen render   (the page shows the new evidence)
+"""
+
+
+def _add_probe(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    probe = commands.add_parser(
+        "probe",
+        help="replay each error's example against the server and record the answers as evidence",
+        description=PROBE_DESCRIPTION,
+        epilog=PROBE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    target = probe.add_mutually_exclusive_group(required=True)
+    target.add_argument("--app", metavar="MODULE:ATTR", help="probe the ASGI app in process")
+    target.add_argument("--url", metavar="URL", help="probe a running server at its MCP endpoint")
+    probe.add_argument(
+        "--catalog", metavar="NAME", help="probe one catalog (default: every errors catalog with examples)"
+    )
+    probe.add_argument("--date", help="the date to record (YYYY-MM-DD; default: today)")
+    probe.add_argument(
+        "--timeout", type=float, default=10.0, metavar="SECONDS", help="per request (default: %(default)s)"
+    )
+    probe.set_defaults(handler=_lazy("probe_command"))
+
+
+SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser, with one sub-command per pipeline stage."""
+    parser = argparse.ArgumentParser(
+        prog="docgen",
+        description=DESCRIPTION,
+        epilog=ENVIRONMENT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "-f",
+        "--config",
+        type=Path,
+        default=Path("mkdocs.yml"),
+        help="the mkdocs.yml to read (default: %(default)s)",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in SUBCOMMANDS:
+        add(commands)
+    return parser
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a sub-command runs.
+
+    A run is short and keeps nearly everything it allocates (the source model, the catalogs, the pages), so
+    the collector would only scan that growing heap again and again: a quarter of the run on a large backend.
+    Reference counting still frees the rest as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run docgen with `argv` (default: the process arguments); return the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:
+        # --help (0) or a usage error (2): argparse has already printed what to say.
+        return int(done.code or 0)
+    try:
+        settings = load_settings(args.config)
+        handler: Command = args.handler
+        with _collector_paused():
+            return handler(settings, args)
+    except DocgenError as error:
+        print(f"docgen {args.command}: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""The MkDocs plugin: the site always shows regions rendered from the current catalogs, notes and templates.
+
+Configured in mkdocs.yml as the `docgen` plugin (the same section the CLI reads). At build time it
+
+- re-renders every generated region of every page, so the site shows the current data even when a page was not
+  re-rendered and committed; for the site, source links point at the commit being built, with line ranges;
+- logs a WARNING per region whose committed text differs from what render writes now, so
+  `mkdocs build --strict` fails on stale pages and says to run `docgen render`;
+- publishes each catalog a page draws from as JSON beside the built page
+  (`developers/mcp-errors/mcp-errors.json`);
+- adds the catalog sources (backend/), data/ and templates/ to what `mkdocs serve` watches; while serving, the
+  catalogs are extracted from the source in memory at each rebuild, so an edit to the server shows at the next
+  reload (data/ is not written: run `docgen extract` for that).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import logging
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from generator.core.catalog import load_committed
+from generator.core.errors import DocgenError, TemplateError
+from generator.core.pages import page_titles
+from generator.core.settings import Settings, settings_from_plugin_config
+from generator.core.yamlio import read_text
+from generator.render.renderer import (
+    PageResult,
+    Renderer,
+    catalog_as_json,
+    catalog_json_path,
+)
+
+if TYPE_CHECKING:  # the live-reload server (http.server, watchdog) is not loaded by `mkdocs build`
+    from mkdocs.livereload import LiveReloadServer
+
+log = logging.getLogger("mkdocs.plugins.docgen")
+
+
+class DocgenConfig(base.Config):  # type: ignore[no-untyped-call]
+    """The docgen section of mkdocs.yml; validated in full by `generator.config`."""
+
+    catalogs = c.Type(dict, default={})
+    """Catalog name -> how to extract it (see generator/config.py)."""
+    data_dir = c.Type(str, default="data")
+    """Where catalogs and notes live, relative to mkdocs.yml."""
+    templates_dir = c.Type(str, default="templates")
+    """Where the region templates live, relative to mkdocs.yml."""
+
+
+class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
+    """Render generated regions at build time, flag stale pages, publish catalogs as JSON."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.settings: Settings | None = None
+        self.site_pages: dict[str, str] = {}
+        """Docs-relative page path -> the page text the site is built from."""
+        self._site_renderer: Renderer | None = None
+        self.serving = False
+        """True under `mkdocs serve`: catalogs then come from the source, extracted in memory."""
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.serving = command == "serve"
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        options = {"catalogs": self.config.catalogs, "data_dir": self.config.data_dir}
+        options["templates_dir"] = self.config.templates_dir
+        try:
+            self.settings = settings_from_plugin_config(
+                options,
+                config_file=Path(config.config_file_path),
+                docs_dir=Path(config.docs_dir),
+                site_url=config.site_url,
+                repo_url=config.repo_url,
+            )
+        except DocgenError as err:
+            raise PluginError(f"docgen: {err}") from err
+        return config
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files:
+        settings = self._require_settings()
+        try:
+            pages = {file.src_uri: _read(file, settings) for file in files.documentation_pages()}
+            results = self._render(settings, pages)
+        except DocgenError as err:
+            raise PluginError(f"docgen: {err}") from err
+        for result in results:
+            self._publish(result, files, config)
+        return files
+
+    def _render(self, settings: Settings, pages: dict[str, str]) -> list[PageResult]:
+        catalogs, notes = load_committed(settings)
+        if self.serving:
+            # Imported here: griffe is needed only while serving, and would slow every `mkdocs build`.
+            from generator.extract.pipeline import extract  # noqa: PLC0415
+
+            catalogs = extract(settings, dump=False).catalogs
+        titles = page_titles(pages)
+        committed = site = Renderer(settings, catalogs, notes, titles=titles)
+        if settings.repo_url:  # the site links each cited symbol to its lines at the built commit
+            site = Renderer(
+                settings,
+                catalogs,
+                notes,
+                titles=titles,
+                source_ref=_commit(settings.root),
+                locate_symbol=lambda file, symbol: locate_symbol(settings.root / file, symbol),
+                environment=committed.environment,
+            )
+        self.site_pages, self._site_renderer = {}, site
+        results = []
+        for page, text in pages.items():
+            result = committed.render_page(text, page=page)
+            if not result.regions:
+                continue
+            _warn_about(result, settings)
+            # Rendered again only where the site differs: source links, or a hand edit it overwrites.
+            if site is not committed or any(region.state == "hand-edited" for region in result.regions):
+                self.site_pages[page] = site.render_page(text, page=page, force=True).text
+            else:
+                self.site_pages[page] = result.text
+            results.append(result)
+        return results
+
+    def _publish(self, result: PageResult, files: Files, config: MkDocsConfig) -> None:
+        assert self._site_renderer is not None
+        for name in result.catalogs:
+            data = catalog_as_json(self._site_renderer, name)
+            text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+            path = catalog_json_path(result.page, name)
+            if files.get_file_from_path(path) is None:
+                files.append(File.generated(config, path, content=text))
+
+    def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
+        return self.site_pages.get(page.file.src_uri)
+
+    def on_serve(
+        self, server: LiveReloadServer, config: MkDocsConfig, builder: Any
+    ) -> LiveReloadServer | None:
+        for path in watched_paths(self._require_settings()):
+            server.watch(str(path))
+        return server
+
+    def _require_settings(self) -> Settings:
+        if self.settings is None:
+            raise PluginError("docgen: the plugin was used before MkDocs loaded its configuration")
+        return self.settings
+
+
+def watched_paths(settings: Settings) -> list[Path]:
+    """What `mkdocs serve` should watch besides docs/: each catalog's source tree, data/ and templates/."""
+    paths = {settings.data_dir, settings.templates_dir}
+    for catalog in settings.catalogs.values():
+        paths.add(settings.root / Path(catalog.source).parts[0])
+    return sorted(path for path in paths if path.exists())
+
+
+def _warn_about(result: PageResult, settings: Settings) -> None:
+    docs = settings.relative(settings.docs_dir)
+    for region in result.regions:
+        where = f"{docs}/{result.page}:{region.line}"
+        if region.state == "stale":
+            log.warning(
+                f"{where}: generated region '{region.name}' is out of date with data/ and templates/; "
+                "run `docgen render` (after `docgen extract` if backend/ changed) and commit the page"
+            )
+        elif region.state == "hand-edited":
+            log.warning(
+                f"{where}: generated region '{region.name}' was edited by hand; move that text into the "
+                "notes (data/*.notes.yaml) or outside the markers, then run `docgen render --force`"
+            )
+
+
+def _read(file: File, settings: Settings) -> str:
+    """A page as MkDocs reads it (a byte-order mark dropped), line endings kept."""
+    path = Path(file.abs_src_path or "")
+    shown = settings.relative(path)
+    return read_text(path, shown, error=TemplateError, encoding="utf-8-sig", newline="")
+
+
+def _commit(root: Path) -> str:
+    """The commit being built, for source links; `HEAD` outside a git checkout."""
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=False, timeout=10
+        )
+    except OSError:
+        return "HEAD"
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "HEAD"
+
+
+@cache
+def _definitions(path: Path, mtime: float) -> dict[str, tuple[int, int]]:
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    lines: dict[str, tuple[int, int]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            lines[node.name] = (first, node.end_lineno or node.lineno)
+    return lines
+
+
+def locate_symbol(path: Path, symbol: str) -> tuple[int, int] | None:
+    """The lines of a top-level function or class, read statically with `ast`; None when not found."""
+    try:
+        return _definitions(path, path.stat().st_mtime).get(symbol)
+    except (OSError, SyntaxError, ValueError):
+        return None

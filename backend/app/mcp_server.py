@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 from collections.abc import Callable
 from http import HTTPStatus
 from pathlib import Path
@@ -56,6 +57,8 @@ MAX_BODY_BYTES = 256 * 1024
 RATE_LIMIT_REQUESTS = 120
 RATE_LIMIT_WINDOW_SECONDS = 60
 RATE_LIMIT_STATUS = HTTPStatus.TOO_MANY_REQUESTS
+# The limiter forgets the least recently seen client beyond this many.
+MAX_TRACKED_CLIENTS = 4096
 SUPPORTED_PROTOCOL_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 LATEST_PROTOCOL_VERSION = "2026-07-28"
 # What a legacy `initialize` without a protocolVersion is answered with.
@@ -335,7 +338,7 @@ def create_app(docs_dir: Path | str | None = None, clock: Clock | None = None) -
     app = Starlette(routes=[Route("/mcp", mcp_endpoint, methods=["POST"])])
     app.state.docs = DocsIndex(root)
     app.state.limiter = SlidingWindowLimiter(
-        RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS, *([clock] if clock else [])
+        RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS, clock or time.monotonic, MAX_TRACKED_CLIENTS
     )
     return app
 

@@ -138,7 +138,7 @@ def search_public_docs(query: str, limit: int = 5) -> str:
 
 @_tool()
 def get_public_page(path: str) -> str:
-    """Return the Markdown source of one public documentation page.
+    """Return one public documentation page as Markdown, the way a reader of the site sees it.
 
     Args:
         path: The page's site path, such as "/developers/mcp-errors/"; "/" is the home page.
@@ -151,7 +151,7 @@ def get_public_page(path: str) -> str:
 
 @_resource("connect://pages/{path}")
 def public_page(path: str) -> str:
-    """A public documentation page as Markdown, addressed by its site path.
+    """A public documentation page as Markdown, as a reader of the site sees it, addressed by its site path.
 
     Args:
         path: The site path without its leading slash, such as "developers/mcp-errors/".

@@ -1,26 +1,27 @@
 """The Connect MCP server: the public documentation over MCP Streamable HTTP.
 
-Start it with `uvicorn backend.app.mcp_server:app`. There is one route, `POST /mcp`, and
-no session state: every request stands alone. `mcp_endpoint` applies the transport checks
-(Origin, rate limit, body size, JSON, one message per request), `_handle` dispatches a
-JSON-RPC request, and every error response is built by `_rpc_error`.
+Start it with `python -m backend.app` (see `backend.app.__main__`), which runs this app under
+uvicorn without trusting proxy headers and with deadlines for slow clients. There is one
+route, `POST /mcp`, and no session state: every request stands alone. `mcp_endpoint` applies
+the transport checks (Origin, rate limit, body size and deadline, strict JSON, one message per
+request), `_handle` dispatches a JSON-RPC request and answers in the revision the request
+speaks, and every error response is built by `_rpc_error`.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Iterable
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -36,6 +37,11 @@ from backend.app.features import (
     ToolError,
     UnknownName,
     cacheable,
+    check_query,
+    prompt,
+    resource,
+    run_handler,
+    tool,
 )
 from backend.app.protocol import (
     HEADER_MISMATCH,
@@ -50,10 +56,24 @@ from backend.app.protocol import (
     header_mismatch,
 )
 from backend.app.rate_limit import Clock, SlidingWindowLimiter
+from backend.app.transport import (
+    BodyTimeout,
+    BodyTooLarge,
+    body_never_arrived,
+    client_key,
+    decode_message,
+    parse_networks,
+    read_body,
+)
 
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 256 * 1024
+# Deadlines for slow clients: the body is read by the app, the headers by uvicorn (backend.app.serve).
+BODY_READ_TIMEOUT_SECONDS = 10
+HEADER_READ_TIMEOUT_SECONDS = 10
+KEEP_ALIVE_TIMEOUT_SECONDS = 5
+MAX_HEADER_BYTES = 16 * 1024
 RATE_LIMIT_REQUESTS = 120
 RATE_LIMIT_WINDOW_SECONDS = 60
 RATE_LIMIT_STATUS = HTTPStatus.TOO_MANY_REQUESTS
@@ -70,6 +90,11 @@ ALLOWED_ORIGINS = (
     "http://localhost:8000",
 )
 MAX_SEARCH_LIMIT = 20
+MAX_QUERY_CHARS = 200
+MAX_QUERY_WORDS = 12
+# Calls that read the docs folder run in worker threads, this many at once. A search is CPU work
+# under the GIL, so more workers only add contention for the event loop that answers the rest.
+DOCS_WORKERS = 1
 DEFAULT_DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 SERVER_INFO = {"name": "connect-docs", "title": "Connect public documentation", "version": "1.0.0"}
 CAPABILITIES: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
@@ -79,40 +104,11 @@ INSTRUCTIONS = (
 )
 
 RequestId = str | int | None
-F = TypeVar("F", bound=Callable[..., str])
 
-# The registries the decorators below fill (plain dicts, defined in backend.app.features).
+# The registries the decorators fill (plain dicts, defined in backend.app.features). docgen finds
+# tools, resources and prompts by these decorator names.
 _TOOLS, _RESOURCES, _PROMPTS = TOOLS, RESOURCES, PROMPTS
-
-
-def _tool() -> Callable[[F], F]:
-    """Register the decorated function as an MCP tool named after the function."""
-
-    def register(func: F) -> F:
-        _TOOLS[func.__name__] = func
-        return func
-
-    return register
-
-
-def _resource(uri_template: str) -> Callable[[F], F]:
-    """Register the decorated function as the reader of resources matching `uri_template`."""
-
-    def register(func: F) -> F:
-        _RESOURCES[uri_template] = func
-        return func
-
-    return register
-
-
-def _prompt() -> Callable[[F], F]:
-    """Register the decorated function as an MCP prompt named after the function."""
-
-    def register(func: F) -> F:
-        _PROMPTS[func.__name__] = func
-        return func
-
-    return register
+_tool, _resource, _prompt = tool, resource, prompt
 
 
 @_tool()
@@ -123,11 +119,11 @@ def search_public_docs(query: str, limit: int = 5) -> str:
     Pass a returned path to get_public_page to read the page.
 
     Args:
-        query: A few words to look for, such as "rate limit" or "header mismatch".
+        query: A few words to look for, such as "rate limit" or "header mismatch"; at most 200
+            characters and 12 different words.
         limit: How many pages to list at most, from 1 to 20.
     """
-    if not query.strip():
-        raise ToolError("The query is empty. Call search_public_docs again with a few words to look for.")
+    check_query(query, MAX_QUERY_CHARS, MAX_QUERY_WORDS)
     if not 1 <= limit <= MAX_SEARCH_LIMIT:
         raise ToolError(f"limit must be between 1 and {MAX_SEARCH_LIMIT}. Call search_public_docs again.")
     hits = DOCS.get().search(query, limit)
@@ -235,7 +231,9 @@ def _unsupported_version(method: object, params: dict[str, Any], headers: Header
     return next((v for v in asked if v is not None and v not in SUPPORTED_PROTOCOL_VERSIONS), None)
 
 
-async def _handle(message: dict[str, Any], headers: Headers, docs: DocsIndex) -> JSONResponse:
+async def _handle(
+    message: dict[str, Any], headers: Headers, docs: DocsIndex, workers: anyio.CapacityLimiter
+) -> JSONResponse:
     """Validate and dispatch one JSON-RPC request (a message with an id) and answer it."""
     request_id, method = message.get("id"), message.get("method")
     params = message.get("params", {})
@@ -252,7 +250,8 @@ async def _handle(message: dict[str, Any], headers: Headers, docs: DocsIndex) ->
             status=HTTPStatus.BAD_REQUEST,
             data={"supported": list(SUPPORTED_PROTOCOL_VERSIONS)},
         )
-    handler = _METHODS.get(method) if isinstance(method, str) else None
+    method_name = method if isinstance(method, str) else ""
+    handler = _METHODS.get(method_name)
     if handler is None:
         # The method named in the body is not one this server implements.
         return _rpc_error(request_id, METHOD_NOT_FOUND, f"Method not found: {method}", status=404)
@@ -260,7 +259,7 @@ async def _handle(message: dict[str, Any], headers: Headers, docs: DocsIndex) ->
     try:
         if not isinstance(params, dict):
             raise BadParams("'params' must be an object")
-        result = await anyio.to_thread.run_sync(handler, params)
+        result = await run_handler(method_name, handler, params, workers)
     except BadParams as exc:
         # params, a call's arguments, or a field inside them does not have the expected JSON type.
         return _rpc_error(request_id, INVALID_PARAMS, f"Invalid params: {exc}")
@@ -274,72 +273,70 @@ async def _handle(message: dict[str, Any], headers: Headers, docs: DocsIndex) ->
     )
 
 
-async def _read_body(request: Request) -> bytes | None:
-    """Read the body, or return None as soon as it is known to exceed MAX_BODY_BYTES.
-
-    A declared Content-Length over the limit is refused before any byte is read; otherwise
-    the stream is read chunk by chunk and abandoned once the running total passes the limit.
-    """
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        return None
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 async def mcp_endpoint(request: Request) -> Response:
     """Apply the transport checks to one POST to /mcp, then pass a single request to _handle."""
     state, origin = request.app.state, request.headers.get("origin")
     if origin is not None and origin.rstrip("/").lower() not in ALLOWED_ORIGINS:
         # A browser-style Origin header is present and is not on the allow-list.
         return _rpc_error(None, INVALID_REQUEST, f"Origin not allowed: {origin}", status=HTTPStatus.FORBIDDEN)
-    client = request.client.host if request.client else "unknown"
+    client = client_key(request, state.trusted_proxies)
     if not state.limiter.allow(client):
         # This client already sent RATE_LIMIT_REQUESTS requests within the sliding window.
         refusal = _rpc_error(None, INTERNAL_ERROR, "Rate limit exceeded", status=RATE_LIMIT_STATUS)
         refusal.headers["Retry-After"] = str(state.limiter.retry_after(client))
         return refusal
-    if (body := await _read_body(request)) is None:
+    try:
+        message = decode_message(await read_body(request, MAX_BODY_BYTES, state.body_timeout))
+    except BodyTooLarge:
         # The body is larger than MAX_BODY_BYTES; reading stopped at the limit.
         too_big = _rpc_error(None, INVALID_REQUEST, f"Request body over {MAX_BODY_BYTES} bytes", status=413)
         too_big.headers["Connection"] = "close"  # uvicorn then closes instead of draining the rest
         return too_big
-    try:
-        message = json.loads(body)
     except (ValueError, RecursionError):
-        # The body is not valid JSON (or not UTF-8, or nested too deeply to parse).
+        # The body is not strict JSON in UTF-8: malformed, NaN, Infinity, a number too large for a
+        # double, a lone surrogate, or nested too deeply to parse.
         return _rpc_error(None, PARSE_ERROR, "Parse error: invalid JSON", status=HTTPStatus.BAD_REQUEST)
+    except (BodyTimeout, ClientDisconnect) as error:
+        return body_never_arrived(client, error, state.body_timeout)
     if not isinstance(message, dict):
         # A batch (a JSON array) or another non-object value was posted instead of one message.
         return _rpc_error(None, INVALID_REQUEST, "Batch requests are not supported", status=400)
     if "id" not in message:
         return Response(status_code=HTTPStatus.ACCEPTED)
     try:
-        return await _handle(message, request.headers, state.docs)
+        return await _handle(message, request.headers, state.docs, state.workers)
     except Exception:
         logger.exception("unexpected fault while handling %r", message.get("method"))
         # Handling a well-formed request failed in a way the server did not foresee.
         return _rpc_error(message.get("id"), INTERNAL_ERROR, "Internal error")
 
 
-def create_app(docs_dir: Path | str | None = None, clock: Clock | None = None) -> Starlette:
+def create_app(
+    docs_dir: Path | str | None = None,
+    clock: Clock | None = None,
+    *,
+    trusted_proxies: Iterable[str] = (),
+    body_timeout: float = BODY_READ_TIMEOUT_SECONDS,
+) -> Starlette:
     """Build the ASGI application.
 
     Args:
         docs_dir: Folder of Markdown pages to serve. Default: $CONNECT_DOCS_DIR, else <repo>/docs.
         clock: Source of monotonic seconds for the rate limiter; tests pass a fake one.
+        trusted_proxies: Addresses or CIDR networks whose X-Forwarded-For is believed; none by default.
+        body_timeout: Seconds a client may take to send a request body.
     """
+    if body_timeout <= 0:
+        raise ValueError("the body timeout must be positive")
     root = Path(docs_dir or os.environ.get("CONNECT_DOCS_DIR") or DEFAULT_DOCS_DIR)
     app = Starlette(routes=[Route("/mcp", mcp_endpoint, methods=["POST"])])
     app.state.docs = DocsIndex(root)
     app.state.limiter = SlidingWindowLimiter(
         RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS, clock or time.monotonic, MAX_TRACKED_CLIENTS
     )
+    app.state.trusted_proxies = parse_networks(trusted_proxies)
+    app.state.body_timeout = body_timeout
+    app.state.workers = anyio.CapacityLimiter(DOCS_WORKERS)
     return app
 
 

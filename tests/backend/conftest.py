@@ -1,8 +1,10 @@
 """Fixtures for the backend tests: a small docs folder and the server running under uvicorn.
 
-The rate limit counts requests per client host, and most tests talk from 127.0.0.1, so the
-shared server is module-scoped (each module stays well under the limit) and the tests that
-spend the limit on purpose start a server of their own with `fresh_server` or `run_server`.
+The server is started the documented way, `python -m backend.app` (uvicorn with no proxy
+headers trusted and the slow-client deadlines). The rate limit counts requests per client
+host, and most tests talk from 127.0.0.1, so the shared server is module-scoped (each module
+stays well under the limit) and the tests that spend the limit on purpose start a server of
+their own with `fresh_server` or `run_server`.
 """
 
 from __future__ import annotations
@@ -105,9 +107,9 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 def documented_command(port: int, extra: Sequence[str] = ()) -> list[str]:
-    """`uvicorn backend.app.mcp_server:app` on 127.0.0.1:`port`, logging warnings and worse, plus `extra`."""
-    command = [sys.executable, "-m", "uvicorn", "backend.app.mcp_server:app", "--host", "127.0.0.1"]
-    return [*command, "--port", str(port), "--log-level", "warning", *extra]
+    """`python -m backend.app` on 127.0.0.1:`port`, logging warnings and worse, plus `extra`."""
+    command = [sys.executable, "-m", "backend.app", "--host", "127.0.0.1", "--port", str(port)]
+    return [*command, "--log-level", "warning", *extra]
 
 
 @contextmanager
@@ -120,7 +122,7 @@ def run_server(
 ) -> Iterator[RunningServer]:
     """Start the server on a free port and stop it afterwards.
 
-    By default `uvicorn backend.app.mcp_server:app` with `extra` arguments; `command` replaces
+    By default the documented `python -m backend.app` with `extra` arguments; `command` replaces
     it (with `{port}` standing for the port). A port taken by someone else between choosing and
     binding it makes uvicorn exit; then another port is tried.
     """

@@ -2,7 +2,8 @@
 
 The functions themselves live in `backend.app.mcp_server`; this module turns the
 registered functions into `tools/*`, `resources/*` and `prompts/*` results. Handlers take
-the request's `params` object and return the result object without `resultType`.
+the request's `params` object and return the result as every revision defines it; the fields
+only 2026-07-28 defines are added by `backend.app.revisions`.
 """
 
 from __future__ import annotations
@@ -16,10 +17,6 @@ import anyio
 
 from backend.app import schema
 from backend.app.content import DocsIndex, query_terms
-
-# How long clients may cache list and read results, and with whom they may share them.
-CACHE_TTL_MS = 60_000
-CACHE_SCOPE = "public"
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
 F = TypeVar("F", bound=Callable[..., str])
@@ -77,15 +74,6 @@ class UnknownName(LookupError):
 
 class BadParams(ValueError):
     """`params`, or a field inside it, has the wrong JSON type; the message says which."""
-
-
-def cacheable(result: dict[str, Any]) -> dict[str, Any]:
-    """Add the caching fields MCP 2026-07-28 requires on list, read and discover results.
-
-    Args:
-        result: The result object to extend.
-    """
-    return {**result, "ttlMs": CACHE_TTL_MS, "cacheScope": CACHE_SCOPE}
 
 
 def check_query(query: str, max_chars: int, max_words: int) -> None:
@@ -161,7 +149,7 @@ def list_tools(params: dict[str, Any]) -> dict[str, Any]:
         }
         for name, func in TOOLS.items()
     ]
-    return cacheable({"tools": tools})
+    return {"tools": tools}
 
 
 def call_tool(params: dict[str, Any]) -> dict[str, Any]:
@@ -187,7 +175,7 @@ def list_resources(params: dict[str, Any]) -> dict[str, Any]:
         if "{path}" in template
         for path in DOCS.get().paths()
     ]
-    return cacheable({"resources": resources})
+    return {"resources": resources}
 
 
 def list_resource_templates(params: dict[str, Any]) -> dict[str, Any]:
@@ -201,7 +189,7 @@ def list_resource_templates(params: dict[str, Any]) -> dict[str, Any]:
         }
         for uri_template, func in RESOURCES.items()
     ]
-    return cacheable({"resourceTemplates": templates})
+    return {"resourceTemplates": templates}
 
 
 def read_resource(params: dict[str, Any]) -> dict[str, Any]:
@@ -210,7 +198,7 @@ def read_resource(params: dict[str, Any]) -> dict[str, Any]:
     for uri_template, func in RESOURCES.items():
         if match := _template_pattern(uri_template).fullmatch(uri):
             contents = [{"uri": uri, "mimeType": "text/markdown", "text": func(**match.groupdict())}]
-            return cacheable({"contents": contents})
+            return {"contents": contents}
     raise UnknownName("resource", uri)
 
 
@@ -220,7 +208,7 @@ def list_prompts(params: dict[str, Any]) -> dict[str, Any]:
         {"name": name, "description": schema.describe(func), "arguments": schema.prompt_arguments(func)}
         for name, func in PROMPTS.items()
     ]
-    return cacheable({"prompts": prompts})
+    return {"prompts": prompts}
 
 
 def get_prompt(params: dict[str, Any]) -> dict[str, Any]:

@@ -36,7 +36,6 @@ from backend.app.features import (
     Handler,
     ToolError,
     UnknownName,
-    cacheable,
     check_query,
     prompt,
     resource,
@@ -50,12 +49,16 @@ from backend.app.protocol import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
-    PROTOCOL_VERSION_HEADER,
-    PROTOCOL_VERSION_META_KEY,
-    SERVER_INFO_META_KEY,
     header_mismatch,
 )
 from backend.app.rate_limit import Clock, SlidingWindowLimiter
+from backend.app.revisions import (
+    negotiated_handshake,
+    request_revision,
+    server_info_for,
+    shape_result,
+    unsupported_version,
+)
 from backend.app.transport import (
     BodyTimeout,
     BodyTooLarge,
@@ -175,19 +178,18 @@ def answer_from_docs(question: str, audience: str = "developer") -> str:
 
 
 def _initialize(params: dict[str, Any]) -> dict[str, Any]:
-    version = params.get("protocolVersion", LATEST_HANDSHAKE_VERSION)
-    return {"protocolVersion": version, "capabilities": CAPABILITIES, "serverInfo": SERVER_INFO}
+    version = negotiated_handshake(params.get("protocolVersion"), LATEST_HANDSHAKE_VERSION)
+    info = server_info_for(version, SERVER_INFO)
+    return {"protocolVersion": version, "capabilities": CAPABILITIES, "serverInfo": info}
 
 
 def _discover(params: dict[str, Any]) -> dict[str, Any]:
-    return cacheable(
-        {
-            "supportedVersions": list(SUPPORTED_PROTOCOL_VERSIONS),
-            "capabilities": CAPABILITIES,
-            "serverInfo": SERVER_INFO,
-            "instructions": INSTRUCTIONS,
-        }
-    )
+    return {
+        "supportedVersions": list(SUPPORTED_PROTOCOL_VERSIONS),
+        "capabilities": CAPABILITIES,
+        "serverInfo": SERVER_INFO,
+        "instructions": INSTRUCTIONS,
+    }
 
 
 _METHODS: dict[str, Handler] = {
@@ -221,16 +223,6 @@ def _rpc_error(
     return JSONResponse({"jsonrpc": "2.0", "id": request_id, "error": error}, status_code=status)
 
 
-def _unsupported_version(method: object, params: dict[str, Any], headers: Headers) -> object | None:
-    """Return the first protocol version the request asks for that is not supported, if any."""
-    meta = params.get("_meta")
-    asked = [headers.get(PROTOCOL_VERSION_HEADER)]
-    asked.append(meta.get(PROTOCOL_VERSION_META_KEY) if isinstance(meta, dict) else None)
-    if method == "initialize":
-        asked.append(params.get("protocolVersion"))
-    return next((v for v in asked if v is not None and v not in SUPPORTED_PROTOCOL_VERSIONS), None)
-
-
 async def _handle(
     message: dict[str, Any], headers: Headers, docs: DocsIndex, workers: anyio.CapacityLimiter
 ) -> JSONResponse:
@@ -241,7 +233,7 @@ async def _handle(
     if (detail := header_mismatch(method, fields, headers)) is not None:
         # A routing header (version, method or name) says something the body does not.
         return _rpc_error(request_id, HEADER_MISMATCH, f"Header mismatch: {detail}", status=400)
-    if (version := _unsupported_version(method, fields, headers)) is not None:
+    if (version := unsupported_version(method, fields, headers, SUPPORTED_PROTOCOL_VERSIONS)) is not None:
         # The header, params._meta or initialize asked for a revision this server does not speak.
         return _rpc_error(
             request_id,
@@ -267,10 +259,9 @@ async def _handle(
         kind, name = exc.kind, exc.name
         # The method exists, but the tool, resource or prompt it names does not.
         return _rpc_error(request_id, METHOD_NOT_FOUND, f"Unknown {kind}: {name}")
-    meta = {SERVER_INFO_META_KEY: SERVER_INFO}
-    return JSONResponse(
-        {"jsonrpc": "2.0", "id": request_id, "result": {**result, "resultType": "complete", "_meta": meta}}
-    )
+    revision = request_revision(method, fields, headers, LATEST_HANDSHAKE_VERSION)
+    shaped = shape_result(result, method_name, revision, SERVER_INFO)
+    return JSONResponse({"jsonrpc": "2.0", "id": request_id, "result": shaped})
 
 
 async def mcp_endpoint(request: Request) -> Response:

@@ -65,6 +65,7 @@ from backend.app.transport import (
     body_never_arrived,
     client_key,
     decode_message,
+    origin_allowed,
     parse_networks,
     read_body,
 )
@@ -86,12 +87,9 @@ SUPPORTED_PROTOCOL_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25", "2026-0
 LATEST_PROTOCOL_VERSION = "2026-07-28"
 # What a legacy `initialize` without a protocolVersion is answered with.
 LATEST_HANDSHAKE_VERSION = "2025-11-25"
-ALLOWED_ORIGINS = (
-    "https://connectbyjbrh.com",
-    "https://www.connectbyjbrh.com",
-    "http://127.0.0.1:8000",
-    "http://localhost:8000",
-)
+# Remote origins allowed exactly; pages served from a loopback host are allowed on any port.
+ALLOWED_ORIGINS = ("https://connectbyjbrh.com", "https://www.connectbyjbrh.com")
+LOOPBACK_ORIGIN_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 MAX_SEARCH_LIMIT = 20
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 12
@@ -267,8 +265,8 @@ async def _handle(
 async def mcp_endpoint(request: Request) -> Response:
     """Apply the transport checks to one POST to /mcp, then pass a single request to _handle."""
     state, origin = request.app.state, request.headers.get("origin")
-    if origin is not None and origin.rstrip("/").lower() not in ALLOWED_ORIGINS:
-        # A browser-style Origin header is present and is not on the allow-list.
+    if origin is not None and not origin_allowed(origin, ALLOWED_ORIGINS, LOOPBACK_ORIGIN_HOSTS):
+        # An Origin header names neither a page on a loopback host nor an allowed remote site.
         return _rpc_error(None, INVALID_REQUEST, f"Origin not allowed: {origin}", status=HTTPStatus.FORBIDDEN)
     client = client_key(request, state.trusted_proxies)
     if not state.limiter.allow(client):

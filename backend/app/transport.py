@@ -1,15 +1,17 @@
 """What the HTTP layer of the server decides before a JSON-RPC message is dispatched.
 
-Reading the body within a size and a time limit, decoding it strictly, and choosing the key
-a request is rate-limited under.
+Reading the body within a size and a time limit, decoding it strictly, telling which
+`Origin` headers are accepted, and choosing the key a request is rate-limited under.
 None of these build an error response: `backend.app.mcp_server` does that.
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import json
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from http import HTTPStatus
 from typing import Any
@@ -101,6 +103,32 @@ def decode_message(body: bytes) -> Any:
     # Writing the value back is the check: it fails on exactly what cannot be answered.
     json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
     return value
+
+
+@functools.cache
+def _loopback_pattern(hosts: tuple[str, ...]) -> re.Pattern[str]:
+    """`http(s)://HOST` or `http(s)://HOST:PORT` for each of `hosts`, with nothing else around it."""
+    names = "|".join(re.escape(host) for host in hosts)
+    return re.compile(rf"https?://(?:{names})(?::(?P<port>[0-9]{{1,5}}))?")
+
+
+def origin_allowed(origin: str, allowed: Sequence[str], loopback_hosts: tuple[str, ...]) -> bool:
+    """Whether an `Origin` header names a page the server answers.
+
+    A remote origin must be on `allowed` exactly (scheme, host and port). A page served from a
+    loopback host (over http or https, on any port or none) is local software the user runs,
+    which a DNS-rebinding page cannot pose as: such a page sends its own host name as Origin.
+
+    Args:
+        origin: The header's value.
+        allowed: Remote origins accepted exactly, lower case.
+        loopback_hosts: Host names as they appear in an origin, such as `localhost` or `[::1]`.
+    """
+    normal = origin.strip().rstrip("/").lower()
+    if normal in allowed:
+        return True
+    match = _loopback_pattern(loopback_hosts).fullmatch(normal)
+    return match is not None and (match["port"] is None or 0 < int(match["port"]) <= 65535)
 
 
 def parse_networks(values: Iterable[str]) -> tuple[IPNetwork, ...]:

@@ -250,9 +250,44 @@ def test_get_and_delete_are_405(http: httpx.Client, verb: str) -> None:
     assert "POST" in response.headers["allow"]
 
 
-def test_allowed_origin_is_accepted(http: httpx.Client) -> None:
-    response = http.post("/mcp", json=rpc("tools/list"), headers={"Origin": "https://connectbyjbrh.com"})
-    assert response.status_code == 200
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://connectbyjbrh.com",
+        "https://WWW.connectbyjbrh.com/",
+        "http://localhost:8000",
+        "http://localhost:5173",
+        "http://localhost",
+        "http://127.0.0.1:6274",
+        "http://[::1]:3000",
+        "https://localhost:8443",
+    ],
+)
+def test_allowed_and_loopback_origins_are_accepted(http: httpx.Client, origin: str) -> None:
+    response = http.post("/mcp", json=rpc("tools/list"), headers={"Origin": origin})
+    assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "https://evil.example",
+        "http://connectbyjbrh.com",
+        "https://connectbyjbrh.com:8443",
+        "http://localhost.evil.example",
+        "http://localhost:8000.evil.example",
+        "http://localhost:8000@evil.example",
+        "http://127.0.0.1.nip.io:8000",
+        "http://127.0.0.2:8000",
+        "http://localhost:99999",
+        "http://localhost:8000/path",
+        "file://localhost",
+        "null",
+    ],
+)
+def test_other_origins_are_refused(http: httpx.Client, origin: str) -> None:
+    response = http.post("/mcp", json=rpc("tools/list"), headers={"Origin": origin})
+    assert (response.status_code, response.json()["error"]["code"]) == (403, -32600)
 
 
 def call_tool(http: httpx.Client, name: str, arguments: Any) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 A page's site path follows MkDocs: `docs/developers/mcp-errors.md` is served at
 `/developers/mcp-errors/`, and `index.md` stands for its folder (`docs/index.md` is `/`).
-The folder is scanned on every call, so pages written while the server runs are picked up.
+The folder is scanned again at most every LISTING_TTL_SECONDS, so pages written while the server
+runs are picked up within a second.
 Only regular files inside the folder are pages: a symbolic link is followed only when its
 target is inside the folder too. Pages are served and searched as a reader sees them
 (`backend.app.reader`), not as the raw files.
@@ -10,9 +11,12 @@ target is inside the folder too. Pages are served and searched as a reader sees 
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import re
 import stat
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +28,12 @@ _WORD = re.compile(r"[\w-]+", re.UNICODE)
 _HEADING = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _FRONT_TITLE = re.compile(r"^title:\s*['\"]?(.+?)['\"]?\s*$", re.MULTILINE)
 SNIPPET_CHARS = 160
+# How long a scan of the folder is reused: a page added or removed shows within this many seconds.
+LISTING_TTL_SECONDS = 1.0
+
+
+class NotAPage(OSError):
+    """A file found by the last scan is no longer a regular file: it is not a page now."""
 
 
 @dataclass(frozen=True)
@@ -89,9 +99,9 @@ def _title(text: str, fallback: str) -> str:
     return fallback
 
 
-def _snippet(text: str, terms: list[str]) -> str:
-    lowered = text.lower()
-    starts = [index for term in terms if (index := lowered.find(term)) >= 0]
+def _snippet(page: Page, terms: list[str]) -> str:
+    text = page.text
+    starts = [index for term in terms if (index := page.folded.find(term)) >= 0]
     start = max(0, min(starts, default=0) - SNIPPET_CHARS // 4)
     excerpt = " ".join(text[start : start + SNIPPET_CHARS].split())
     return ("…" if start else "") + excerpt + ("…" if start + SNIPPET_CHARS < len(text) else "")
@@ -122,8 +132,18 @@ class DocsIndex:
         # real file -> (its size and mtime when read, the page): a page is parsed again only
         # once its file changes, so a search costs the matching, not the reading.
         self._parsed: dict[Path, tuple[tuple[int, int], Page]] = {}
+        self._listing: tuple[float, dict[str, Path]] | None = None
 
     def _files(self) -> dict[str, Path]:
+        """Site path -> the real file behind it, scanned at most once per LISTING_TTL_SECONDS."""
+        now = time.monotonic()
+        if self._listing is not None and now - self._listing[0] < LISTING_TTL_SECONDS:
+            return self._listing[1]
+        files = self._scan()
+        self._listing = (now, files)
+        return files
+
+    def _scan(self) -> dict[str, Path]:
         """Site path -> the real file behind it, for every page the folder may serve."""
         root = self.root.resolve()
         if not root.is_dir():
@@ -138,12 +158,26 @@ class DocsIndex:
         return files
 
     def _load(self, site_path: str, file: Path) -> Page:
-        info = file.stat()
-        version = (info.st_size, info.st_mtime_ns)
-        cached = self._parsed.get(file)
-        if cached is not None and cached[0] == version and cached[1].path == site_path:
-            return cached[1]
-        raw = file.read_text(encoding="utf-8")
+        """The page in `file`, parsed again only when the file's size or mtime changed.
+
+        The file is opened without following a final symbolic link and must still be a regular
+        file, so a page swapped for a link or a FIFO since the scan raises NotAPage instead.
+        """
+        try:
+            fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise NotAPage(f"{file} is now a symbolic link") from exc
+            raise
+        with os.fdopen(fd, encoding="utf-8") as handle:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise NotAPage(f"{file} is no longer a regular file")
+            version = (info.st_size, info.st_mtime_ns)
+            cached = self._parsed.get(file)
+            if cached is not None and cached[0] == version and cached[1].path == site_path:
+                return cached[1]
+            raw = handle.read()
         title = _title(raw, file.stem.replace("-", " ").title())
         text = reader_text(raw, title)
         page = Page(path=site_path, title=title, text=text, folded=text.lower())
@@ -162,6 +196,8 @@ class DocsIndex:
         for site_path, file in files.items():
             try:
                 pages.append(self._load(site_path, file))
+            except NotAPage:
+                continue
             except (OSError, UnicodeDecodeError):
                 logger.warning("skipping unreadable page %s", file)
         return pages
@@ -178,7 +214,10 @@ class DocsIndex:
         file = self._files().get(site_path) if site_path is not None else None
         if site_path is None or file is None:
             return None
-        return self._load(site_path, file)
+        try:
+            return self._load(site_path, file)
+        except NotAPage:
+            return None
 
     def search(self, query: str, limit: int) -> list[Hit]:
         """Pages ranked by a case-insensitive keyword score.
@@ -203,6 +242,6 @@ class DocsIndex:
             if score and phrase in text:
                 score += 10
             if score:
-                hits.append(Hit(page=page, score=score, snippet=_snippet(page.text, terms)))
+                hits.append(Hit(page=page, score=score, snippet=_snippet(page, terms)))
         hits.sort(key=lambda hit: (-hit.score, hit.page.path))
         return hits[:limit]

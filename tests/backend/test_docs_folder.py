@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from backend.app.content import DocsIndex
+from backend.app.content import LISTING_TTL_SECONDS, DocsIndex
 from tests.backend import rawhttp
 from tests.backend.conftest import RunningServer, run_server, write_docs
 
@@ -130,6 +131,27 @@ def test_traversal_reaches_nothing_outside(linked_server: RunningServer, tree: P
     answer = rpc(linked_server, "resources/read", {"uri": f"connect://pages/{path}"})
     assert answer["error"]["code"] == -32601
     rawhttp.assert_no_traceback(linked_server.log())
+
+
+def test_a_page_swapped_for_a_link_after_the_scan_is_not_served(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    (tmp_path / "secret.md").write_text(SECRET, encoding="utf-8")
+    index = DocsIndex(docs)
+    assert "/developers/mcp-public-tools/" in index.paths()  # scanned while it was a regular file
+    page = docs / "developers" / "mcp-public-tools.md"
+    page.unlink()
+    page.symlink_to(tmp_path / "secret.md")
+    assert index.get("/developers/mcp-public-tools/") is None
+    assert all(SECRET not in p.text for p in index.pages())
+
+
+def test_a_page_added_later_is_found_within_the_listing_ttl(tmp_path: Path) -> None:
+    docs = write_docs(tmp_path / "docs")
+    index = DocsIndex(docs)
+    assert "/late/" not in index.paths()
+    (docs / "late.md").write_text("# Late\n", encoding="utf-8")
+    time.sleep(LISTING_TTL_SECONDS + 0.1)
+    assert "/late/" in index.paths()
 
 
 def test_there_are_twenty_five_forms() -> None:

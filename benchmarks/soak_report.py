@@ -187,8 +187,8 @@ def render(report: SoakReport, planned: int, command: str, root: Path) -> str:
         f"{ping['max']:.1f} ms "
         f"over {fig['pings']} pings (bound {PING_BOUND_SECONDS * 1000:.0f} ms) |",
         f"| Slow clients cut off after | {min(cut, default=0)}-{max(cut, default=0)} s "
-        f"(deadline {report.deadline:.0f} s); {fig['slow_408']} of {len(report.slow)} read the 408, "
-        "the others a reset |",
+        f"(deadline {report.deadline:.0f} s); {fig['slow_408']} read the 408, "
+        f"{len(report.slow) - fig['slow_408']} saw a reset |",
         f"| Server memory after warm-up | VmRSS {fig['memory_kib']['baseline'].get('VmRSS', 0):,} KiB, "
         f"VmHWM {fig['memory_kib']['baseline'].get('VmHWM', 0):,} KiB |",
         f"| Growth by the end | VmRSS {growth['VmRSS']:+,} KiB, VmHWM {growth['VmHWM']:+,} KiB "

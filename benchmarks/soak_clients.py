@@ -175,13 +175,16 @@ def ping_loop(port: int, addresses: list[str], seconds: float, interval: float) 
     turn = 0
     while (now := time.monotonic()) < end:
         started = now
-        with socket.create_connection(("127.0.0.1", port), 5, (addresses[turn % len(addresses)], 0)) as sock:
-            sock.sendall(data)
-            reply = b""
-            while chunk := sock.recv(65536):
-                reply += chunk
-        parts = reply.split(b" ", 2)
-        results.append((time.monotonic() - started, int(parts[1]) if len(parts) > 1 else 0))
+        reply = b""
+        try:
+            source = (addresses[turn % len(addresses)], 0)
+            with socket.create_connection(("127.0.0.1", port), 5, source) as sock:
+                sock.sendall(data)
+                while chunk := sock.recv(65536):
+                    reply += chunk
+        except OSError:
+            reply = b""  # no answer within 5 s, or a refused connection: recorded as status 0
+        results.append((time.monotonic() - started, _status(reply.split(b"\r\n", 1)[0])))
         turn += 1
         time.sleep(max(0.0, started + interval - time.monotonic()))
     return results

@@ -104,11 +104,11 @@ DRIFT: dict[str, tuple[Edit, set[str]]] = {
     "entry added": (
         replace(
             SERVER,
-            "    handler = _METHODS.get(method)",
+            "    handler = _METHODS.get(method_name)",
             "    if method == 'ping':\n"
             "        # Ping was removed from the protocol.\n"
             "        return _rpc_error(request_id, METHOD_NOT_FOUND, 'Ping is gone', status=410)\n"
-            "    handler = _METHODS.get(method)",
+            "    handler = _METHODS.get(method_name)",
         ),
         {"entry-added", "notes-gap", "page-stale"},
     ),
@@ -226,16 +226,16 @@ HARMLESS: dict[str, Edit] = {
         "return _rpc_error(\n            None,\n            PARSE_ERROR,\n"
         "            'Parse error: invalid JSON',\n            status=HTTPStatus.BAD_REQUEST,\n        )",
     ),
-    "functions reordered": swap_functions("_read_body", "_unsupported_version"),
+    "functions reordered": swap_functions("_initialize", "_discover"),
     "code added above the call sites": replace(
         SERVER,
         "\n\ndef _rpc_error(",
         '\n\ndef _unused_helper() -> str:\n    return "added"\n\n\ndef _rpc_error(',
     ),
     "local variable renamed": both(
-        replace(SERVER, "handler = _METHODS.get(method)", "method_handler = _METHODS.get(method)"),
+        replace(SERVER, "handler = _METHODS.get(method_name)", "method_handler = _METHODS.get(method_name)"),
         replace(SERVER, "if handler is None:", "if method_handler is None:"),
-        replace(SERVER, "run_sync(handler, params)", "run_sync(method_handler, params)"),
+        replace(SERVER, "run_handler(method_name, handler,", "run_handler(method_name, method_handler,"),
     ),
     "comment added elsewhere": replace(
         SERVER,

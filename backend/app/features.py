@@ -2,7 +2,8 @@
 
 The functions themselves live in `backend.app.mcp_server`; this module turns the
 registered functions into `tools/*`, `resources/*` and `prompts/*` results. Handlers take
-the request's `params` object and return the result object without `resultType`.
+the request's `params` object and return the result as every revision defines it; the fields
+only 2026-07-28 defines are added by `backend.app.revisions`.
 """
 
 from __future__ import annotations
@@ -10,16 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
+
+import anyio
 
 from backend.app import schema
-from backend.app.content import DocsIndex
-
-# How long clients may cache list and read results, and with whom they may share them.
-CACHE_TTL_MS = 60_000
-CACHE_SCOPE = "public"
+from backend.app.content import DocsIndex, query_terms
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
+F = TypeVar("F", bound=Callable[..., str])
 
 # name -> function for tools and prompts; URI template -> function for resources.
 TOOLS: dict[str, Callable[..., str]] = {}
@@ -27,6 +27,36 @@ RESOURCES: dict[str, Callable[..., str]] = {}
 PROMPTS: dict[str, Callable[..., str]] = {}
 # The docs index of the app answering the current request; tool functions read it from here.
 DOCS: ContextVar[DocsIndex] = ContextVar("docs")
+
+
+def tool() -> Callable[[F], F]:
+    """Register the decorated function as an MCP tool named after the function."""
+
+    def register(func: F) -> F:
+        TOOLS[func.__name__] = func
+        return func
+
+    return register
+
+
+def resource(uri_template: str) -> Callable[[F], F]:
+    """Register the decorated function as the reader of resources matching `uri_template`."""
+
+    def register(func: F) -> F:
+        RESOURCES[uri_template] = func
+        return func
+
+    return register
+
+
+def prompt() -> Callable[[F], F]:
+    """Register the decorated function as an MCP prompt named after the function."""
+
+    def register(func: F) -> F:
+        PROMPTS[func.__name__] = func
+        return func
+
+    return register
 
 
 class ToolError(Exception):
@@ -46,13 +76,47 @@ class BadParams(ValueError):
     """`params`, or a field inside it, has the wrong JSON type; the message says which."""
 
 
-def cacheable(result: dict[str, Any]) -> dict[str, Any]:
-    """Add the caching fields MCP 2026-07-28 requires on list, read and discover results.
+def check_query(query: str, max_chars: int, max_words: int) -> None:
+    """Refuse an empty search query, or one whose cost would not be bounded, saying what to do instead.
+
+    The length is checked before the words, so a huge query is refused before it is even split.
 
     Args:
-        result: The result object to extend.
+        query: The query as the client sent it.
+        max_chars: The longest query accepted.
+        max_words: The most distinct words (as the search counts them) accepted.
     """
-    return {**result, "ttlMs": CACHE_TTL_MS, "cacheScope": CACHE_SCOPE}
+    if not query.strip():
+        raise ToolError("The query is empty. Call search_public_docs again with a few words to look for.")
+    if len(query) > max_chars:
+        raise ToolError(
+            f"The query is {len(query)} characters long; the limit is {max_chars}. "
+            "Call search_public_docs again with a few words that name the topic."
+        )
+    if (words := len(query_terms(query))) > max_words:
+        raise ToolError(
+            f"The query has {words} different words; the limit is {max_words}. "
+            "Call search_public_docs again with the few words that matter most."
+        )
+
+
+async def run_handler(
+    method: str, handler: Handler, params: dict[str, Any], workers: anyio.CapacityLimiter
+) -> dict[str, Any]:
+    """Run a handler: those that read the docs folder in a worker thread, the others inline.
+
+    A search or a page read never runs on the event loop, and no more of them run at once than
+    `workers` allows, so the cheap methods (ping, the lists, discover) keep answering meanwhile.
+
+    Args:
+        method: The method being answered; BLOCKING_METHODS go to a worker.
+        handler: Its handler.
+        params: The request's params object.
+        workers: The limiter shared by every worker-thread call.
+    """
+    if method in BLOCKING_METHODS:
+        return await anyio.to_thread.run_sync(handler, params, limiter=workers)
+    return handler(params)
 
 
 def _string_field(params: dict[str, Any], key: str) -> str:
@@ -85,7 +149,7 @@ def list_tools(params: dict[str, Any]) -> dict[str, Any]:
         }
         for name, func in TOOLS.items()
     ]
-    return cacheable({"tools": tools})
+    return {"tools": tools}
 
 
 def call_tool(params: dict[str, Any]) -> dict[str, Any]:
@@ -111,7 +175,7 @@ def list_resources(params: dict[str, Any]) -> dict[str, Any]:
         if "{path}" in template
         for path in DOCS.get().paths()
     ]
-    return cacheable({"resources": resources})
+    return {"resources": resources}
 
 
 def list_resource_templates(params: dict[str, Any]) -> dict[str, Any]:
@@ -125,7 +189,7 @@ def list_resource_templates(params: dict[str, Any]) -> dict[str, Any]:
         }
         for uri_template, func in RESOURCES.items()
     ]
-    return cacheable({"resourceTemplates": templates})
+    return {"resourceTemplates": templates}
 
 
 def read_resource(params: dict[str, Any]) -> dict[str, Any]:
@@ -134,7 +198,7 @@ def read_resource(params: dict[str, Any]) -> dict[str, Any]:
     for uri_template, func in RESOURCES.items():
         if match := _template_pattern(uri_template).fullmatch(uri):
             contents = [{"uri": uri, "mimeType": "text/markdown", "text": func(**match.groupdict())}]
-            return cacheable({"contents": contents})
+            return {"contents": contents}
     raise UnknownName("resource", uri)
 
 
@@ -144,7 +208,7 @@ def list_prompts(params: dict[str, Any]) -> dict[str, Any]:
         {"name": name, "description": schema.describe(func), "arguments": schema.prompt_arguments(func)}
         for name, func in PROMPTS.items()
     ]
-    return cacheable({"prompts": prompts})
+    return {"prompts": prompts}
 
 
 def get_prompt(params: dict[str, Any]) -> dict[str, Any]:
@@ -160,6 +224,9 @@ def get_prompt(params: dict[str, Any]) -> dict[str, Any]:
     message = {"role": "user", "content": {"type": "text", "text": text}}
     return {"description": schema.describe(func).splitlines()[0], "messages": [message]}
 
+
+# The methods whose handlers read files in the docs folder.
+BLOCKING_METHODS = frozenset({"tools/call", "resources/read", "resources/list"})
 
 FEATURE_METHODS: dict[str, Handler] = {
     "tools/list": list_tools,

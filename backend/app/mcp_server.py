@@ -1,25 +1,27 @@
 """The Connect MCP server: the public documentation over MCP Streamable HTTP.
 
-Start it with `uvicorn backend.app.mcp_server:app`. There is one route, `POST /mcp`, and
-no session state: every request stands alone. `mcp_endpoint` applies the transport checks
-(Origin, rate limit, body size, JSON, one message per request), `_handle` dispatches a
-JSON-RPC request, and every error response is built by `_rpc_error`.
+Start it with `python -m backend.app` (see `backend.app.__main__`), which runs this app under
+uvicorn without trusting proxy headers and with deadlines for slow clients. There is one
+route, `POST /mcp`, and no session state: every request stands alone. `mcp_endpoint` applies
+the transport checks (Origin, rate limit, body size and deadline, strict JSON, one message per
+request), `_handle` dispatches a JSON-RPC request and answers in the revision the request
+speaks, and every error response is built by `_rpc_error`.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-from collections.abc import Callable
+import time
+from collections.abc import Iterable
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import anyio
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -34,7 +36,11 @@ from backend.app.features import (
     Handler,
     ToolError,
     UnknownName,
-    cacheable,
+    check_query,
+    prompt,
+    resource,
+    run_handler,
+    tool,
 )
 from backend.app.protocol import (
     HEADER_MISMATCH,
@@ -43,30 +49,53 @@ from backend.app.protocol import (
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
-    PROTOCOL_VERSION_HEADER,
-    PROTOCOL_VERSION_META_KEY,
-    SERVER_INFO_META_KEY,
     header_mismatch,
 )
 from backend.app.rate_limit import Clock, SlidingWindowLimiter
+from backend.app.revisions import (
+    negotiated_handshake,
+    request_revision,
+    server_info_for,
+    shape_result,
+    unsupported_version,
+)
+from backend.app.transport import (
+    BodyTimeout,
+    BodyTooLarge,
+    body_never_arrived,
+    client_key,
+    decode_message,
+    origin_allowed,
+    parse_networks,
+    read_body,
+)
 
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 256 * 1024
+# Deadlines for slow clients: the body is read by the app, the headers by uvicorn (backend.app.serve).
+BODY_READ_TIMEOUT_SECONDS = 10
+HEADER_READ_TIMEOUT_SECONDS = 10
+KEEP_ALIVE_TIMEOUT_SECONDS = 5
+MAX_HEADER_BYTES = 16 * 1024
 RATE_LIMIT_REQUESTS = 120
 RATE_LIMIT_WINDOW_SECONDS = 60
 RATE_LIMIT_STATUS = HTTPStatus.TOO_MANY_REQUESTS
+# The limiter forgets the least recently seen client beyond this many.
+MAX_TRACKED_CLIENTS = 4096
 SUPPORTED_PROTOCOL_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 LATEST_PROTOCOL_VERSION = "2026-07-28"
 # What a legacy `initialize` without a protocolVersion is answered with.
 LATEST_HANDSHAKE_VERSION = "2025-11-25"
-ALLOWED_ORIGINS = (
-    "https://connectbyjbrh.com",
-    "https://www.connectbyjbrh.com",
-    "http://127.0.0.1:8000",
-    "http://localhost:8000",
-)
+# Remote origins allowed exactly; pages served from a loopback host are allowed on any port.
+ALLOWED_ORIGINS = ("https://connectbyjbrh.com", "https://www.connectbyjbrh.com")
+LOOPBACK_ORIGIN_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 MAX_SEARCH_LIMIT = 20
+MAX_QUERY_CHARS = 200
+MAX_QUERY_WORDS = 12
+# Calls that read the docs folder run in worker threads, this many at once. A search is CPU work
+# under the GIL, so more workers only add contention for the event loop that answers the rest.
+DOCS_WORKERS = 1
 DEFAULT_DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 SERVER_INFO = {"name": "connect-docs", "title": "Connect public documentation", "version": "1.0.0"}
 CAPABILITIES: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
@@ -76,40 +105,11 @@ INSTRUCTIONS = (
 )
 
 RequestId = str | int | None
-F = TypeVar("F", bound=Callable[..., str])
 
-# The registries the decorators below fill (plain dicts, defined in backend.app.features).
+# The registries the decorators fill (plain dicts, defined in backend.app.features). docgen finds
+# tools, resources and prompts by these decorator names.
 _TOOLS, _RESOURCES, _PROMPTS = TOOLS, RESOURCES, PROMPTS
-
-
-def _tool() -> Callable[[F], F]:
-    """Register the decorated function as an MCP tool named after the function."""
-
-    def register(func: F) -> F:
-        _TOOLS[func.__name__] = func
-        return func
-
-    return register
-
-
-def _resource(uri_template: str) -> Callable[[F], F]:
-    """Register the decorated function as the reader of resources matching `uri_template`."""
-
-    def register(func: F) -> F:
-        _RESOURCES[uri_template] = func
-        return func
-
-    return register
-
-
-def _prompt() -> Callable[[F], F]:
-    """Register the decorated function as an MCP prompt named after the function."""
-
-    def register(func: F) -> F:
-        _PROMPTS[func.__name__] = func
-        return func
-
-    return register
+_tool, _resource, _prompt = tool, resource, prompt
 
 
 @_tool()
@@ -120,11 +120,11 @@ def search_public_docs(query: str, limit: int = 5) -> str:
     Pass a returned path to get_public_page to read the page.
 
     Args:
-        query: A few words to look for, such as "rate limit" or "header mismatch".
+        query: A few words to look for, such as "rate limit" or "header mismatch"; at most 200
+            characters and 12 different words.
         limit: How many pages to list at most, from 1 to 20.
     """
-    if not query.strip():
-        raise ToolError("The query is empty. Call search_public_docs again with a few words to look for.")
+    check_query(query, MAX_QUERY_CHARS, MAX_QUERY_WORDS)
     if not 1 <= limit <= MAX_SEARCH_LIMIT:
         raise ToolError(f"limit must be between 1 and {MAX_SEARCH_LIMIT}. Call search_public_docs again.")
     hits = DOCS.get().search(query, limit)
@@ -135,7 +135,7 @@ def search_public_docs(query: str, limit: int = 5) -> str:
 
 @_tool()
 def get_public_page(path: str) -> str:
-    """Return the Markdown source of one public documentation page.
+    """Return one public documentation page as Markdown, the way a reader of the site sees it.
 
     Args:
         path: The page's site path, such as "/developers/mcp-errors/"; "/" is the home page.
@@ -148,7 +148,7 @@ def get_public_page(path: str) -> str:
 
 @_resource("connect://pages/{path}")
 def public_page(path: str) -> str:
-    """A public documentation page as Markdown, addressed by its site path.
+    """A public documentation page as Markdown, as a reader of the site sees it, addressed by its site path.
 
     Args:
         path: The site path without its leading slash, such as "developers/mcp-errors/".
@@ -176,19 +176,18 @@ def answer_from_docs(question: str, audience: str = "developer") -> str:
 
 
 def _initialize(params: dict[str, Any]) -> dict[str, Any]:
-    version = params.get("protocolVersion", LATEST_HANDSHAKE_VERSION)
-    return {"protocolVersion": version, "capabilities": CAPABILITIES, "serverInfo": SERVER_INFO}
+    version = negotiated_handshake(params.get("protocolVersion"), LATEST_HANDSHAKE_VERSION)
+    info = server_info_for(version, SERVER_INFO)
+    return {"protocolVersion": version, "capabilities": CAPABILITIES, "serverInfo": info}
 
 
 def _discover(params: dict[str, Any]) -> dict[str, Any]:
-    return cacheable(
-        {
-            "supportedVersions": list(SUPPORTED_PROTOCOL_VERSIONS),
-            "capabilities": CAPABILITIES,
-            "serverInfo": SERVER_INFO,
-            "instructions": INSTRUCTIONS,
-        }
-    )
+    return {
+        "supportedVersions": list(SUPPORTED_PROTOCOL_VERSIONS),
+        "capabilities": CAPABILITIES,
+        "serverInfo": SERVER_INFO,
+        "instructions": INSTRUCTIONS,
+    }
 
 
 _METHODS: dict[str, Handler] = {
@@ -222,17 +221,9 @@ def _rpc_error(
     return JSONResponse({"jsonrpc": "2.0", "id": request_id, "error": error}, status_code=status)
 
 
-def _unsupported_version(method: object, params: dict[str, Any], headers: Headers) -> object | None:
-    """Return the first protocol version the request asks for that is not supported, if any."""
-    meta = params.get("_meta")
-    asked = [headers.get(PROTOCOL_VERSION_HEADER)]
-    asked.append(meta.get(PROTOCOL_VERSION_META_KEY) if isinstance(meta, dict) else None)
-    if method == "initialize":
-        asked.append(params.get("protocolVersion"))
-    return next((v for v in asked if v is not None and v not in SUPPORTED_PROTOCOL_VERSIONS), None)
-
-
-async def _handle(message: dict[str, Any], headers: Headers, docs: DocsIndex) -> JSONResponse:
+async def _handle(
+    message: dict[str, Any], headers: Headers, docs: DocsIndex, workers: anyio.CapacityLimiter
+) -> JSONResponse:
     """Validate and dispatch one JSON-RPC request (a message with an id) and answer it."""
     request_id, method = message.get("id"), message.get("method")
     params = message.get("params", {})
@@ -240,7 +231,7 @@ async def _handle(message: dict[str, Any], headers: Headers, docs: DocsIndex) ->
     if (detail := header_mismatch(method, fields, headers)) is not None:
         # A routing header (version, method or name) says something the body does not.
         return _rpc_error(request_id, HEADER_MISMATCH, f"Header mismatch: {detail}", status=400)
-    if (version := _unsupported_version(method, fields, headers)) is not None:
+    if (version := unsupported_version(method, fields, headers, SUPPORTED_PROTOCOL_VERSIONS)) is not None:
         # The header, params._meta or initialize asked for a revision this server does not speak.
         return _rpc_error(
             request_id,
@@ -249,7 +240,8 @@ async def _handle(message: dict[str, Any], headers: Headers, docs: DocsIndex) ->
             status=HTTPStatus.BAD_REQUEST,
             data={"supported": list(SUPPORTED_PROTOCOL_VERSIONS)},
         )
-    handler = _METHODS.get(method) if isinstance(method, str) else None
+    method_name = method if isinstance(method, str) else ""
+    handler = _METHODS.get(method_name)
     if handler is None:
         # The method named in the body is not one this server implements.
         return _rpc_error(request_id, METHOD_NOT_FOUND, f"Method not found: {method}", status=404)
@@ -257,7 +249,7 @@ async def _handle(message: dict[str, Any], headers: Headers, docs: DocsIndex) ->
     try:
         if not isinstance(params, dict):
             raise BadParams("'params' must be an object")
-        result = await anyio.to_thread.run_sync(handler, params)
+        result = await run_handler(method_name, handler, params, workers)
     except BadParams as exc:
         # params, a call's arguments, or a field inside them does not have the expected JSON type.
         return _rpc_error(request_id, INVALID_PARAMS, f"Invalid params: {exc}")
@@ -265,78 +257,75 @@ async def _handle(message: dict[str, Any], headers: Headers, docs: DocsIndex) ->
         kind, name = exc.kind, exc.name
         # The method exists, but the tool, resource or prompt it names does not.
         return _rpc_error(request_id, METHOD_NOT_FOUND, f"Unknown {kind}: {name}")
-    meta = {SERVER_INFO_META_KEY: SERVER_INFO}
-    return JSONResponse(
-        {"jsonrpc": "2.0", "id": request_id, "result": {**result, "resultType": "complete", "_meta": meta}}
-    )
-
-
-async def _read_body(request: Request) -> bytes | None:
-    """Read the body, or return None as soon as it is known to exceed MAX_BODY_BYTES.
-
-    A declared Content-Length over the limit is refused before any byte is read; otherwise
-    the stream is read chunk by chunk and abandoned once the running total passes the limit.
-    """
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        return None
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            return None
-        chunks.append(chunk)
-    return b"".join(chunks)
+    revision = request_revision(method, fields, headers, LATEST_HANDSHAKE_VERSION)
+    shaped = shape_result(result, method_name, revision, SERVER_INFO)
+    return JSONResponse({"jsonrpc": "2.0", "id": request_id, "result": shaped})
 
 
 async def mcp_endpoint(request: Request) -> Response:
     """Apply the transport checks to one POST to /mcp, then pass a single request to _handle."""
     state, origin = request.app.state, request.headers.get("origin")
-    if origin is not None and origin.rstrip("/").lower() not in ALLOWED_ORIGINS:
-        # A browser-style Origin header is present and is not on the allow-list.
+    if origin is not None and not origin_allowed(origin, ALLOWED_ORIGINS, LOOPBACK_ORIGIN_HOSTS):
+        # An Origin header names neither a page on a loopback host nor an allowed remote site.
         return _rpc_error(None, INVALID_REQUEST, f"Origin not allowed: {origin}", status=HTTPStatus.FORBIDDEN)
-    client = request.client.host if request.client else "unknown"
+    client = client_key(request, state.trusted_proxies)
     if not state.limiter.allow(client):
         # This client already sent RATE_LIMIT_REQUESTS requests within the sliding window.
         refusal = _rpc_error(None, INTERNAL_ERROR, "Rate limit exceeded", status=RATE_LIMIT_STATUS)
         refusal.headers["Retry-After"] = str(state.limiter.retry_after(client))
         return refusal
-    if (body := await _read_body(request)) is None:
+    try:
+        message = decode_message(await read_body(request, MAX_BODY_BYTES, state.body_timeout))
+    except BodyTooLarge:
         # The body is larger than MAX_BODY_BYTES; reading stopped at the limit.
         too_big = _rpc_error(None, INVALID_REQUEST, f"Request body over {MAX_BODY_BYTES} bytes", status=413)
         too_big.headers["Connection"] = "close"  # uvicorn then closes instead of draining the rest
         return too_big
-    try:
-        message = json.loads(body)
     except (ValueError, RecursionError):
-        # The body is not valid JSON (or not UTF-8, or nested too deeply to parse).
+        # The body is not strict JSON in UTF-8: malformed, NaN, Infinity, a number too large for a
+        # double, a lone surrogate, or nested too deeply to parse.
         return _rpc_error(None, PARSE_ERROR, "Parse error: invalid JSON", status=HTTPStatus.BAD_REQUEST)
+    except (BodyTimeout, ClientDisconnect) as error:
+        return body_never_arrived(client, error, state.body_timeout)
     if not isinstance(message, dict):
         # A batch (a JSON array) or another non-object value was posted instead of one message.
         return _rpc_error(None, INVALID_REQUEST, "Batch requests are not supported", status=400)
     if "id" not in message:
         return Response(status_code=HTTPStatus.ACCEPTED)
     try:
-        return await _handle(message, request.headers, state.docs)
+        return await _handle(message, request.headers, state.docs, state.workers)
     except Exception:
         logger.exception("unexpected fault while handling %r", message.get("method"))
         # Handling a well-formed request failed in a way the server did not foresee.
         return _rpc_error(message.get("id"), INTERNAL_ERROR, "Internal error")
 
 
-def create_app(docs_dir: Path | str | None = None, clock: Clock | None = None) -> Starlette:
+def create_app(
+    docs_dir: Path | str | None = None,
+    clock: Clock | None = None,
+    *,
+    trusted_proxies: Iterable[str] = (),
+    body_timeout: float = BODY_READ_TIMEOUT_SECONDS,
+) -> Starlette:
     """Build the ASGI application.
 
     Args:
         docs_dir: Folder of Markdown pages to serve. Default: $CONNECT_DOCS_DIR, else <repo>/docs.
         clock: Source of monotonic seconds for the rate limiter; tests pass a fake one.
+        trusted_proxies: Addresses or CIDR networks whose X-Forwarded-For is believed; none by default.
+        body_timeout: Seconds a client may take to send a request body.
     """
+    if body_timeout <= 0:
+        raise ValueError("the body timeout must be positive")
     root = Path(docs_dir or os.environ.get("CONNECT_DOCS_DIR") or DEFAULT_DOCS_DIR)
     app = Starlette(routes=[Route("/mcp", mcp_endpoint, methods=["POST"])])
     app.state.docs = DocsIndex(root)
     app.state.limiter = SlidingWindowLimiter(
-        RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS, *([clock] if clock else [])
+        RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS, clock or time.monotonic, MAX_TRACKED_CLIENTS
     )
+    app.state.trusted_proxies = parse_networks(trusted_proxies)
+    app.state.body_timeout = body_timeout
+    app.state.workers = anyio.CapacityLimiter(DOCS_WORKERS)
     return app
 
 

@@ -1,8 +1,10 @@
 """Fixtures for the backend tests: a small docs folder and the server running under uvicorn.
 
-The rate limit counts requests per client host, and every test talks from 127.0.0.1, so the
-shared server is module-scoped (each module stays well under the limit) and the tests that
-spend the limit on purpose start a server of their own with `fresh_server`.
+The server is started the documented way, `python -m backend.app` (uvicorn with no proxy
+headers trusted and the slow-client deadlines). The rate limit counts requests per client
+host, and most tests talk from 127.0.0.1, so the shared server is module-scoped (each module
+stays well under the limit) and the tests that spend the limit on purpose start a server of
+their own with `fresh_server` or `run_server`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,11 +49,21 @@ class RunningServer:
 
     base_url: str
     pid: int
+    log_path: Path
 
     @property
     def url(self) -> str:
         """The MCP endpoint."""
         return f"{self.base_url}/mcp"
+
+    @property
+    def port(self) -> int:
+        """The port it listens on."""
+        return int(self.base_url.rsplit(":", 1)[1])
+
+    def log(self) -> str:
+        """Everything the server has logged so far."""
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
 
 
 def write_docs(root: Path) -> Path:
@@ -94,23 +106,38 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(timeout=5)
 
 
-@contextmanager
-def run_server(repo_root: Path, docs_dir: Path, log_path: Path) -> Iterator[RunningServer]:
-    """Start `python -m uvicorn backend.app.mcp_server:app` on a free port and stop it afterwards.
+def documented_command(port: int, extra: Sequence[str] = ()) -> list[str]:
+    """`python -m backend.app` on 127.0.0.1:`port`, logging warnings and worse, plus `extra`."""
+    command = [sys.executable, "-m", "backend.app", "--host", "127.0.0.1", "--port", str(port)]
+    return [*command, "--log-level", "warning", *extra]
 
-    A port taken by someone else between choosing and binding it makes uvicorn exit; then
-    another port is tried.
+
+@contextmanager
+def run_server(
+    repo_root: Path,
+    docs_dir: Path,
+    log_path: Path,
+    extra: Sequence[str] = (),
+    command: Sequence[str] | None = None,
+) -> Iterator[RunningServer]:
+    """Start the server on a free port and stop it afterwards.
+
+    By default the documented `python -m backend.app` with `extra` arguments; `command` replaces
+    it (with `{port}` standing for the port). A port taken by someone else between choosing and
+    binding it makes uvicorn exit; then another port is tried.
     """
     env = {**os.environ, "CONNECT_DOCS_DIR": str(docs_dir), "PYTHONUNBUFFERED": "1"}
     for _attempt in range(3):
         port = _free_port()
-        command = [sys.executable, "-m", "uvicorn", "backend.app.mcp_server:app"]
-        command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+        if command is None:
+            argv = documented_command(port, extra)
+        else:
+            argv = [part.replace("{port}", str(port)) for part in command]
         with log_path.open("wb") as log:
-            proc = subprocess.Popen(command, cwd=repo_root, env=env, stdout=log, stderr=subprocess.STDOUT)
+            proc = subprocess.Popen(argv, cwd=repo_root, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             if _wait_until_listening(proc, port):
-                yield RunningServer(base_url=f"http://127.0.0.1:{port}", pid=proc.pid)
+                yield RunningServer(base_url=f"http://127.0.0.1:{port}", pid=proc.pid, log_path=log_path)
                 return
         finally:
             _stop(proc)

@@ -78,6 +78,18 @@ def test_idle_clients_are_forgotten() -> None:
     assert list(limiter._hits) == ["busy"]
 
 
+def test_the_limiter_tracks_a_bounded_number_of_clients() -> None:
+    now = [0.0]
+    limiter = SlidingWindowLimiter(3, 60, lambda: now[0], max_clients=100)
+    for n in range(20_000):  # 20,000 distinct keys within one window
+        now[0] += 0.001
+        assert limiter.allow(f"key-{n}")
+    assert limiter.tracked_clients() == 100
+    now[0] += 61
+    limiter.allow("late")
+    assert limiter.tracked_clients() == 1  # every old window was evicted as soon as it was met
+
+
 def test_limiter_rejects_nonsense_settings() -> None:
     with pytest.raises(ValueError, match="limit"):
         SlidingWindowLimiter(0, 60)
@@ -109,7 +121,7 @@ def test_app_applies_the_window_per_client_host(docs_dir: Path) -> None:
 
 @pytest.mark.server
 def test_concurrent_load_is_held_to_the_limit(fresh_server: Any) -> None:
-    total, concurrency = 200, 20
+    total, concurrency = 200, 50
     outcomes: list[tuple[int, int | None]] = []
 
     async def worker(client: httpx.AsyncClient, jobs: list[int]) -> None:

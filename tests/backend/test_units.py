@@ -110,3 +110,9 @@ def test_header_mismatch_rules() -> None:
     assert detail is not None and detail.startswith("MCP-Protocol-Version header '2025-11-25'")
     repeated = Headers(raw=[(b"mcp-method", b"tools/call"), (b"mcp-method", b"tools/call")])
     assert header_mismatch("tools/call", params, repeated) == "mcp-method was sent more than once"
+
+
+def test_the_published_query_bounds_are_the_enforced_ones() -> None:
+    described = schema.input_schema(mcp_server.search_public_docs)["properties"]["query"]["description"]
+    chars, words = mcp_server.MAX_QUERY_CHARS, mcp_server.MAX_QUERY_WORDS
+    assert f"at most {chars} characters and {words} different words" in described

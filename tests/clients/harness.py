@@ -32,7 +32,8 @@ RECORD_COMMAND = "DOCGEN_RECORD_CLIENTS=1 .venv/bin/python -m pytest tests/clien
 RECORD_HINT = f"if that is meant, refresh the records: {RECORD_COMMAND}"
 
 # The clients each row is run with: the Python SDK in each connect mode, and the TypeScript SDK.
-PYTHON_MODES = {"python-auto": "auto", "python-2026-07-28": "2026-07-28", "python-legacy": "legacy"}
+PYTHON_AUTO = "python-auto"
+PYTHON_MODES = {PYTHON_AUTO: "auto", "python-2026-07-28": "2026-07-28", "python-legacy": "legacy"}
 TYPESCRIPT = "typescript"
 CLIENTS = [*PYTHON_MODES, TYPESCRIPT]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.clients.harness import CLIENTS_DIR, NODE_STAMP, REPO_ROOT
+from tests.clients.harness import CLIENTS_DIR, NODE_STAMP, REPO_ROOT, skip_or_fail
 
 REGISTRY = "https://registry.npmjs.org/"
 MANIFEST = json.loads((CLIENTS_DIR / "package.json").read_text(encoding="utf-8"))
@@ -38,7 +38,7 @@ def test_every_locked_package_comes_from_the_npm_registry_with_a_checksum() -> N
 
 def test_the_runner_uses_the_pinned_typescript_sdk() -> None:
     if not NODE_STAMP.is_file():
-        pytest.skip("the Node packages are not installed (run `make test`)")
+        skip_or_fail("the Node packages are not installed (run `make test`)")
     installed = CLIENTS_DIR / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json"
     assert json.loads(installed.read_text(encoding="utf-8"))["version"] == DIRECT["@modelcontextprotocol/sdk"]
 

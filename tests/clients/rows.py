@@ -17,7 +17,8 @@ from tests.clients.harness import CLIENTS, PYTHON_AUTO
 
 CATALOG = Path(__file__).resolve().parents[2] / "data" / "mcp-errors.yaml"
 CONSTANTS: dict[str, Any] = yaml.safe_load(CATALOG.read_text(encoding="utf-8"))["constants"]
-VERSION_KEY = CONSTANTS["PROTOCOL_VERSION_META_KEY"]
+# Named by the MCP specification (2026-07-28, basic/index), not by this server.
+VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 OVER_BUDGET = CONSTANTS["RATE_LIMIT_REQUESTS"] + 1
 SEARCH = {"action": "call_tool", "name": "search_public_docs"}
 

@@ -5,8 +5,11 @@ export NO_MKDOCS_2_WARNING := 1
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The pinned Node packages: the official TypeScript MCP client, the conformance suite and the Node 22 it needs.
+NODE_DIR := clients
+NODE_STAMP := $(NODE_DIR)/node_modules/.installed
 
-.PHONY: site serve test lint bench clean
+.PHONY: site serve test lint bench clean node-packages
 
 # The main job: read backend/, refresh data/ and docs/, build the site into site/.
 site: $(STAMP)
@@ -18,13 +21,13 @@ serve: $(STAMP)
 	$(BIN)/mkdocs serve
 
 # The whole test suite, browser test included.
-test: $(STAMP)
+test: $(STAMP) node-packages
 	bash scripts/ensure-chromium
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check generator backend tests benchmarks
-	$(BIN)/ruff format --check generator backend tests benchmarks
+	$(BIN)/ruff check generator backend clients tests benchmarks
+	$(BIN)/ruff format --check generator backend clients tests benchmarks
 	$(BIN)/mypy
 
 bench: $(STAMP)
@@ -37,5 +40,15 @@ $(STAMP): requirements/main.txt requirements/dev.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
+# Without npm the Node packages are not installed, and the tests that need them are skipped (saying why).
+node-packages:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) -s --no-print-directory $(NODE_STAMP); else \
+	  echo "make: npm not found: skipping the TypeScript client and conformance tests (install Node.js 20+ with npm to run them)"; fi
+
+# npm ci installs exactly what package-lock.json records, from the npm registry, and runs no install scripts.
+$(NODE_STAMP): $(NODE_DIR)/package.json $(NODE_DIR)/package-lock.json
+	cd $(NODE_DIR) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
 clean:
-	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) site .pytest_cache .mypy_cache .ruff_cache $(NODE_DIR)/node_modules

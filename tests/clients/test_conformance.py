@@ -29,14 +29,6 @@ RECORD_HEADER = """\
 # Machine-written: refresh with DOCGEN_RECORD_CLIENTS=1 .venv/bin/python -m pytest tests/clients
 # `applies: false` marks scenarios only the suite's own reference server can pass; `why` says what they need.
 """
-BACKEND_FIX = "backend-hardening (issue 16, deliver 1)"
-EXPECTED_TO_FAIL_TODAY = {
-    "ping": f"{BACKEND_FIX}: the ping result of a 2025-11-25 session carries resultType, which the suite's "
-    "client (the TypeScript SDK) refuses",
-    "dns-rebinding-protection": f"{BACKEND_FIX}: an Origin of http://127.0.0.1:<the server's port> is "
-    "refused "
-    "with 403 unless the port is 8000",
-}
 
 
 @pytest.fixture(scope="module")
@@ -84,15 +76,7 @@ def test_every_scenario_is_classified(results: dict[str, Any]) -> None:
     assert unclassified == []
 
 
-@pytest.mark.parametrize(
-    "scenario",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=EXPECTED_TO_FAIL_TODAY[name]))
-        if name in EXPECTED_TO_FAIL_TODAY
-        else name
-        for name in GENERIC
-    ],
-)
+@pytest.mark.parametrize("scenario", GENERIC)
 def test_scenarios_any_server_can_pass_pass(results: dict[str, Any], scenario: str) -> None:
     seen = results["scenarios"][scenario]
     assert seen["applies"] is True

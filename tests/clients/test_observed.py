@@ -2,8 +2,8 @@
 
 What each client surfaced is compared with the committed record, clients/observed.yaml, cell by cell: a
 server (or SDK) that answers one row differently fails the test named after that row and that client. A few
-tests below state the facts the record shows that matter to readers, including two that the backend branch
-is expected to change (marked xfail, strict: they fail loudly once the fix lands, and then the marker goes).
+tests below state the facts the record shows that matter to readers: among them, that the TypeScript client
+can ping, and that a loopback Origin on any port is accepted.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ RECORD_HEADER = """\
 # result's isError and text, `phase` (connect or action), `call` (which of the `repeat` calls), the revision
 # negotiated, and `requests`/`sent`: every POST the client made, in order, the handshake included.
 """
-BACKEND_FIX = "backend-hardening (issue 16, deliver 1)"
 # Fields of a runner's output that say which client ran, not what it surfaced; they go to the record's header.
 CLIENT_FIELDS = ("client", "mode")
 
@@ -155,22 +154,11 @@ def test_rate_limit_refuses_the_request_over_the_budget_handshake_included(
     assert _posts_of(seen["sent"], "tools/call") == seen["call"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=f"{BACKEND_FIX}: the ping result of a 2025-11-25 session carries resultType, which this SDK's "
-    "strict empty-result schema refuses (ZodError); the fix stops sending 2026-07-28-only fields there",
-)
 def test_typescript_client_can_ping(observations: dict[str, Any]) -> None:
     seen = _seen(observations, "ping", TYPESCRIPT)
     assert seen["outcome"] == "result", seen
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=f"{BACKEND_FIX}: the allow-list holds exact origins, so a loopback Origin on a port other than "
-    "8000 "
-    "is refused with 403; the fix accepts loopback origins on any port",
-)
 @pytest.mark.parametrize("client", CLIENTS)
 def test_loopback_origin_on_any_port_is_accepted(observations: dict[str, Any], client: str) -> None:
     seen = _seen(observations, "loopback-origin-other-port", client)

@@ -16,12 +16,22 @@ from tests.test_site import SEED_ROWS, mkdocs_build
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
-if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):  # pragma: no cover - `make test` installs both
+
+def browser_and_driver() -> tuple[str, str] | None:
+    """The pair scripts/ensure-chromium settles on: Debian's chromium, a GitHub runner's Chrome, ..."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "ensure-chromium"
+    found = subprocess.run(["bash", str(script), "--print"], capture_output=True, text=True, check=False)
+    paths = found.stdout.split("\n")[:2]
+    return (paths[0], paths[1]) if found.returncode == 0 and all(paths) else None
+
+
+FOUND = browser_and_driver()
+if FOUND is None:  # pragma: no cover - `make test` runs scripts/ensure-chromium first
     pytest.skip(
-        "Debian chromium and chromedriver are not installed (run scripts/ensure-chromium)",
+        "no Chromium or Chrome with a ChromeDriver is installed (run scripts/ensure-chromium)",
         allow_module_level=True,
     )
+CHROMIUM, CHROMEDRIVER = FOUND
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
@@ -74,13 +84,13 @@ def site_url(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
+    options.binary_location = CHROMIUM
     profile = tmp_path_factory.mktemp("chromium-profile")
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--no-first-run", f"--user-data-dir={profile}", "--window-size=1280,900"):  # fmt: skip
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(20)
     try:
         yield driver

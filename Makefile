@@ -25,10 +25,13 @@ test: $(STAMP) node-packages
 	bash scripts/ensure-chromium
 	$(BIN)/python -m pytest
 
+# actionlint checks the workflow against GitHub's rules (runtimes of the actions used included). Its shellcheck
+# and pyflakes hooks are off so that every machine gets the same verdict, whatever else is on PATH.
 lint: $(STAMP)
 	$(BIN)/ruff check generator backend clients tests benchmarks
 	$(BIN)/ruff format --check generator backend clients tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/actionlint -shellcheck= -pyflakes= .github/workflows/*.yml
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

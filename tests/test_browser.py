@@ -1,4 +1,4 @@
-"""The built site in headless Chromium: the error table, a row anchor, the phone layout, the search."""
+"""The built site in headless Chromium: error table, anchors, folded examples, phone layout, search."""
 
 from __future__ import annotations
 
@@ -16,12 +16,22 @@ from tests.test_site import SEED_ROWS, mkdocs_build
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
-if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):  # pragma: no cover - `make test` installs both
+
+def browser_and_driver() -> tuple[str, str] | None:
+    """The pair scripts/ensure-chromium settles on: Debian's chromium, a GitHub runner's Chrome, ..."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / "ensure-chromium"
+    found = subprocess.run(["bash", str(script), "--print"], capture_output=True, text=True, check=False)
+    paths = found.stdout.split("\n")[:2]
+    return (paths[0], paths[1]) if found.returncode == 0 and all(paths) else None
+
+
+FOUND = browser_and_driver()
+if FOUND is None:  # pragma: no cover - `make test` runs scripts/ensure-chromium first
     pytest.skip(
-        "Debian chromium and chromedriver are not installed (run scripts/ensure-chromium)",
+        "no Chromium or Chrome with a ChromeDriver is installed (run scripts/ensure-chromium)",
         allow_module_level=True,
     )
+CHROMIUM, CHROMEDRIVER = FOUND
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
@@ -74,18 +84,50 @@ def site_url(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
+    options.binary_location = CHROMIUM
     profile = tmp_path_factory.mktemp("chromium-profile")
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--no-first-run", f"--user-data-dir={profile}", "--window-size=1280,900"):  # fmt: skip
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(20)
     try:
         yield driver
     finally:
         driver.quit()
+
+
+PHONE = (390, 844)
+WIDE = (1280, 900)
+
+OVERFLOW = """
+const screen = document.documentElement.clientWidth;
+return [...document.querySelectorAll(arguments[0])].map(box => {
+  const rect = box.getBoundingClientRect(), inner = box.querySelector('code') || box;
+  return {left: rect.left, right: rect.right, screen, hidden: inner.scrollWidth - inner.clientWidth};
+});
+"""
+
+
+@pytest.fixture
+def phone(browser: WebDriver) -> Iterator[WebDriver]:
+    browser.set_window_size(*PHONE)
+    try:
+        yield browser
+    finally:
+        browser.set_window_size(*WIDE)
+
+
+def open_every_example(browser: WebDriver) -> int:
+    """Click each folded example open, as a reader would; returns how many there were."""
+    folds = browser.find_elements(By.CSS_SELECTOR, "details.example")
+    for fold in folds:
+        summary = fold.find_element(By.TAG_NAME, "summary")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", summary)
+        summary.click()
+        WebDriverWait(browser, 5).until(lambda _d, fold=fold: fold.get_attribute("open") is not None)
+    return len(folds)
 
 
 def test_error_table_has_every_row(browser: WebDriver, site_url: str) -> None:
@@ -114,22 +156,102 @@ def test_a_row_anchor_targets_its_row(browser: WebDriver, site_url: str) -> None
     )
 
 
-def test_the_table_fits_a_phone_screen(browser: WebDriver, site_url: str) -> None:
-    browser.set_window_size(390, 844)
-    try:
-        browser.get(site_url + ERROR_PAGE)
-        table = browser.find_element(By.CSS_SELECTOR, ".docgen-error-table table")
-        overflow = browser.execute_script(
-            "return document.documentElement.scrollWidth - document.documentElement.clientWidth;"
+def test_the_table_fits_a_phone_screen(phone: WebDriver, site_url: str) -> None:
+    phone.get(site_url + ERROR_PAGE)
+    table = phone.find_element(By.CSS_SELECTOR, ".docgen-error-table table")
+    overflow = phone.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth;"
+    )
+    assert overflow <= 0
+    assert table.size["width"] <= PHONE[0]
+    assert not phone.find_element(By.CSS_SELECTOR, ".docgen-error-table thead").is_displayed()
+    status = table.find_element(By.CSS_SELECTOR, "tbody td:nth-child(2)")
+    label = phone.execute_script("return getComputedStyle(arguments[0], '::before').content;", status)
+    assert label == '"HTTP "'  # each row is a card, so the status carries its own label
+
+
+def test_recorded_answers_and_spec_tables_fit_a_phone_screen(phone: WebDriver, site_url: str) -> None:
+    phone.get(site_url + ERROR_PAGE)
+    assert open_every_example(phone) == 10  # internal-error has no request to fold
+    answers = phone.execute_script(OVERFLOW, ".docgen-response pre")
+    tables = phone.execute_script(OVERFLOW, ".docgen-spec-table table")
+    assert (len(answers), len(tables)) == (10, 2)
+    for box in answers + tables:
+        assert box["left"] >= 0 and box["right"] <= box["screen"], box  # inside the screen
+        assert box["hidden"] <= 0, box  # nothing cut off inside the box either: long lines wrap
+    page = phone.execute_script("return document.documentElement.scrollWidth - innerWidth;")
+    assert page <= 0
+
+
+def test_spec_tables_are_cards_on_a_phone_labelled_with_their_headings(
+    phone: WebDriver, site_url: str
+) -> None:
+    phone.get(site_url + ERROR_PAGE)
+    for table in phone.find_elements(By.CSS_SELECTOR, ".docgen-spec-table table"):
+        assert not table.find_element(By.TAG_NAME, "thead").is_displayed()
+        headings = [th.get_attribute("textContent") for th in table.find_elements(By.TAG_NAME, "th")]
+        cells = table.find_elements(By.CSS_SELECTOR, "tbody tr:first-child td")
+        labels = [
+            phone.execute_script("return getComputedStyle(arguments[0], '::before').content;", cell)
+            for cell in cells[1:]
+        ]
+        assert labels == [f'"{heading}: "' for heading in headings[1:]]
+        widths = {cell.size["width"] for cell in cells}
+        assert len(widths) == 1 and widths.pop() > 300  # one cell under the other, each the card's width
+
+
+def test_why_an_unknown_tool_is_a_200_comes_before_the_examples(phone: WebDriver, site_url: str) -> None:
+    phone.get(site_url + ERROR_PAGE)
+    marks = [".docgen-error-table", "#why-an-unknown-tool-is-an-http-200", "#examples", "#ex-parse-error"]
+    tops = phone.execute_script(
+        "return arguments[0].map(s => document.querySelector(s).getBoundingClientRect())"
+        ".map(r => [r.top + scrollY, r.bottom + scrollY]);",
+        marks,
+    )
+    (_, table_bottom), (why, _), (examples, _), (first_example, _) = tops
+    assert table_bottom < why < examples < first_example
+    assert why - table_bottom < PHONE[1]  # less than a screen after the table
+    folded = phone.find_elements(By.CSS_SELECTOR, "details.example:not([open])")
+    assert len(folded) == 10
+
+
+def test_an_example_anchor_lands_on_its_heading_and_the_fold_opens_to_tabs(
+    browser: WebDriver, site_url: str
+) -> None:
+    browser.get(site_url + ERROR_PAGE + "#ex-header-mismatch")
+    WebDriverWait(browser, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    heading = browser.find_element(By.ID, "ex-header-mismatch")
+    assert browser.execute_script("return document.querySelector(':target')?.id") == "ex-header-mismatch"
+    WebDriverWait(browser, 5).until(
+        lambda d: d.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return r.top >= 0;", heading
         )
-        assert overflow <= 0
-        assert table.size["width"] <= 390
-        assert not browser.find_element(By.CSS_SELECTOR, ".docgen-error-table thead").is_displayed()
-        status = table.find_element(By.CSS_SELECTOR, "tbody td:nth-child(2)")
-        label = browser.execute_script("return getComputedStyle(arguments[0], '::before').content;", status)
-        assert label == '"HTTP "'  # each row is a card, so the status carries its own label
-    finally:
-        browser.set_window_size(1280, 900)
+    )
+    fold = heading.find_element(By.XPATH, "following-sibling::details[1]")
+    assert fold.get_attribute("open") is None
+    fold.find_element(By.TAG_NAME, "summary").click()
+    labels = fold.find_elements(By.CSS_SELECTOR, ".tabbed-labels > label")
+    assert [label.text for label in labels] == ["HTTP", "curl", "Python (mcp 2.3.0)"]
+    curl_tab = labels[1]
+    WebDriverWait(browser, 5).until(ec.element_to_be_clickable(curl_tab)).click()
+    shown = [
+        block.text for block in fold.find_elements(By.CSS_SELECTOR, ".tabbed-block") if block.is_displayed()
+    ]
+    assert len(shown) == 1 and shown[0].startswith("curl -i") and "Mcp-Name: get_public_page" in shown[0]
+    answer = fold.find_element(By.CSS_SELECTOR, ".docgen-response")
+    assert answer.is_displayed() and '"code":-32020' in answer.text
+
+
+def test_the_code_column_is_as_large_and_dark_as_the_cause(browser: WebDriver, site_url: str) -> None:
+    browser.get(site_url + ERROR_PAGE)
+    style = browser.execute_script(
+        "const row = document.querySelector('.docgen-error-table tbody tr');"
+        "const [code, cause] = [row.querySelector('td code'), row.cells[2]].map(e => getComputedStyle(e));"
+        "return [parseFloat(code.fontSize), parseFloat(cause.fontSize), code.color, cause.color,"
+        " Number(code.fontWeight)];"
+    )
+    code_size, cause_size, code_color, cause_color, weight = style
+    assert code_size >= cause_size and code_color == cause_color and weight >= 600
 
 
 def test_site_search_finds_the_page_by_the_header_mismatch_code(browser: WebDriver, site_url: str) -> None:

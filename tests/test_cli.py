@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.catalog import SCHEMA_DIR
+from generator.core.schemas import SCHEMA_DIR
 from generator.shell.cli import main
 from tests.helpers import make_files, make_project
 

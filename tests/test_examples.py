@@ -10,8 +10,12 @@ from typing import Any
 
 import pytest
 
+from generator.core import examples
 from generator.core.errors import CatalogError
-from generator.core.examples import Where, curl_command, examples_of, http_request, resolve
+from generator.core.examples import Example, Where, curl_command, examples_of, http_request
+from generator.core.models import ErrorEntry, ErrorsCatalog
+from generator.core.notes import WrittenExample, parse_notes
+from generator.core.yamlio import load_yaml
 from generator.shell.cli import main
 from tests.helpers import copy_project
 
@@ -20,6 +24,11 @@ WHERE = Where("data/x.notes.yaml", 7, "entries/x/example")
 BODY = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 NOTES = "data/mcp-errors.notes.yaml"
 EVIDENCE = "data/mcp-errors.evidence.yaml"
+
+
+def resolve(entry_id: str, raw: dict[str, Any], constants: dict[str, Any], where: Where) -> Example:
+    """`examples.resolve` on an example written as `raw` in the notes."""
+    return examples.resolve(entry_id, WrittenExample.from_data(raw), constants, where)
 
 
 def test_counts_come_from_the_constants_and_the_body_is_padded_to_size() -> None:
@@ -96,14 +105,13 @@ def test_a_bad_example_is_located(raw: dict[str, Any], message: str) -> None:
 
 
 def test_examples_follow_the_catalog_and_are_located_in_the_notes() -> None:
-    catalog = {"constants": {}, "entries": [{"id": "b"}, {"id": "a"}, {"id": "c"}]}
-    notes = {
-        "entries": {"a": {"example": {"body": 1}}, "b": {"example": {"raw": "x"}}, "c": {"cause": "Why."}}
-    }
-    assert list(examples_of(catalog, notes, notes_file="n.yaml")) == ["b", "a"]
-    broken = {"entries": {"a": {"example": {}}}}
+    catalog = ErrorsCatalog("n", (), {}, tuple(ErrorEntry(i, -32600, 400, "m", "f", "a.py") for i in "bac"))
+    text = "entries:\n  a:\n    example: {body: 1}\n  b:\n    example: {raw: x}\n  c:\n    cause: Why.\n"
+    notes = parse_notes(load_yaml(text, "n.yaml"), "n.yaml")
+    assert list(examples_of(catalog, notes)) == ["b", "a"]
+    broken = parse_notes(load_yaml("entries:\n  a:\n    example: {}\n", "n.yaml"), "n.yaml")
     with pytest.raises(CatalogError) as caught:
-        examples_of(catalog, broken, notes_file="n.yaml", notes_text="entries:\n  a:\n    example: {}\n")
+        examples_of(catalog, broken)
     assert caught.value.location == "n.yaml:2"
 
 

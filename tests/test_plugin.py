@@ -15,7 +15,8 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
 from generator.core.settings import load_settings
-from generator.shell.plugin import DocgenPlugin, _commit, locate_symbol, watched_paths
+from generator.core.symbols import SourceFiles
+from generator.shell.plugin import DocgenPlugin, _commit, watched_paths
 from tests.test_site import copy_site
 
 
@@ -78,7 +79,7 @@ def test_source_links_point_at_the_built_commit_with_line_ranges(project: Path, 
     )
     site = build_project(project)
     html = (site / "developers" / "mcp-errors" / "index.html").read_text(encoding="utf-8")
-    first, last = locate_symbol(project / "backend" / "app" / "mcp_server.py", "_handle") or (0, 0)
+    first, last = SourceFiles(project).lines("backend/app/mcp_server.py", "_handle") or (0, 0)
     assert first > 0
     # The copy is not a git checkout, so the ref is HEAD; in a checkout it is the commit (next test).
     link = f"https://github.com/example/connect/blob/HEAD/backend/app/mcp_server.py#L{first}-L{last}"
@@ -93,13 +94,14 @@ def test_the_built_commit_is_the_checkout_head(repo_root: Path) -> None:
     assert _commit(Path("/")) == "HEAD"
 
 
-def test_locate_symbol_reads_source_statically(repo_root: Path) -> None:
+def test_symbol_lines_are_read_statically(repo_root: Path) -> None:
     source = repo_root / "backend" / "app" / "mcp_server.py"
     tree = ast.parse(source.read_text(encoding="utf-8"))
     [handle] = [n for n in tree.body if isinstance(n, ast.AsyncFunctionDef) and n.name == "_handle"]
-    assert locate_symbol(source, "_handle") == (handle.lineno, handle.end_lineno)
-    assert locate_symbol(source, "no_such_symbol") is None
-    assert locate_symbol(repo_root / "missing.py", "_handle") is None
+    sources = SourceFiles(repo_root)
+    assert sources.lines("backend/app/mcp_server.py", "_handle") == (handle.lineno, handle.end_lineno)
+    assert sources.lines("backend/app/mcp_server.py", "no_such_symbol") is None
+    assert sources.lines("missing.py", "_handle") is None
 
 
 def test_serve_watches_backend_data_and_templates(repo_root: Path) -> None:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 from generator.core.errors import TemplateError
-from generator.core.findings import Finding
-from generator.core.symbols import Symbol, citation_path, find_symbol
-from generator.core.yamlio import first_line
+from generator.core.findings import Finding, Kind
+from generator.core.pages import FrontMatter
+from generator.core.symbols import SourceFiles, Symbol, citation_path
 
 STAMP_KEYS = ("last_verified", "verified_fingerprints")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n")
@@ -22,22 +21,22 @@ _CLOSE = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
 
 def cited_symbols(
-    root: Path, meta: Mapping[str, Any], *, page: str
+    sources: SourceFiles, meta: Mapping[str, Any], *, page: str
 ) -> Iterator[tuple[str, str, Symbol | None]]:
     """(file, symbol, located symbol or None) for every source citation in a page's `based_on`."""
     for item in meta.get("based_on") or []:
         if not isinstance(item, dict) or "file" not in item:
             continue
         file = str(item["file"])
-        citation_path(root, file, page=page)
+        citation_path(sources.root, file, page=page)
         for name in item.get("symbols") or []:
-            yield file, str(name), find_symbol(root, file, str(name))
+            yield file, str(name), sources.symbol(file, str(name))
 
 
-def fingerprints(root: Path, meta: Mapping[str, Any], *, page: str) -> dict[str, str]:
+def fingerprints(sources: SourceFiles, meta: Mapping[str, Any], *, page: str) -> dict[str, str]:
     """The current fingerprint of every cited symbol, keyed `file:symbol`."""
     found: dict[str, str] = {}
-    for file, name, symbol in cited_symbols(root, meta, page=page):
+    for file, name, symbol in cited_symbols(sources, meta, page=page):
         if symbol is None:
             raise TemplateError(
                 f"cannot stamp: {file} has no symbol {name!r}", file=page, hint="fix the page's based_on list"
@@ -80,29 +79,30 @@ def _with_stamp(lines: list[str], block: list[str]) -> list[str]:
     return result if placed else result + block
 
 
-def stamp_findings(root: Path, meta: Mapping[str, Any], *, page: str, text: str) -> Iterator[Finding]:
+def stamp_findings(sources: SourceFiles, front: FrontMatter, *, page: str) -> Iterator[Finding]:
     """A finding per cited symbol whose source changed since the page was stamped."""
+    meta = front.meta
     recorded = meta.get("verified_fingerprints")
     if not isinstance(recorded, dict):
         if meta.get("based_on") and any("file" in (item or {}) for item in meta["based_on"]):
             yield Finding(
-                "verification-missing",
+                Kind.VERIFICATION_MISSING,
                 page,
-                _line_of(text, "last_verified"),
+                front.line("last_verified"),
                 page,
                 "the page cites source but carries no verified fingerprints",
                 f"re-read the page against its sources, then run `docgen verify {page}`",
             )
         return
-    for file, name, symbol in cited_symbols(root, meta, page=page):
+    for file, name, symbol in cited_symbols(sources, meta, page=page):
         key = f"{file}:{name}"
         if symbol is None:
             continue  # reported as a citation finding
         if recorded.get(key) != symbol.fingerprint:
             yield Finding(
-                "verification-stale",
+                Kind.VERIFICATION_STALE,
                 page,
-                _line_of(text, "last_verified"),
+                front.line("last_verified"),
                 key,
                 f"{name} (lines {symbol.first_line}-{symbol.last_line} of {file}) changed after the page was "
                 f"last verified on {meta.get('last_verified')}",
@@ -111,7 +111,3 @@ def stamp_findings(root: Path, meta: Mapping[str, Any], *, page: str, text: str)
                 old=str(recorded.get(key)),
                 new=symbol.fingerprint,
             )
-
-
-def _line_of(text: str, key: str) -> int | None:
-    return first_line(text, lambda line: line.startswith(f"{key}:"))

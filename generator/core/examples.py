@@ -14,14 +14,14 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 from urllib.parse import urlsplit
 
 import jinja2
 
 from generator.core import template_cache
 from generator.core.errors import CatalogError
-from generator.core.yamlio import first_line
+from generator.core.models import ErrorsCatalog, Json
+from generator.core.notes import Notes, WrittenExample
 
 DEFAULT_HEADERS = (("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream"))
 DEFAULT_ENDPOINT = "http://127.0.0.1:8000/mcp"
@@ -57,35 +57,19 @@ class Example:
         return f"sha256:{digest.hexdigest()[:16]}"
 
 
-def endpoint_of(notes: Mapping[str, Any]) -> str:
+def endpoint_of(notes: Notes) -> str:
     """The server URL the examples show."""
-    return str(notes.get("endpoint") or DEFAULT_ENDPOINT)
+    return notes.endpoint or DEFAULT_ENDPOINT
 
 
-def raw_examples(notes: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    """Entry id -> the `example` mapping as written, for every entry that has one."""
-    entries = notes.get("entries") or {}
-    return {
-        entry_id: fields["example"]
-        for entry_id, fields in entries.items()
-        if isinstance(fields, Mapping) and isinstance(fields.get("example"), Mapping)
-    }
-
-
-def examples_of(
-    catalog: Mapping[str, Any], notes: Mapping[str, Any], *, notes_file: str, notes_text: str = ""
-) -> dict[str, Example]:
-    """Entry id -> resolved example, in catalog order, for the catalog's entries whose notes have one.
-
-    `notes_file` and `notes_text` only serve to locate an example that cannot be resolved.
-    """
-    written = raw_examples(notes)
-    constants = catalog.get("constants") or {}
+def examples_of(catalog: ErrorsCatalog, notes: Notes) -> dict[str, Example]:
+    """Entry id -> resolved example, in catalog order, for the catalog's entries whose notes have one."""
+    written = notes.examples()
     examples = {}
-    for entry in catalog.get("entries", []):
-        if entry["id"] in written:
-            where = Where(notes_file, _entry_line(notes_text, entry["id"]), f"entries/{entry['id']}/example")
-            examples[entry["id"]] = resolve(entry["id"], written[entry["id"]], constants, where)
+    for entry in catalog.entries:
+        if entry.id in written:
+            where = Where(notes.file, notes.line("entries", entry.id), f"entries/{entry.id}/example")
+            examples[entry.id] = resolve(entry.id, written[entry.id], catalog.constants, where)
     return examples
 
 
@@ -98,21 +82,17 @@ class Where:
     path: str
 
 
-def _entry_line(text: str, entry_id: str) -> int | None:
-    return first_line(text, lambda line: line.startswith(" ") and line.strip().startswith(f"{entry_id}:"))
-
-
 REQUEST_FIELDS = ("method", "headers", "body", "raw", "size", "repeat")
 BODY_FIELDS = ("body", "raw", "untriggerable")
 
 
-def _check_fields(raw: Mapping[str, Any], where: Where) -> None:
+def _check_fields(raw: WrittenExample, where: Where) -> None:
     """Exactly one of body, raw and untriggerable; an untriggerable example describes no request."""
-    given = [field for field in BODY_FIELDS if field in raw]
+    given = [field for field in BODY_FIELDS if field in raw.given]
     problem = None
     if len(given) != 1:
         problem = f"has {' and '.join(given)}" if given else "has none of body, raw and untriggerable"
-    elif given == ["untriggerable"] and (extra := [f for f in REQUEST_FIELDS if f in raw]):
+    elif given == ["untriggerable"] and (extra := [f for f in REQUEST_FIELDS if f in raw.given]):
         problem = f"is untriggerable, yet describes a request ({', '.join(extra)})"
     if problem:
         raise CatalogError(
@@ -123,14 +103,14 @@ def _check_fields(raw: Mapping[str, Any], where: Where) -> None:
         )
 
 
-def resolve(entry_id: str, raw: Mapping[str, Any], constants: Mapping[str, Any], where: Where) -> Example:
-    """Turn one `example:` mapping into the request it describes."""
+def resolve(entry_id: str, raw: WrittenExample, constants: Mapping[str, Json], where: Where) -> Example:
+    """Turn one `example:` as written into the request it describes."""
     _check_fields(raw, where)
-    if "untriggerable" in raw:
-        return Example(entry_id, untriggerable=str(raw["untriggerable"]).strip())
-    text = str(raw["raw"]) if "raw" in raw else json.dumps(raw.get("body"), ensure_ascii=False)
+    if raw.untriggerable is not None:
+        return Example(entry_id, untriggerable=str(raw.untriggerable).strip())
+    text = str(raw.raw) if raw.raw is not None else json.dumps(raw.body, ensure_ascii=False)
     body = text.encode("utf-8")
-    size = _count(raw["size"], constants, where, "size") if "size" in raw else None
+    size = _count(raw.size, constants, where, "size") if raw.size is not None else None
     if size is not None:
         if size < len(body):
             raise CatalogError(
@@ -140,17 +120,15 @@ def resolve(entry_id: str, raw: Mapping[str, Any], constants: Mapping[str, Any],
                 hint="give a size at least as large as the body, or drop `size`",
             )
         body += b" " * (size - len(body))
-    repeat = _count(raw["repeat"], constants, where, "repeat") if "repeat" in raw else 1
-    headers = _merged_headers(raw.get("headers") or {})
-    method = str(raw.get("method", "POST"))
-    return Example(entry_id, method, headers, body, text, size, repeat)
+    repeat = _count(raw.repeat, constants, where, "repeat") if raw.repeat is not None else 1
+    return Example(entry_id, raw.method, _merged_headers(raw.headers), body, text, size, repeat)
 
 
-def _merged_headers(extra: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+def _merged_headers(extra: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     """The default headers, overridden (case-insensitively) or extended by the example's own."""
     merged = {name.lower(): (name, value) for name, value in DEFAULT_HEADERS}
     for name, value in extra.items():
-        merged[str(name).lower()] = (str(name), str(value))
+        merged[name.lower()] = (name, value)
     return tuple(merged.values())
 
 
@@ -160,7 +138,7 @@ def _environment() -> jinja2.Environment:
     return template_cache.attach(jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False))
 
 
-def _count(value: Any, constants: Mapping[str, Any], where: Where, field: str) -> int:
+def _count(value: int | str, constants: Mapping[str, Json], where: Where, field: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     try:

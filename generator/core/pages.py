@@ -5,15 +5,39 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from generator.core.errors import TemplateError
-from generator.core.yamlio import read_text, safe_load
+from generator.core.yamlio import LoadedYaml, read_text, safe_load
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    """A page's front matter: its keys and values, and the line each key is written on."""
+
+    meta: Mapping[str, Any]
+    document: LoadedYaml | None = None
+    """The YAML between the `---` lines, for lines; None when the page has no front matter."""
+
+    def line(self, key: str) -> int | None:
+        """The page line of a top-level key (the YAML starts on the page's second line)."""
+        if self.document is None:
+            return None
+        found = self.document.line((key,))
+        return found + 1 if found is not None else None
+
+
+def front_matter(text: str, *, page: str) -> FrontMatter:
+    """A page's front matter with its lines."""
+    match = _FRONT_MATTER.match(text)
+    meta = split_front_matter(text, page=page)[0]
+    return FrontMatter(meta, LoadedYaml(meta, page, match.group(1)) if match else None)
 
 
 def split_front_matter(text: str, *, page: str) -> tuple[dict[str, Any], str]:

@@ -69,12 +69,26 @@ class Settings:
         """Where the editor-owned notes of catalog `name` live."""
         return self.data_dir / f"{name}.notes.yaml"
 
+    def evidence_path(self, name: str) -> Path:
+        """Where probe writes the evidence of catalog `name`."""
+        return self.data_dir / f"{name}.evidence.yaml"
+
+    def spec_paths(self, spec: str) -> tuple[Path, Path]:
+        """The classification and the baseline of specification `spec`."""
+        return self.data_dir / "specs" / f"{spec}.yaml", self.data_dir / "specs" / f"{spec}.baseline.yaml"
+
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, for messages and catalogs."""
-        try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            return path.as_posix()
+        return relative_path(path, self.root)
+
+
+def relative_path(path: Path, root: Path) -> str:
+    """`path` relative to `root` when it is inside it (as POSIX text), else `path` itself: the one way docgen
+    names a file in a message, a catalog or a finding."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
 
 
 def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -71,8 +70,16 @@ class LoadedYaml:
             loader.dispose()
         return lines
 
-    def line_of(self, path: Path_) -> int | None:
-        """The line of `path`, or of its nearest ancestor that has one."""
+    def line(self, path: Path_) -> int | None:
+        """The line of the key or item at `path` (keys as text, items by index); None when there is none.
+
+        The one way docgen finds where something is written in a YAML file, for findings and errors alike.
+        """
+        return self.lines.get(tuple(path))
+
+    def line_of(self, path: Path_) -> int:
+        """The line of `path`, or of its nearest ancestor that has one (the first line at worst): for an
+        error about something that may be missing, such as a required key."""
         path = tuple(path)
         while path:
             if path in self.lines:
@@ -264,8 +271,3 @@ def dump_yaml(data: Any, *, header: str = "") -> str:
     finally:
         dumper.dispose()
     return header + stream.getvalue()
-
-
-def first_line(text: str, matches: Callable[[str], bool]) -> int | None:
-    """The 1-based number of the first line of `text` that `matches`, for pointing a message at it."""
-    return next((number for number, line in enumerate(text.splitlines(), start=1) if matches(line)), None)

@@ -18,7 +18,9 @@ from typing import Any
 
 import griffe
 
-Value = int | float | str | bool | None | tuple[Any, ...]
+from generator.core.models import Json
+
+Value = int | float | str | bool | None | tuple["Value", ...]
 
 # Standard-library enums whose members are safe to read: importing them runs no backend code.
 STDLIB_ENUMS: dict[str, Any] = {"http.HTTPStatus": http.HTTPStatus}
@@ -196,9 +198,9 @@ class Resolver:
 _CONSTANT_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 
-def module_constants(module: griffe.Module, resolver: Resolver) -> dict[str, Any]:
+def module_constants(module: griffe.Module, resolver: Resolver) -> dict[str, Json]:
     """Every UPPER_CASE module-level name of `module` whose value resolves statically, by name."""
-    constants: dict[str, Any] = {}
+    constants: dict[str, Json] = {}
     for name in sorted(module.members):
         member = module.members[name]
         if not _CONSTANT_NAME.match(name):
@@ -212,5 +214,12 @@ def module_constants(module: griffe.Module, resolver: Resolver) -> dict[str, Any
                 value = resolver.constant(target).value
             except Unresolvable:
                 continue
-            constants[name] = list(value) if isinstance(value, tuple) else value
+            constants[name] = as_json(value)
     return constants
+
+
+def as_json(value: Value) -> Json:
+    """A resolved value as catalogs write it: tuples become lists."""
+    if isinstance(value, tuple):
+        return [as_json(item) for item in value]
+    return value

@@ -1,7 +1,7 @@
 """Find every call of the error constructor in the scanned functions, and resolve what it says.
 
 griffe models modules, functions and constants but not what happens inside a function body, so a small griffe
-extension keeps each function's AST node (and each module's source) while griffe visits it; generator/calls.py
+extension keeps each function's AST node (and each module's source) while griffe visits it; `calls`
 finds the calls and their guarding conditions, and the code below resolves what each call says.
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 import griffe
 
 from generator.core.errors import ConfigError, SourceError, suggest
-from generator.core.settings import CatalogConfig
+from generator.core.models import Source
+from generator.core.settings import CatalogConfig, relative_path
 from generator.extract.calls import Call, CallFinder, callee_name, name_counts
 from generator.extract.resolve import Resolver, Unresolvable
-from generator.extract.source import display_path
 
 
 class FunctionBodies(griffe.Extension):
@@ -30,7 +30,7 @@ class FunctionBodies(griffe.Extension):
         self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.code: dict[str, str] = {}
         self.trees: dict[bytes, ast.Module] = {}
-        """Each module's whole tree, by the bytes it was parsed from (for `citations.reusing`)."""
+        """Each module's whole tree, by the bytes it was parsed from (for `SourceFiles.adopt`)."""
 
     def on_module_node(self, *, node: Any, agent: Any, **kwargs: Any) -> None:
         code = getattr(agent, "code", None)
@@ -124,10 +124,10 @@ def extract_error_sites(
 def module_file(module: griffe.Module, root: Path) -> str:
     """The file a module was read from, relative to the project root (a package: its `__init__.py`)."""
     path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
-    return display_path(path, root)
+    return relative_path(path, root)
 
 
-def cited_sources(config: CatalogConfig, module: griffe.Module, root: Path) -> list[dict[str, Any]]:
+def cited_sources(config: CatalogConfig, module: griffe.Module, root: Path) -> tuple[Source, ...]:
     """The files an errors catalog comes from, each with the constructors and functions defined there, by
     their names in that file, in configuration order."""
     files: dict[str, list[str]] = {}
@@ -138,7 +138,7 @@ def cited_sources(config: CatalogConfig, module: griffe.Module, root: Path) -> l
         if local.endswith(".__init__") and not name.endswith("__init__"):
             local = local.removesuffix(".__init__")  # a class constructor is cited as the class
         files.setdefault(module_file(function.module, root), []).append(local)
-    return [{"path": path, "symbols": symbols} for path, symbols in files.items()]
+    return tuple(Source(path, tuple(symbols)) for path, symbols in files.items())
 
 
 class _Site:

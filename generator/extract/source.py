@@ -9,12 +9,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import griffe
 
 from generator.core.errors import ConfigError, SourceError
+from generator.core.settings import relative_path
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ def _report_unparsable(folder: Path, root: Path, loaded: set[Path] | None = None
     for file in files:
         if loaded is not None and file.resolve() in loaded:
             continue
-        shown = display_path(file, root)
+        shown = relative_path(file, root)
         try:
             ast.parse(file.read_bytes().decode("utf-8"), filename=shown)
         except UnicodeDecodeError as err:
@@ -117,16 +117,3 @@ def _report_unparsable(folder: Path, root: Path, loaded: set[Path] | None = None
             ) from err
         except OSError as err:
             raise SourceError(f"cannot read the file: {err.strerror}", file=shown) from err
-
-
-@lru_cache(maxsize=4096)
-def display_path(path: Path, root: Path) -> str:
-    """`path` relative to the project root when it is inside it.
-
-    Remembered: resolving a path stats each of its parts, and extract asks about the same few files once
-    per function it reads.
-    """
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()

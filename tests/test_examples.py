@@ -143,8 +143,8 @@ def test_an_edited_example_makes_its_evidence_stale(
 ) -> None:
     edit(project, NOTES, '"params": {"name": "no_such_tool"', '"params": {"name": "no_such_tool_either"')
     found = kinds(project, capsys)
-    assert found["evidence-stale"] == {"unknown-name"}
-    assert "page-stale" in found  # the page shows the new request with no answer yet
+    # The page shows the new request with no answer yet.
+    assert found == {"evidence-stale": {"unknown-name"}, "page-stale": {"error-examples"}}
 
 
 def test_evidence_that_contradicts_the_catalog(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -152,8 +152,10 @@ def test_evidence_that_contradicts_the_catalog(project: Path, capsys: pytest.Cap
     start = text.index("- id: method-not-found")
     edited = text[:start] + text[start:].replace("    status: 404", "    status: 405", 2)
     (project / EVIDENCE).write_text(edited, encoding="utf-8")
-    found = kinds(project, capsys)
-    assert found["evidence-mismatch"] == {"method-not-found"}
+    assert kinds(project, capsys) == {
+        "evidence-mismatch": {"method-not-found"},
+        "page-stale": {"page-header", "error-examples"},
+    }
 
 
 def test_an_entry_without_an_example(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -161,11 +163,17 @@ def test_an_entry_without_an_example(project: Path, capsys: pytest.CaptureFixtur
     text = path.read_text(encoding="utf-8")
     start = text.index("    example:\n", text.index("  batch-not-supported:"))
     path.write_text(text[:start] + text[text.index("  unsupported-protocol-version:") :], encoding="utf-8")
-    assert kinds(project, capsys)["example-missing"] == {"batch-not-supported"}
+    assert kinds(project, capsys) == {
+        "example-missing": {"batch-not-supported"},
+        "page-stale": {"error-examples"},
+    }
 
 
 def test_no_evidence_yet(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (project / EVIDENCE).unlink()
     found = kinds(project, capsys)
-    assert found["evidence-missing"] == {"mcp-errors"}
-    assert "page-stale" in found  # the header no longer says the table was reproduced
+    # The header no longer says the table was reproduced, nor the examples what the server answered.
+    assert found == {
+        "evidence-missing": {"mcp-errors"},
+        "page-stale": {"page-header", "error-examples"},
+    }

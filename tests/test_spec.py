@@ -115,6 +115,14 @@ def test_a_new_difference_fails_check(project: Path, capsys: pytest.CaptureFixtu
     code, found = findings(project, capsys)
     new = [f for f in found if f["kind"] == "spec-difference"]
     assert code == 1
+    assert {f["kind"] for f in found} == {
+        "spec-difference",
+        "status-changed",
+        "page-stale",
+        "evidence-mismatch",
+        "evidence-stale",
+        "verification-stale",
+    }
     assert [f["subject"] for f in new] == ["method-not-found"]
     assert new[0]["file"] == SERVER  # annotated on the raise site
     assert (new[0]["old"], new[0]["new"]) == (
@@ -130,23 +138,40 @@ STALE = {
         'METHOD_NOT_FOUND, f"Unknown {kind}: {name}")',
         'INVALID_PARAMS, f"Unknown {kind}: {name}")',
         {("unknown-tool", "code"), ("unknown-resource", "code"), ("unknown-prompt", "code")},
+        "code-changed",
     ),
     "the version error now says what was requested": (
         'data={"supported": list(SUPPORTED_PROTOCOL_VERSIONS)},',
         'data={"supported": list(SUPPORTED_PROTOCOL_VERSIONS), "requested": version},',
         {("unsupported-protocol-version", "data")},
+        "data-changed",
     ),
 }
 
 
-@pytest.mark.parametrize(("old", "new", "expected"), STALE.values(), ids=STALE)
+@pytest.mark.parametrize(("old", "new", "expected", "drift"), STALE.values(), ids=STALE)
 def test_a_baseline_entry_that_no_longer_holds_fails_check(
-    project: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, expected: set[tuple[str, str]]
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    old: str,
+    new: str,
+    expected: set[tuple[str, str]],
+    drift: str,
 ) -> None:
     edit(project, SERVER, old, new)
     code, found = findings(project, capsys)
     stale = [f for f in found if f["kind"] == "spec-baseline-stale"]
     assert code == 1
+    # The catalog drifted (`drift`), which the pages, the evidence and the stamps all follow.
+    evidence = {"evidence-mismatch"} if drift == "code-changed" else set()
+    assert {f["kind"] for f in found} == {
+        "spec-baseline-stale",
+        drift,
+        "page-stale",
+        "evidence-stale",
+        "verification-stale",
+        *evidence,
+    }
     assert {
         (str(f["subject"]), str(f["message"]).split("differing in ")[1].split(",")[0]) for f in stale
     } == expected
@@ -165,10 +190,13 @@ def test_conditions_nobody_defined_are_reported(project: Path, capsys: pytest.Ca
     code, found = findings(project, capsys)
     kinds = {(f["kind"], f["subject"]) for f in found}
     assert code == 1
-    assert ("spec-unknown-condition", "parse-error.spec") in kinds
-    assert ("spec-baseline-stale", "gone-condition") in kinds
     # Nobody answers parse-error any more, so that is a difference as well: the mapping is checked both ways.
-    assert ("spec-difference", "parse-error") in kinds
+    assert kinds == {
+        ("spec-unknown-condition", "parse-error.spec"),
+        ("spec-baseline-stale", "gone-condition"),
+        ("spec-difference", "parse-error"),
+        ("page-stale", "spec-differences"),
+    }
 
 
 def test_a_notes_file_naming_a_missing_spec_is_bad_input(

@@ -152,17 +152,19 @@ class CatalogDrift:
                 if users
                 else ("its value changed; pages that quote it change too")
             )
-            finding = Finding(
-                Kind.CONSTANT_CHANGED,
-                self.path,
-                None,
-                name,
-                message,
-                f"run `{FIX}` and review the page",
-                old=_show(before[name]),
-                new=_show(after[name]),
+            yield (
+                Finding(
+                    Kind.CONSTANT_CHANGED,
+                    self.path,
+                    None,
+                    name,
+                    message,
+                    f"run `{FIX}` and review the page",
+                    old=_show(before[name]),
+                    new=_show(after[name]),
+                ),
+                moved,
             )
-            yield finding, moved
 
 
 def _show(value: Json | tuple[str, ...]) -> str | None:

@@ -23,8 +23,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check generator backend tests benchmarks
-	$(BIN)/ruff format --check generator backend tests benchmarks
+	$(BIN)/ruff check generator backend tests benchmarks scripts
+	$(BIN)/ruff format --check generator backend tests benchmarks scripts
 	$(BIN)/mypy
 
 bench: $(STAMP)

@@ -53,8 +53,8 @@ def _removal(kind: Kind, node: ast.AST, parents: dict[ast.AST, ast.AST], path: P
     child, parent = node, parents[node]
     while not isinstance(parent, ast.stmt):
         if isinstance(parent, ast.Dict):
-            index = parent.values.index(child)  # type: ignore[arg-type]
-            key = parent.keys[index]
+            assert isinstance(child, ast.expr)
+            key = parent.keys[parent.values.index(child)]
             assert key is not None
             return Producer(kind, path, key.lineno, child.end_lineno or key.lineno, "")
         if isinstance(parent, ast.Tuple) and isinstance(parents.get(parent), ast.Tuple | ast.List):
@@ -68,7 +68,7 @@ def survives(producer: Producer) -> bool:
     """Whether the tests still pass with `producer` removed."""
     original = producer.file.read_text(encoding="utf-8")
     lines = original.splitlines(keepends=True)
-    mutated = lines[: producer.first - 1] + [producer.replacement] + lines[producer.last :]
+    mutated = [*lines[: producer.first - 1], producer.replacement, *lines[producer.last :]]
     try:
         producer.file.write_text("".join(mutated), encoding="utf-8")
         tests = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-m", "not browser"]

@@ -11,6 +11,7 @@ import jinja2.meta
 
 from generator.core.catalog import notes_report
 from generator.core.findings import Finding
+from generator.core.sandbox import BoundedSandbox
 from generator.core.settings import Settings
 from generator.core.yamlio import first_line
 
@@ -73,11 +74,19 @@ def unknown_constants(
 
 @functools.lru_cache(maxsize=4096)
 def _names_used(text: str) -> frozenset[str] | None:
-    """The variables a note uses (None when it does not parse), worked out once: check asks twice."""
+    """The variables a note uses besides the sandbox's globals (None when it does not parse), worked out
+    once: check asks twice. Parsing runs nothing of the note."""
+    environment = _parser()
     try:
-        return frozenset(jinja2.meta.find_undeclared_variables(jinja2.Environment().parse(text)))
-    except jinja2.TemplateSyntaxError:
+        used = jinja2.meta.find_undeclared_variables(environment.parse(text))
+    except (jinja2.TemplateSyntaxError, RecursionError):
         return None
+    return frozenset(used - set(environment.globals))
+
+
+@functools.cache
+def _parser() -> BoundedSandbox:
+    return BoundedSandbox()
 
 
 def without_unknown_constants(notes: Mapping[str, Any], catalog: Mapping[str, Any]) -> dict[str, Any]:

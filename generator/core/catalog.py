@@ -9,7 +9,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator.core.errors import CatalogError
+from generator.core.errors import CatalogError, DocgenError
 from generator.core.schema_check import Checker, compile_schema
 from generator.core.yamlio import LoadedYaml, dump_yaml, load_yaml, read_text, read_yaml
 
@@ -136,6 +136,15 @@ def load_notes(path: Path, display: str) -> dict[str, Any]:
                 hint=f"quote the id: '{key}':",
             )
     return data
+
+
+def notes_line(path: Path, display: str, *keys: str | int) -> int | None:
+    """The line of `keys` (`"entries", entry_id, "cause"`) in a notes file, for a message about that field;
+    None when the file cannot tell. Parses the file again, so it is for errors only."""
+    try:
+        return read_yaml(path, display).line_of(keys)
+    except DocgenError:
+        return None
 
 
 def parse_catalog_text(text: str, display: str) -> dict[str, Any]:

@@ -21,7 +21,9 @@ import jinja2
 
 from generator.core import template_cache
 from generator.core.errors import CatalogError
-from generator.core.yamlio import first_line
+from generator.core.render_budget import short
+from generator.core.sandbox import BoundedSandbox
+from generator.core.yamlio import LoadedYaml
 
 DEFAULT_HEADERS = (("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream"))
 DEFAULT_ENDPOINT = "http://127.0.0.1:8000/mcp"
@@ -81,10 +83,12 @@ def examples_of(
     """
     written = raw_examples(notes)
     constants = catalog.get("constants") or {}
+    # Lines are found from the text only if an error asks for one (LoadedYaml records them on first use).
+    lines = LoadedYaml(data=notes, file=notes_file, text=notes_text)
     examples = {}
     for entry in catalog.get("entries", []):
         if entry["id"] in written:
-            where = Where(notes_file, _entry_line(notes_text, entry["id"]), f"entries/{entry['id']}/example")
+            where = Where(notes_file, None, f"entries/{entry['id']}/example", lines=lines)
             examples[entry["id"]] = resolve(entry["id"], written[entry["id"]], constants, where)
     return examples
 
@@ -95,11 +99,16 @@ class Where:
 
     file: str
     line: int | None
+    """The example's line, when the caller knows it."""
     path: str
+    lines: LoadedYaml | None = None
+    """The notes file, to find the line of the field at fault."""
 
-
-def _entry_line(text: str, entry_id: str) -> int | None:
-    return first_line(text, lambda line: line.startswith(" ") and line.strip().startswith(f"{entry_id}:"))
+    def line_at(self, *field: str) -> int | None:
+        """The line of `field` in the example (of the example itself when no field is given)."""
+        if self.lines is None or not self.lines.text:
+            return self.line
+        return self.lines.line_of(tuple(self.path.split("/")) + field)
 
 
 REQUEST_FIELDS = ("method", "headers", "body", "raw", "size", "repeat")
@@ -118,7 +127,7 @@ def _check_fields(raw: Mapping[str, Any], where: Where) -> None:
         raise CatalogError(
             f"{where.path}: the example {problem}",
             file=where.file,
-            line=where.line,
+            line=where.line_at(),
             hint="give exactly one of `body` (JSON), `raw` (text) or `untriggerable` (why no request can)",
         )
 
@@ -136,7 +145,7 @@ def resolve(entry_id: str, raw: Mapping[str, Any], constants: Mapping[str, Any],
             raise CatalogError(
                 f"{where.path}/size: {size} bytes is less than the body itself ({len(body)} bytes)",
                 file=where.file,
-                line=where.line,
+                line=where.line_at("size"),
                 hint="give a size at least as large as the body, or drop `size`",
             )
         body += b" " * (size - len(body))
@@ -156,8 +165,8 @@ def _merged_headers(extra: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
 
 @cache
 def _environment() -> jinja2.Environment:
-    """The environment repeat counts are worked out in: strict, no escaping, cached between runs."""
-    return template_cache.attach(jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False))
+    """The environment counts are worked out in: docgen's bounded sandbox, cached between runs."""
+    return template_cache.attach(BoundedSandbox())
 
 
 def _count(value: Any, constants: Mapping[str, Any], where: Where, field: str) -> int:
@@ -168,16 +177,16 @@ def _count(value: Any, constants: Mapping[str, Any], where: Where, field: str) -
         rendered = template.render(constants).strip()
     except jinja2.TemplateError as err:
         raise CatalogError(
-            f"{where.path}/{field}: {value!r} cannot be worked out: {err}",
+            f"{where.path}/{field}: {short(value)} cannot be worked out: {err.message or type(err).__name__}",
             file=where.file,
-            line=where.line,
+            line=where.line_at(field),
             hint=f"use the catalog's constants: {', '.join(sorted(constants)) or 'none'}",
         ) from err
     if not rendered.isdigit() or int(rendered) < 1:
         raise CatalogError(
-            f"{where.path}/{field}: {value!r} gives {rendered!r}, not a whole number of at least 1",
+            f"{where.path}/{field}: {short(value)} gives {short(rendered)}, not a whole number of at least 1",
             file=where.file,
-            line=where.line,
+            line=where.line_at(field),
             hint="write a number, or an expression such as '{{ RATE_LIMIT_REQUESTS + 1 }}'",
         )
     return int(rendered)

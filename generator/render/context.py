@@ -23,9 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import jinja2
+from jinja2.exceptions import SecurityError
 
 from generator.core import template_cache
+from generator.core.catalog import notes_line
 from generator.core.errors import TemplateError, suggest
+from generator.core.sandbox import BoundedSandbox, TemplateFolderLoader
 from generator.render.evidence_context import (
     error_examples,
     header_evidence,
@@ -56,16 +59,15 @@ class SiteSettings(Protocol):
 
 
 def make_environment(templates_dir: Path) -> jinja2.Environment:
-    """The Jinja environment for region templates and notes: strict, deterministic whitespace."""
-    environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(templates_dir),
-        undefined=jinja2.StrictUndefined,
+    """The Jinja environment for region templates and notes: docgen's bounded sandbox (a pull request can
+    change both), strict about undefined names, with deterministic whitespace and docgen's filters."""
+    environment = BoundedSandbox(
+        loader=TemplateFolderLoader(templates_dir),
+        filters=FILTERS,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=False,
     )
-    environment.filters.update(FILTERS)
     return template_cache.attach(environment)
 
 
@@ -216,20 +218,34 @@ def _render_note(
     source = str(text)
     if "{" not in source and "\r" not in source:
         return source.strip()  # no Jinja syntax and no line endings to normalise: Jinja would return it as is
-    notes_file = renderer.settings.notes_path(catalog)
-    where = f"notes for entry {entry_id!r}, field {field!r}"
     try:
         return template_cache.from_string(renderer.environment, source, name="note").render(constants).strip()
-    except jinja2.UndefinedError as err:
-        name = re.search(r"'(\w+)' is undefined", err.message or "")
-        hint = suggest(name.group(1), constants) if name else None
-        raise TemplateError(
-            f"{where}: {err.message}",
-            file=_relative(notes_file, renderer.settings.root),
-            hint=hint or f"constants of catalog {catalog!r}: {', '.join(sorted(constants)) or 'none'}",
-        ) from err
     except jinja2.TemplateError as err:
-        raise TemplateError(f"{where}: {err}", file=_relative(notes_file, renderer.settings.root)) from err
+        raise _note_error(renderer, catalog, entry_id, field, err, constants) from err
+
+
+def _note_error(
+    renderer: Renderer,
+    catalog: str,
+    entry_id: str,
+    field: str,
+    err: jinja2.TemplateError,
+    constants: Mapping[str, Any],
+) -> TemplateError:
+    """A note that cannot be rendered, located at its field in the notes file."""
+    notes_path = renderer.settings.notes_path(catalog)
+    shown = _relative(notes_path, renderer.settings.root)
+    line = notes_line(notes_path, shown, "entries", entry_id, field)
+    message = f"notes for entry {entry_id!r}, field {field!r}: {err.message or type(err).__name__}"
+    if isinstance(err, jinja2.TemplateSyntaxError) and err.lineno > 1:
+        message += f" (line {err.lineno} of the note)"
+    hint = f"constants of catalog {catalog!r}: {', '.join(sorted(constants)) or 'none'}"
+    if isinstance(err, jinja2.UndefinedError):
+        name = re.search(r"'(\w+)' is undefined", err.message or "")
+        hint = (suggest(name.group(1), constants) if name else None) or hint
+    elif isinstance(err, SecurityError):
+        hint = f"a note may use the catalog's constants and docgen's filters, nothing else ({hint})"
+    return TemplateError(message, file=shown, line=line, hint=hint)
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 
 from generator.core import template_cache
+from generator.core.catalog import notes_line
 from generator.core.errors import TemplateError
 from generator.core.evidence import evidence_path, load_evidence, records_by_id
 from generator.core.examples import curl_command, endpoint_of, examples_of, http_request, raw_examples
@@ -110,8 +111,8 @@ def error_examples(renderer: Renderer, region: Region, page: str, context: dict[
             "untriggerable": example.untriggerable,
             "http": http_request(example, endpoint) if example.triggerable else None,
             "curl": curl_command(example, endpoint) if example.triggerable else None,
-            "client": _text(renderer, raw.get("client"), variables, notes_file, entry["id"]),
-            "client_note": _text(renderer, raw.get("client_note"), variables, notes_file, entry["id"]),
+            "client": _text(renderer, raw, "client", variables, name, entry["id"]),
+            "client_note": _text(renderer, raw, "client_note", variables, name, entry["id"]),
             "response": _response(record, evidence, example.fingerprint),
         }
         shown.append(item)
@@ -119,18 +120,28 @@ def error_examples(renderer: Renderer, region: Region, page: str, context: dict[
 
 
 def _text(
-    renderer: Renderer, text: Any, variables: Mapping[str, Any], file: str, entry_id: str
+    renderer: Renderer,
+    raw: Mapping[str, Any],
+    field: str,
+    variables: Mapping[str, Any],
+    catalog: str,
+    entry_id: str,
 ) -> str | None:
+    """An example's `client` or `client_note`, rendered in the sandbox with the constants and `endpoint`."""
+    text = raw.get(field)
     if text is None or not str(text).strip():
         return None
     try:
         template = template_cache.from_string(renderer.environment, str(text), name="example")
         return template.render(variables).strip("\n")
     except jinja2.TemplateError as err:
+        notes_path = renderer.settings.notes_path(catalog)
+        shown = _shown(renderer, notes_path)
         raise TemplateError(
-            f"notes for entry {entry_id!r}, example: {err}",
-            file=file,
-            hint=f"the example may use these names: {', '.join(sorted(variables))}",
+            f"notes for entry {entry_id!r}, example {field}: {err.message or type(err).__name__}",
+            file=shown,
+            line=notes_line(notes_path, shown, "entries", entry_id, "example", field),
+            hint=f"the example may use these names and docgen's filters: {', '.join(sorted(variables))}",
         ) from err
 
 

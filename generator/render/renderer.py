@@ -11,9 +11,11 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.exceptions import SecurityError
 
 from generator.core.errors import DocgenError, TemplateError, suggest
 from generator.core.pages import page_titles, read_pages, split_front_matter
@@ -144,7 +146,7 @@ class Renderer:
         except DocgenError:
             raise
         except jinja2.TemplateError as err:
-            raise _translate(err, template, region, page) from err
+            raise _translate(err, template, region, page, self.settings.root) from err
         return "\n" + output.strip("\n") + "\n\n"
 
     def _template(self, region: Region, page: str) -> jinja2.Template:
@@ -160,35 +162,51 @@ class Renderer:
                 hint=suggest(region.name, known) or f"known regions: {', '.join(sorted(known))}",
             ) from err
         except jinja2.TemplateSyntaxError as err:
-            raise _syntax_error(err) from err
+            raise _syntax_error(err, self.settings.root) from err
 
 
-def _syntax_error(err: jinja2.TemplateSyntaxError) -> TemplateError:
+def _shown(filename: str | None, root: Path) -> str | None:
+    """A template's file relative to the project root, as messages name files."""
+    if filename is None:
+        return None
+    try:
+        return Path(filename).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return filename
+
+
+def _syntax_error(err: jinja2.TemplateSyntaxError, root: Path) -> TemplateError:
     return TemplateError(
         f"template syntax error: {err.message}",
-        file=err.filename or err.name,
+        file=_shown(err.filename, root) or err.name,
         line=err.lineno,
         hint="fix the template; see the Jinja documentation on template syntax",
     )
 
 
 def _translate(
-    err: jinja2.TemplateError, template: jinja2.Template, region: Region, page: str
+    err: jinja2.TemplateError, template: jinja2.Template, region: Region, page: str, root: Path
 ) -> TemplateError:
     if isinstance(err, jinja2.TemplateSyntaxError):
-        return _syntax_error(err)
+        return _syntax_error(err, root)
     line = None
     traceback = err.__traceback__
     while traceback is not None:
         if traceback.tb_frame.f_code.co_filename == template.filename:
             line = traceback.tb_lineno
         traceback = traceback.tb_next
+    hint = (
+        "the page's front matter or the catalog lacks what the template uses; add it, or guard it with"
+        " `is defined` in the template"
+    )
+    if isinstance(err, SecurityError):
+        hint = "templates render in a sandbox: they may use the data they are given, docgen's filters and"
+        hint += " `range` and `namespace`, within the limits README.md lists"
     return TemplateError(
         f"{err.message or type(err).__name__} (rendering region {region.name!r} of {page}:{region.line})",
-        file=template.filename,
+        file=_shown(template.filename, root),
         line=line,
-        hint="the page's front matter or the catalog lacks what the template uses; add it, or guard it with"
-        " `is defined` in the template",
+        hint=hint,
     )
 
 

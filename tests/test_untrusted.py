@@ -1,0 +1,184 @@
+"""docgen on an untrusted pull request, in the attacker's terms: each test changes what a pull request can
+change in a copy of the repository (notes, examples, templates, pages, YAML, source), runs the real CLI in
+a process of its own, and checks the exit code, the located message, and that nothing ran and nothing in
+the tree changed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+from tests.helpers import copy_project
+
+NOTES = "data/mcp-errors.notes.yaml"
+CANARY = "canary-3f9c1d7e"
+"""A secret in docgen's environment, which no output may show."""
+
+Edit = Callable[[Path], None]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return copy_project(REPO_ROOT, tmp_path / "project")
+
+
+def docgen(root: Path, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """The docgen command on `root`, as CI runs it, with a secret in its environment."""
+    command = [sys.executable, "-m", "generator.shell.cli", "-f", str(root / "mkdocs.yml"), *argv]
+    environment = {**os.environ, "DOCGEN_CANARY": CANARY}
+    return subprocess.run(
+        command, cwd=root, env=environment, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    """Every file under `root` and its bytes (links as where they point)."""
+    files: dict[str, bytes] = {}
+    for path in sorted(root.rglob("*")):
+        relative = path.relative_to(root).as_posix()
+        if path.is_symlink():
+            files[relative] = f"-> {os.readlink(path)}".encode()
+        elif path.is_file():
+            files[relative] = path.read_bytes()
+    return files
+
+
+def line_of(path: Path, needle: str, after: str = "") -> int:
+    """The line of the first `needle` that comes after the first `after`."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next(number for number, line in enumerate(lines) if after in line)
+    return next(number for number, line in enumerate(lines, 1) if number > start and needle in line)
+
+
+def replace(relative: str, old: str, new: str) -> Edit:
+    def edit(root: Path) -> None:
+        path = root / relative
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"{old!r} not in {relative}: the test needs updating"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    return edit
+
+
+def refused(
+    project: Path, edit: Edit, command: str, exit_code: int, located: str
+) -> subprocess.CompletedProcess[str]:
+    """Apply `edit` and run `command`: the exit code, a message at `located`, no traceback, no change."""
+    edit(project)
+    before = tree(project)
+    done = docgen(project, command)
+    said = done.stdout + done.stderr
+    assert done.returncode == exit_code, said
+    assert done.stderr.startswith(f"docgen {command}: error: {located}"), said
+    assert "Traceback" not in said
+    assert tree(project) == before
+    return done
+
+
+# 1. Notes, examples and templates cannot run code.
+
+
+def payloads(marker: Path) -> dict[str, str]:
+    """Attacks on Jinja, each of which would create `marker`, show a file, or show the secret if it worked.
+    Single quotes only, so that each fits a double-quoted YAML string."""
+    return {
+        "cycler runs a command": f"x{{{{ cycler.__init__.__globals__.os.popen('touch {marker}').read() }}}}",
+        "lipsum reads /etc/passwd": "{{ lipsum.__globals__['os'].popen('head /etc/passwd').read() }}",
+        "a string's subclasses": "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+        "a constant's subclasses": "{{ MAX_BODY_BYTES.__class__.__base__.__subclasses__() }}",
+        "namespace reads the environment": (
+            "{{ namespace.__init__.__globals__['os'].environ['DOCGEN_CANARY'] }}"
+        ),
+        "str.format reaches globals": "{{ '{0.__init__.__globals__}'.format(namespace) }}",
+    }
+
+
+def into(place: str, payload: str) -> tuple[Edit, Callable[[Path], str]]:
+    """An edit that puts `payload` at `place`, and where the error must then be located."""
+    if place == "template":
+        path = "templates/related.md.j2"
+
+        def edit(root: Path) -> None:
+            with (root / path).open("a", encoding="utf-8") as stream:
+                stream.write(payload + "\n")
+
+        return edit, lambda root: f"{path}:{len((root / path).read_text(encoding='utf-8').splitlines())}:"
+    spots = {
+        "notes cause": ("    cause: The request body could not be parsed as JSON.", "cause:", "parse-error:"),
+        "notes action": (
+            "    action: Send less per call; none of the documentation tools",
+            "action:",
+            "body-too-large:",
+        ),
+        "example client": ("      client: |\n", "client:", "origin-not-allowed:"),
+        "example client_note": ("      client_note: >-\n", "client_note:", "parse-error:"),
+        "example size": ("      size: '{{ MAX_BODY_BYTES + 1 }}'", "size:", "body-too-large:"),
+    }
+    old, key, entry = spots[place]
+    if place.startswith("notes"):
+        new = f'{old.split(":")[0]}: "{payload}"'
+        edit = replace(NOTES, old, new)
+    elif place == "example size":
+        edit = replace(NOTES, old, f'      size: "{payload}"')
+    else:
+        edit = replace(NOTES, old, f"{old}        {payload}\n")
+    return edit, lambda root: f"{NOTES}:{line_of(root / NOTES, key, after=entry)}:"
+
+
+PLACES = ["notes cause", "notes action", "example client", "example client_note", "example size", "template"]
+SENT = {  # each place gets another attack; test_every_attack_through_the_notes runs them all in one place
+    "notes cause": "a string's subclasses",
+    "notes action": "a constant's subclasses",
+    "example client": "cycler runs a command",
+    "example client_note": "lipsum reads /etc/passwd",
+    "example size": "namespace reads the environment",
+    "template": "str.format reaches globals",
+}
+
+
+def nothing_ran(done: subprocess.CompletedProcess[str], marker: Path) -> None:
+    said = done.stdout + done.stderr
+    assert not marker.exists()
+    assert "root:" not in said  # no line of /etc/passwd
+    assert CANARY not in said
+    assert "<class" not in said  # no list of Python's classes
+
+
+@pytest.mark.parametrize("command", ["check", "render"])
+@pytest.mark.parametrize("place", PLACES)
+def test_a_payload_runs_nothing_and_is_a_located_error(
+    project: Path, tmp_path: Path, place: str, command: str
+) -> None:
+    marker = tmp_path / "pwned"
+    edit, location = into(place, payloads(marker)[SENT[place]])
+    edit(project)
+    done = refused(project, lambda root: None, command, 3, location(project))
+    nothing_ran(done, marker)
+
+
+@pytest.mark.parametrize("attack", list(payloads(Path("/tmp/unused"))))
+def test_every_attack_through_the_notes(project: Path, tmp_path: Path, attack: str) -> None:
+    marker = tmp_path / "pwned"
+    edit, location = into("notes cause", payloads(marker)[attack])
+    done = refused(project, edit, "render", 3, location(project))
+    nothing_ran(done, marker)
+
+
+def test_check_reports_a_note_naming_no_constant_without_rendering_it(project: Path, tmp_path: Path) -> None:
+    """A note naming something that is not one of the catalog's constants is drift (exit 1), and check then
+    leaves the note out of what it renders: the payload is never run."""
+    marker = tmp_path / "pwned"
+    edit, _location = into("notes cause", payloads(marker)["cycler runs a command"])
+    edit(project)
+    before = tree(project)
+    done = docgen(project, "check")
+    assert done.returncode == 1
+    assert f"{NOTES}:" in done.stdout and "names cycler, which the source no longer defines" in done.stdout
+    assert tree(project) == before
+    nothing_ran(done, marker)

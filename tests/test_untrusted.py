@@ -182,3 +182,73 @@ def test_check_reports_a_note_naming_no_constant_without_rendering_it(project: P
     assert f"{NOTES}:" in done.stdout and "names cycler, which the source no longer defines" in done.stdout
     assert tree(project) == before
     nothing_ran(done, marker)
+
+
+# 2. Nothing a pull request writes can exhaust the machine: each bomb is refused, located, quickly.
+
+
+def alias_bomb() -> str:
+    """Nine anchors, each a list naming the one before nine times: hundreds of millions of values."""
+    lines = ['bomb0: &b0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"bomb{n}: &b{n} [{', '.join([f'*b{n - 1}'] * 9)}]" for n in range(1, 9)]
+    return "\n".join(lines) + "\n"
+
+
+def appended(relative: str, text: str) -> Edit:
+    def edit(root: Path) -> None:
+        with (root / relative).open("a", encoding="utf-8") as stream:
+            stream.write(text)
+
+    return edit
+
+
+def grown(relative: str, size: int = 17 * 1024 * 1024) -> Edit:
+    """The file made larger than docgen reads, without writing the bytes (a sparse file)."""
+
+    def edit(root: Path) -> None:
+        with (root / relative).open("r+b") as stream:
+            stream.truncate(size)
+
+    return edit
+
+
+def made(relative: str, how: Callable[[Path], None]) -> Edit:
+    def edit(root: Path) -> None:
+        how(root / relative)
+
+    return edit
+
+
+def _lines_in(relative: str) -> Callable[[Path], int]:
+    return lambda root: len((root / relative).read_text(encoding="utf-8").splitlines())
+
+
+SERVER = "backend/app/mcp_server.py"
+PARSE_CALL = '_rpc_error(None, PARSE_ERROR, "Parse error: invalid JSON"'
+
+
+def folded(expression: str) -> Edit:
+    return replace(SERVER, PARSE_CALL, PARSE_CALL.replace("PARSE_ERROR", expression))
+
+
+BOMBS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+    "2**20000 as a code": (folded("2**20000"), 3, lambda root: f"{SERVER}:", "`2 ** 20000`"),
+    "9**9**9 as a code": (folded("9**9**9"), 3, lambda root: f"{SERVER}:", "`9 ** 9 ** 9`"),
+    "'x' * 10**10 as a code": (folded("'x' * 10**10"), 3, lambda root: f"{SERVER}:", "10,000,000,000 items"),
+    "1 << 10**12 as a code": (folded("1 << 10**12"), 3, lambda root: f"{SERVER}:", "`1 << 10 ** 12`"),
+    "a constant of 2**20000": (
+        replace("backend/app/protocol.py", "PARSE_ERROR = -32700", "PARSE_ERROR = 2**20000"),
+        3,
+        lambda root: f"{SERVER}:",
+        "`2 ** 20000`",
+    ),
+}
+
+
+@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), BOMBS.values(), ids=BOMBS)
+def test_a_bomb_is_refused(
+    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str
+) -> None:
+    edit(project)
+    done = refused(project, lambda root: None, "check", exit_code, location(project))
+    assert message in done.stderr

@@ -242,6 +242,44 @@ BOMBS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
         lambda root: f"{SERVER}:",
         "`2 ** 20000`",
     ),
+    "a .py that is /dev/zero": (
+        made("backend/app/zero.py", lambda path: path.symlink_to("/dev/zero")),
+        3,
+        lambda root: "backend/app/zero.py:",
+        "a link to a file outside the project",
+    ),
+    "a .py that is a pipe": (
+        made("backend/app/pipe.py", os.mkfifo),
+        3,
+        lambda root: "backend/app/pipe.py:",
+        "not a regular file",
+    ),
+    "a 17 MiB .py": (
+        grown("backend/app/protocol.py"),
+        3,
+        lambda root: "backend/app/protocol.py:",
+        "17,825,792 bytes",
+    ),
+    "a 17 MiB notes file": (grown(NOTES), 3, lambda root: f"{NOTES}:", "over docgen's limit"),
+    "a 17 MiB page": (grown("docs/index.md"), 3, lambda root: "docs/index.md:", "over docgen's limit"),
+    "a 17 MiB template": (
+        grown("templates/related.md.j2"),
+        3,
+        lambda root: "templates/related.md.j2:",
+        "over docgen's limit",
+    ),
+    "a page that is a pipe": (
+        made("docs/pipe.md", os.mkfifo),
+        3,
+        lambda root: "docs/pipe.md:",
+        "not a regular file",
+    ),
+    "a page that is /dev/zero": (
+        made("docs/zero.md", lambda path: path.symlink_to("/dev/zero")),
+        3,
+        lambda root: "docs/zero.md:",
+        "not a regular file",
+    ),
 }
 
 

@@ -13,7 +13,7 @@ from generator.core.evidence import PROBE, evidence_path, load_evidence, records
 from generator.core.examples import Example, examples_of, raw_examples
 from generator.core.findings import Finding
 from generator.core.settings import Settings
-from generator.core.yamlio import first_line
+from generator.core.yamlio import first_line, read_text
 from generator.extract.pipeline import Extraction
 
 
@@ -26,8 +26,8 @@ def evidence_findings(
             continue
         catalog = extraction.catalogs[name]
         notes_path = settings.notes_path(name)
-        notes_text = notes_path.read_text(encoding="utf-8") if notes_path.exists() else ""
         shown_notes = settings.relative(notes_path)
+        notes_text = read_text(notes_path, shown_notes) if notes_path.exists() else ""
         examples = examples_of(catalog, note, notes_file=shown_notes, notes_text=notes_text)
         for entry in catalog.get("entries", []):
             if entry["id"] not in examples:
@@ -58,7 +58,7 @@ def _against_evidence(
             PROBE,
         )
         return
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, shown)
     current = source_fingerprints(settings.root, catalog)
     for key in sorted(set(current) | set(evidence["source"])):
         if evidence["source"].get(key) != current.get(key):

@@ -13,7 +13,7 @@ from generator.core.catalog import notes_report
 from generator.core.findings import Finding
 from generator.core.sandbox import BoundedSandbox
 from generator.core.settings import Settings
-from generator.core.yamlio import first_line
+from generator.core.yamlio import first_line, read_text
 
 
 def key_line(text: str, key: str) -> int | None:
@@ -25,7 +25,8 @@ def notes_findings(
     settings: Settings, name: str, catalog: Mapping[str, Any], notes: Mapping[str, Any]
 ) -> Iterator[Finding]:
     shown = settings.relative(settings.notes_path(name))
-    text = settings.notes_path(name).read_text(encoding="utf-8") if settings.notes_path(name).exists() else ""
+    path = settings.notes_path(name)
+    text = read_text(path, shown) if path.exists() else ""
     report = notes_report(catalog, notes)
     for entry_id in report.gaps:
         yield Finding(

@@ -21,6 +21,7 @@ from generator.core.findings import Finding
 from generator.core.pages import read_pages, split_front_matter
 from generator.core.settings import Settings
 from generator.core.symbols import reusing
+from generator.core.yamlio import read_text
 from generator.extract.pipeline import Extraction, extract, previous_catalog
 from generator.render.renderer import render_all
 
@@ -62,7 +63,7 @@ def _catalog_findings(
     if committed is None:
         yield Finding("catalog-stale", shown, None, name, "the catalog does not exist yet", f"run `{FIX}`")
         return
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, shown)
     if fresh["kind"] == "tools":
         yield from tools_drift(shown, committed, fresh, text)
         return
@@ -91,7 +92,7 @@ def _schema_copies(settings: Settings, extraction: Extraction) -> Iterator[Findi
     for relative, text in sorted(extraction.outputs.items()):
         if relative.endswith(".schema.json"):
             path = settings.root / relative
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
+            if not path.exists() or read_text(path, relative) != text:
                 yield Finding(
                     "catalog-stale",
                     relative,

@@ -9,7 +9,7 @@ from typing import Any
 from generator.core.findings import Finding
 from generator.core.settings import Settings
 from generator.core.spec import ASPECTS, Comparison, Spec, compare, here, load_spec, mapping, required
-from generator.core.yamlio import first_line
+from generator.core.yamlio import first_line, read_text
 from generator.extract.pipeline import Extraction
 from generator.extract.sites import ErrorSite
 
@@ -94,7 +94,7 @@ def _line(path: Path, needle: str, *, anywhere: bool = False) -> int | None:
     """The first line of `path` that starts with `needle` (after indentation and a list dash), or has it."""
     if not path.is_file():
         return None
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, path.name)
     if anywhere:
         return first_line(text, lambda line: needle in line)
     return first_line(text, lambda line: line.strip().lstrip("- ").startswith(needle))

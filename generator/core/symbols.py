@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from generator.core.errors import InputError, SourceError
+from generator.core.yamlio import decode_utf8, read_bytes
 
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
@@ -80,12 +81,13 @@ def _parse(source: bytes, display: str) -> ast.Module:
 @lru_cache(maxsize=64)
 def _parse_bytes(source: bytes, display: str) -> ast.Module:
     """Parse once per distinct content, so a file edited between two calls is parsed again."""
+    text = decode_utf8(source, display, error=SourceError)
     try:
-        return ast.parse(source.decode("utf-8"), filename=display)
+        return ast.parse(text, filename=display)
     except SyntaxError as err:
         raise SourceError(f"syntax error: {err.msg}", file=display, line=err.lineno) from err
-    except UnicodeDecodeError as err:
-        raise SourceError("not valid UTF-8", file=display, hint="save the file as UTF-8") from err
+    except (ValueError, RecursionError, MemoryError) as err:
+        raise SourceError("too deeply nested or too large to parse", file=display) from err
 
 
 def find_symbol(root: Path, file: str, name: str) -> Symbol | None:
@@ -93,7 +95,7 @@ def find_symbol(root: Path, file: str, name: str) -> Symbol | None:
     path = root / file
     if not path.is_file():
         return None
-    return _symbol(path.read_bytes(), file, name)
+    return _symbol(read_bytes(path, file, error=SourceError), file, name)
 
 
 @lru_cache(maxsize=1024)

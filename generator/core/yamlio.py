@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -13,6 +15,7 @@ import yaml
 
 from generator.core import yamlnodes
 from generator.core.errors import CatalogError, DocgenError
+from generator.core.limits import MAX_FILE_BYTES
 
 Path_ = tuple[str | int, ...]
 
@@ -172,6 +175,57 @@ def _record_lines(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None
             _record_lines(item, (*path, index), lines)
 
 
+def read_bytes(path: Path, display: str, *, error: type[DocgenError] = CatalogError) -> bytes:
+    """A file's bytes, within docgen's limits: only a regular file (a link is followed), at most
+    MAX_FILE_BYTES. Anything else is refused before a byte is read (a `.py` that is a link to `/dev/zero`
+    would otherwise be read until memory runs out).
+    """
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(
+                "not a regular file (a folder, a device or a pipe); docgen reads only files",
+                file=display,
+                hint="replace it with a file, or remove it",
+            )
+        _refuse_large(info.st_size, display, error)
+        with path.open("rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                raise error("not a regular file", file=display)  # replaced after the first look
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError as err:
+        raise error("file not found", file=display) from err
+    except OSError as err:
+        raise error(f"cannot read the file: {err.strerror}", file=display) from err
+    _refuse_large(len(data), display, error)
+    return data
+
+
+def _refuse_large(size: int, display: str, error: type[DocgenError]) -> None:
+    if size > MAX_FILE_BYTES:
+        raise error(
+            f"the file is {size:,} bytes, over docgen's limit of {MAX_FILE_BYTES:,} bytes for one file",
+            file=display,
+            hint="docgen reads no file this large; split it, or keep it out of what docgen reads",
+        )
+
+
+def decode_utf8(data: bytes, display: str, *, error: type[DocgenError], encoding: str = "utf-8") -> str:
+    """`data` as text; bytes that are not UTF-8 are an error at their line and column."""
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise error(
+            f"not valid UTF-8: byte 0x{data[err.start]:02x} at line {line}, column {column} "
+            f"(byte {err.start} of the file)",
+            file=display,
+            line=line,
+            hint="save the file as UTF-8",
+        ) from err
+
+
 def read_text(
     path: Path,
     display: str,
@@ -180,22 +234,16 @@ def read_text(
     encoding: str = "utf-8",
     newline: str | None = None,
 ) -> str:
-    """A file's text; a missing, unreadable or non-UTF-8 file becomes `error`, located at `display`.
+    """A file's text; a missing, unreadable, oversized, non-regular or non-UTF-8 file becomes `error`,
+    located at `display` (and, for bytes that are not UTF-8, at their line).
 
-    `newline=""` keeps line endings as written (pages are spliced byte for byte); `encoding="utf-8-sig"`
-    drops a byte-order mark, as MkDocs does.
+    `newline=""` keeps line endings as written (pages are spliced byte for byte); otherwise `\r\n` and `\r`
+    read as `\n`, as Python's text files do. `encoding="utf-8-sig"` drops a byte-order mark, as MkDocs does.
     """
-    try:
-        with path.open(encoding=encoding, newline=newline) as stream:
-            return stream.read()
-    except FileNotFoundError as err:
-        raise error("file not found", file=display) from err
-    except UnicodeDecodeError as err:
-        raise error(
-            f"not valid UTF-8 (byte {err.start})", file=display, hint="save the file as UTF-8"
-        ) from err
-    except OSError as err:
-        raise error(f"cannot read the file: {err.strerror}", file=display) from err
+    text = decode_utf8(read_bytes(path, display, error=error), display, error=error, encoding=encoding)
+    if newline is None and "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 def read_yaml(path: Path, display: str, *, error: type[DocgenError] = CatalogError) -> LoadedYaml:

@@ -14,6 +14,7 @@ import griffe
 from generator.core import catalog as catalogs
 from generator.core.errors import CatalogError
 from generator.core.settings import CatalogConfig, Settings
+from generator.core.yamlio import read_text
 from generator.extract.identity import LikelySuccessor, assign_ids
 from generator.extract.resolve import Resolver, module_constants
 from generator.extract.sites import (
@@ -125,8 +126,7 @@ def _catalog_text(path: Path, data: Mapping[str, Any], committed: Mapping[str, A
     facts in another layout (reformatted by hand) is therefore left as it is until its facts change.
     """
     if committed is not None and _facts(data) == _facts(committed):
-        with path.open(encoding="utf-8", newline="") as stream:
-            return stream.read()
+        return read_text(path, path.name, newline="")
     return catalogs.dump_catalog(data)
 
 

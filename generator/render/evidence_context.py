@@ -25,6 +25,7 @@ from generator.core.errors import TemplateError
 from generator.core.evidence import evidence_path, load_evidence, records_by_id
 from generator.core.examples import curl_command, endpoint_of, examples_of, http_request, raw_examples
 from generator.core.spec import Comparison, Spec, compare, here, load_spec, required
+from generator.core.yamlio import read_text
 
 if TYPE_CHECKING:
     from generator.render.regions import Region
@@ -87,7 +88,7 @@ def error_examples(renderer: Renderer, region: Region, page: str, context: dict[
     catalog, notes = renderer.catalogs[name], renderer.notes.get(name) or {}
     notes_path = renderer.settings.notes_path(name)
     notes_file = _shown(renderer, notes_path)
-    notes_text = notes_path.read_text(encoding="utf-8") if notes_path.exists() else ""
+    notes_text = read_text(notes_path, notes_file) if notes_path.exists() else ""
     examples = examples_of(catalog, notes, notes_file=notes_file, notes_text=notes_text)
     written, endpoint = raw_examples(notes), endpoint_of(notes)
     evidence = _evidence(renderer, name)

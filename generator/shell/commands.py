@@ -14,13 +14,14 @@ from generator.check.run import run_check
 from generator.check.stamps import fingerprints, stamp
 from generator.core import catalog as catalogs
 from generator.core.catalog import notes_report
-from generator.core.errors import ConfigError
+from generator.core.errors import ConfigError, TemplateError
 from generator.core.evidence import evidence_path, source_fingerprints
 from generator.core.examples import endpoint_of, examples_of, raw_examples
 from generator.core.findings import as_github, as_json, as_text
 from generator.core.pages import read_pages, split_front_matter
 from generator.core.settings import Settings
 from generator.core.writer import write_outputs
+from generator.core.yamlio import read_text
 from generator.extract.pipeline import extract
 from generator.render.renderer import render_all
 
@@ -116,12 +117,14 @@ def verify_command(settings: Settings, args: argparse.Namespace) -> int:
         shown = settings.relative(path)
         try:
             page = path.resolve().relative_to(settings.docs_dir.resolve()).as_posix()
-            text = path.read_text(encoding="utf-8")
-        except (ValueError, OSError) as err:
+        except ValueError as err:
             raise ConfigError(
                 f"{shown} is not a page under {settings.relative(settings.docs_dir)}/",
                 hint="pass a Markdown file inside docs_dir",
             ) from err
+        if not path.is_file():
+            raise ConfigError(f"{shown}: no such page", hint="pass a Markdown file inside docs_dir")
+        text = read_text(path, shown, error=TemplateError)
         meta, _body = split_front_matter(text, page=shown)
         prints = fingerprints(settings.root, meta, page=shown)
         stamped = stamp(text, date=date, prints=prints, page=shown)
@@ -147,7 +150,7 @@ def probe_command(settings: Settings, args: argparse.Namespace) -> int:
             loaded[name],
             notes[name],
             notes_file=shown_notes,
-            notes_text=notes_path.read_text(encoding="utf-8"),
+            notes_text=read_text(notes_path, shown_notes),
         )
         if args.app:
             target = probe.app_target(args.app, settings.root, endpoint_of(notes[name]))

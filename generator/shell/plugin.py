@@ -35,7 +35,7 @@ from generator.core.catalog import load_committed
 from generator.core.errors import DocgenError, TemplateError
 from generator.core.pages import page_titles
 from generator.core.settings import Settings, settings_from_plugin_config
-from generator.core.yamlio import read_text
+from generator.core.yamlio import read_bytes, read_text
 from generator.render.renderer import (
     PageResult,
     Renderer,
@@ -204,7 +204,7 @@ def _commit(root: Path) -> str:
 
 @cache
 def _definitions(path: Path, mtime: float) -> dict[str, tuple[int, int]]:
-    tree = ast.parse(path.read_bytes(), filename=str(path))
+    tree = ast.parse(read_bytes(path, str(path)), filename=str(path))
     lines: dict[str, tuple[int, int]] = {}
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -217,5 +217,5 @@ def locate_symbol(path: Path, symbol: str) -> tuple[int, int] | None:
     """The lines of a top-level function or class, read statically with `ast`; None when not found."""
     try:
         return _definitions(path, path.stat().st_mtime).get(symbol)
-    except (OSError, SyntaxError, ValueError):
+    except (OSError, SyntaxError, ValueError, RecursionError, DocgenError):
         return None

@@ -142,7 +142,7 @@ def test_a_template_error_stops_the_build_with_its_location(
 ) -> None:
     edit(project / "docs" / "index.md", "<!-- docgen:end page-header -->", "<!-- docgen:end page-headr -->")
     message = build_error(project, caplog)
-    assert re.search(r"docgen: index.md:\d+: .*closes region 'page-header'", message)
+    assert re.search(r"docgen: docs/index.md:\d+: .*closes region 'page-header'", message)
 
 
 def test_a_page_that_is_not_utf8_stops_the_build_with_its_location(

@@ -232,6 +232,48 @@ def folded(expression: str) -> Edit:
 
 
 BOMBS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+    "alias bomb in the notes": (
+        appended(NOTES, alias_bomb()),
+        3,
+        lambda root: f"{NOTES}:{_lines_in(NOTES)(root) - 8}:",
+        "anchors and aliases",
+    ),
+    "alias bomb in a catalog": (
+        appended("data/mcp-errors.yaml", alias_bomb()),
+        3,
+        lambda root: f"data/mcp-errors.yaml:{_lines_in('data/mcp-errors.yaml')(root) - 8}:",
+        "anchors and aliases",
+    ),
+    "alias bomb in the evidence": (
+        appended("data/mcp-errors.evidence.yaml", alias_bomb()),
+        3,
+        lambda root: "data/mcp-errors.evidence.yaml:",
+        "anchors and aliases",
+    ),
+    "alias bomb in the specification": (
+        appended("data/specs/mcp-2026-07-28.yaml", alias_bomb()),
+        3,
+        lambda root: "data/specs/mcp-2026-07-28.yaml:",
+        "anchors and aliases",
+    ),
+    "alias bomb in mkdocs.yml": (
+        appended("mkdocs.yml", "extra:\n" + "".join(f"  {line}\n" for line in alias_bomb().splitlines())),
+        2,
+        lambda root: f"mkdocs.yml:{_lines_in('mkdocs.yml')(root) - 8}:",
+        "values, more than docgen follows (100,000)",
+    ),
+    "alias bomb in front matter": (
+        replace("docs/index.md", "---\n", "---\n" + alias_bomb()),
+        3,
+        lambda root: "docs/index.md:2:",
+        "front matter: YAML anchors and aliases",
+    ),
+    "brackets nested 100,000 deep": (
+        appended(NOTES, "deep: " + "[" * 100_000 + "]" * 100_000 + "\n"),
+        3,
+        lambda root: f"{NOTES}:{_lines_in(NOTES)(root)}:",
+        "nest more than 100 levels deep",
+    ),
     "2**20000 as a code": (folded("2**20000"), 3, lambda root: f"{SERVER}:", "`2 ** 20000`"),
     "9**9**9 as a code": (folded("9**9**9"), 3, lambda root: f"{SERVER}:", "`9 ** 9 ** 9`"),
     "'x' * 10**10 as a code": (folded("'x' * 10**10"), 3, lambda root: f"{SERVER}:", "10,000,000,000 items"),

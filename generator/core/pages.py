@@ -8,10 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from generator.core.errors import TemplateError
-from generator.core.yamlio import read_text, safe_load
+from generator.core.yamlio import load_yaml, read_text
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 
@@ -22,16 +20,17 @@ def split_front_matter(text: str, *, page: str) -> tuple[dict[str, Any], str]:
     if match is None:
         return {}, text
     try:
-        meta = safe_load(match.group(1)) or {}
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 1
-        problem = getattr(err, "problem", None) or str(err)
+        meta = load_yaml(match.group(1), page, error=TemplateError).data or {}
+    except TemplateError as err:
+        # The block starts on the page's second line; YAML syntax errors get a hint of their own.
+        syntax = err.message.startswith("invalid YAML: ")
         raise TemplateError(
-            f"front matter is not valid YAML: {problem}",
+            "front matter is not valid YAML: " + err.message.removeprefix("invalid YAML: ")
+            if syntax
+            else f"front matter: {err.message}",
             file=page,
-            line=line,
-            hint="quote values that contain `: ` (a colon and a space)",
+            line=err.line + 1 if err.line else 1,
+            hint="quote values that contain `: ` (a colon and a space)" if syntax else err.hint,
         ) from err
     if not isinstance(meta, dict):
         raise TemplateError("front matter must be a mapping of keys to values", file=page, line=2)
@@ -47,11 +46,14 @@ def read_pages(docs_dir: Path) -> dict[str, str]:
     return pages
 
 
-def page_titles(pages: Mapping[str, str]) -> dict[str, str]:
-    """Each page's title: its front matter `title`, else its first `# ` heading, else its file name."""
+def page_titles(pages: Mapping[str, str], *, docs: str = "") -> dict[str, str]:
+    """Each page's title: its front matter `title`, else its first `# ` heading, else its file name.
+
+    `docs` is the docs folder relative to the project root, which error messages put before page paths.
+    """
     titles: dict[str, str] = {}
     for page, text in pages.items():
-        meta, body = split_front_matter(text, page=page)
+        meta, body = split_front_matter(text, page=f"{docs}/{page}" if docs else page)
         title = meta.get("title")
         if not title:
             heading = next((line[2:].strip() for line in body.splitlines() if line.startswith("# ")), None)

@@ -84,7 +84,7 @@ def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:
         raise ConfigError(
             "no mkdocs.yml here", file=display, hint="run docgen from the project root, or pass --config PATH"
         )
-    loaded = read_yaml(config_file, display, error=ConfigError)
+    loaded = read_yaml(config_file, display, error=ConfigError, aliases=True)
     if not isinstance(loaded.data, dict):
         raise ConfigError("expected a mapping at the top of the file", file=display, line=1)
     section, base = _plugin_section(loaded)
@@ -109,7 +109,7 @@ def settings_from_plugin_config(
     repo_url: str | None = None,
 ) -> Settings:
     """Build settings from the plugin options MkDocs has already parsed (for the MkDocs plugin)."""
-    loaded = read_yaml(config_file, config_file.name, error=ConfigError)
+    loaded = read_yaml(config_file, config_file.name, error=ConfigError, aliases=True)
     base: tuple[str | int, ...]
     try:
         _section, base = _plugin_section(loaded)

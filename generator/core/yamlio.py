@@ -13,9 +13,10 @@ from typing import Any
 
 import yaml
 
+from generator.core import yamlbounds as bounds
 from generator.core import yamlnodes
 from generator.core.errors import CatalogError, DocgenError
-from generator.core.limits import MAX_FILE_BYTES
+from generator.core.limits import MAX_FILE_BYTES, YAML_MAX_DEPTH
 
 Path_ = tuple[str | int, ...]
 
@@ -84,16 +85,29 @@ class LoadedYaml:
         return 1
 
 
-def load_yaml(text: str, file: str | Path, *, error: type[DocgenError] = CatalogError) -> LoadedYaml:
-    """Parse `text`; a syntax error becomes `error` located at `file:line`."""
+def load_yaml(
+    text: str, file: str | Path, *, error: type[DocgenError] = CatalogError, aliases: bool = False
+) -> LoadedYaml:
+    """Parse `text`; a syntax error, or a shape docgen refuses (generator/core/yamlbounds.py), becomes
+    `error` located at `file:line`.
+
+    `aliases=True` (for mkdocs.yml only) lets anchors and aliases through, bounded; docgen's own files may
+    have none.
+    """
     loader = _LOADERS[0]
     try:
+        bounds.refuse_deep_brackets(text)
         try:
-            data = _parse(text, loader)
+            data = _parse(text, loader, aliases=aliases)
         except yaml.YAMLError:
             # libyaml words some errors differently: the pure-Python parser reports them as it always has.
             loader = _LOADERS[-1]
-            data = _parse(text, loader)
+            data = _parse(text, loader, aliases=aliases)
+    except bounds.Refused as err:
+        raise error(err.message, file=file, line=err.line, hint=err.hint) from err
+    except RecursionError as err:
+        refused = bounds.too_deep(None)
+        raise error(refused.message, file=file, hint=refused.hint) from err
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         problem = err.problem or err.context or "malformed YAML"
@@ -103,32 +117,27 @@ def load_yaml(text: str, file: str | Path, *, error: type[DocgenError] = Catalog
             line=mark.line + 1 if mark else None,
             hint="fix the YAML syntax at that line (indentation, quoting, a missing colon)",
         ) from err
-    except yaml.YAMLError as err:
+    except (yaml.YAMLError, ValueError) as err:  # ValueError: an integer too long to read
         raise error(f"invalid YAML: {err}", file=file) from err
     return LoadedYaml(data=data, file=str(file), text=text, loader=loader)
 
 
-def safe_load(text: str) -> Any:
-    """`yaml.safe_load` on libyaml's parser; a document it rejects is parsed again by the pure-Python parser,
-    so that errors read as they always have."""
-    try:
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError:
-        return yaml.safe_load(text)
-
-
-def _parse(text: str, loader_class: type[Any]) -> Any:
+def _parse(text: str, loader_class: type[Any], *, aliases: bool) -> Any:
     """The data of `text`, without lines (LoadedYaml.lines finds them again from the text when asked)."""
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None
-        if "&" not in text:  # no anchor, so no alias: every node is built once, as in a tree
+        anchor = bounds.anchor_line(text, loader_class) if "&" in text else None
+        if anchor is not None and not aliases:
+            bounds.refuse_anchors(text, loader_class)
+        if anchor is None:
             try:
-                return _plain(node, loader)
+                return _plain(node, loader, 0)  # no alias, so every node is built once, as in a tree
             except _NotPlain:
                 pass
+        bounds.check_expansion(node, anchor)  # aliases followed, and the depth of what `_plain` leaves
         return loader.construct_document(node)
     finally:
         loader.dispose()
@@ -142,7 +151,7 @@ class _NotPlain(Exception):
     """The document has a node `_plain` leaves to PyYAML's constructor (a merge key, a tagged collection)."""
 
 
-def _plain(node: yaml.Node, loader: Any) -> Any:
+def _plain(node: yaml.Node, loader: Any, depth: int) -> Any:
     """The data of a document of plain mappings, lists and scalars, built straight from its nodes.
 
     PyYAML's constructor does the same in five times the time: it remembers every node (for aliases) and
@@ -151,15 +160,17 @@ def _plain(node: yaml.Node, loader: Any) -> Any:
     """
     if isinstance(node, yaml.ScalarNode):
         return node.value if node.tag == _STR else loader.construct_object(node)
+    if depth >= YAML_MAX_DEPTH:
+        raise bounds.too_deep(node.start_mark.line + 1)
     if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
-        return [_plain(item, loader) for item in node.value]
+        return [_plain(item, loader, depth + 1) for item in node.value]
     if not (isinstance(node, yaml.MappingNode) and node.tag == _MAP):
         raise _NotPlain  # a tagged collection (`!!set`, `!ENV [...]`), or a tag at odds with its node
     mapping = {}
     for key, value in node.value:
         if not isinstance(key, yaml.ScalarNode) or key.tag in _SPECIAL_KEYS:
             raise _NotPlain  # a merge key, or a list or mapping as a key (which PyYAML rejects, located)
-        mapping[_plain(key, loader)] = _plain(value, loader)
+        mapping[_plain(key, loader, depth + 1)] = _plain(value, loader, depth + 1)
     return mapping
 
 
@@ -246,9 +257,11 @@ def read_text(
     return text
 
 
-def read_yaml(path: Path, display: str, *, error: type[DocgenError] = CatalogError) -> LoadedYaml:
+def read_yaml(
+    path: Path, display: str, *, error: type[DocgenError] = CatalogError, aliases: bool = False
+) -> LoadedYaml:
     """Read and parse a YAML file; unreadable or non-UTF-8 files become `error` too."""
-    return load_yaml(read_text(path, display, error=error), display, error=error)
+    return load_yaml(read_text(path, display, error=error), display, error=error, aliases=aliases)
 
 
 class _StableDumper(yaml.SafeDumper):

@@ -121,6 +121,18 @@ class Renderer:
         Raises:
             TemplateError: malformed markers, an unknown template or catalog, or a template that fails.
         """
+        try:
+            return self._render_page(text, page=page, force=force)
+        except DocgenError as err:
+            if err.file == page:  # located by docs-relative path: name it from the project root
+                err.file = self.page_path(page)
+            raise
+
+    def page_path(self, page: str) -> str:
+        """A page's path relative to the project root, as messages name it (`docs/index.md`)."""
+        return f"{_docs_folder(self.settings)}/{page}"
+
+    def _render_page(self, text: str, *, page: str, force: bool) -> PageResult:
         regions = parse_regions(text, page=page)
         if not regions:
             return PageResult(page, text, text, ())
@@ -163,6 +175,13 @@ class Renderer:
             ) from err
         except jinja2.TemplateSyntaxError as err:
             raise _syntax_error(err, self.settings.root) from err
+
+
+def _docs_folder(settings: SiteSettings) -> str:
+    try:
+        return settings.docs_dir.resolve().relative_to(settings.root.resolve()).as_posix()
+    except ValueError:
+        return settings.docs_dir.as_posix()
 
 
 def _shown(filename: str | None, root: Path) -> str | None:
@@ -230,7 +249,8 @@ def render_all(
 ) -> list[PageResult]:
     """Render every page of the site that has regions; reads pages and templates, writes nothing."""
     texts = read_pages(settings.docs_dir) if pages is None else pages
-    renderer = Renderer(settings, catalogs, notes, titles=page_titles(texts), source_ref=source_ref)
+    titles = page_titles(texts, docs=_docs_folder(settings))
+    renderer = Renderer(settings, catalogs, notes, titles=titles, source_ref=source_ref)
     results = [renderer.render_page(text, page=page, force=force) for page, text in texts.items()]
     return [result for result in results if result.regions]
 

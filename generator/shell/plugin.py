@@ -108,7 +108,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             from generator.extract.pipeline import extract  # noqa: PLC0415
 
             catalogs = extract(settings, dump=False).catalogs
-        titles = page_titles(pages)
+        titles = page_titles(pages, docs=settings.relative(settings.docs_dir))
         committed = site = Renderer(settings, catalogs, notes, titles=titles)
         if settings.repo_url:  # the site links each cited symbol to its lines at the built commit
             site = Renderer(

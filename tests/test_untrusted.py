@@ -220,7 +220,7 @@ def made(relative: str, how: Callable[[Path], None]) -> Edit:
 
 
 def _lines_in(relative: str) -> Callable[[Path], int]:
-    return lambda root: len((root / relative).read_text(encoding="utf-8").splitlines())
+    return lambda root: (root / relative).read_bytes().count(b"\n")
 
 
 SERVER = "backend/app/mcp_server.py"
@@ -332,3 +332,101 @@ def test_a_bomb_is_refused(
     edit(project)
     done = refused(project, lambda root: None, "check", exit_code, location(project))
     assert message in done.stderr
+
+
+# 3. A user's mistake is a located error (exit 2 or 3), never a traceback, and nothing is half-written.
+
+SERVER_PAGE = "docs/developers/mcp-server.md"
+
+
+def note_cause(value: str) -> Edit:
+    return replace(NOTES, "    cause: The request body could not be parsed as JSON.", f"    cause: '{value}'")
+
+
+def at(relative: str, needle: str, after: str = "") -> Callable[[Path], str]:
+    return lambda root: f"{relative}:{line_of(root / relative, needle, after=after)}:"
+
+
+USER_ERRORS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+    "a note dividing by zero": (
+        note_cause("{{ 1/0 }}"),
+        3,
+        at(NOTES, "cause:", "parse-error:"),
+        "division by zero (ZeroDivisionError)",
+    ),
+    "a filter given text for a number": (
+        note_cause("{{ INSTRUCTIONS | kib }}"),
+        3,
+        at(NOTES, "cause:", "parse-error:"),
+        "the filter 'kib' cannot take",
+    ),
+    "a filter given a wrong argument": (
+        note_cause("{{ SUPPORTED_PROTOCOL_VERSIONS | join_code(1, 2) }}"),
+        3,
+        at(NOTES, "cause:", "parse-error:"),
+        "the filter 'join_code' cannot take",
+    ),
+    "an example of 100 GB": (
+        replace(NOTES, "      size: '{{ MAX_BODY_BYTES + 1 }}'", "      size: 100000000000"),
+        3,
+        at(NOTES, "size:", "body-too-large:"),
+        "100,000,000,000 bytes is more than an example may ask for (16,777,216 bytes)",
+    ),
+    "an example sent a billion times": (
+        replace(
+            NOTES, "      size: '{{ MAX_BODY_BYTES + 1 }}'", "      size: 300000\n      repeat: '{{ 10**9 }}'"
+        ),
+        3,
+        at(NOTES, "repeat:", "body-too-large:"),
+        "1,000,000,000 times is more than an example may ask for",
+    ),
+    "based_on holding a string": (
+        replace(SERVER_PAGE, "based_on:\n", "based_on:\n  - just a string\n"),
+        3,
+        at(SERVER_PAGE, "just a string"),
+        "front matter `based_on.0`: expected a citation (a mapping), not text",
+    ),
+    "based_on: 5": (
+        replace(
+            SERVER_PAGE, "based_on:\n  - file: backend/app/mcp_server.py", "based_on: 5\nunused:\n  - file: x"
+        ),
+        3,
+        at(SERVER_PAGE, "based_on: 5"),
+        "front matter `based_on`: expected a list of citations, not 5",
+    ),
+    "related: 5": (
+        replace(SERVER_PAGE, "related:\n", "related: 5\nunused:\n"),
+        3,
+        at(SERVER_PAGE, "related: 5"),
+        "front matter `related`: expected a list of page paths, not 5",
+    ),
+    "symbols: 5": (
+        replace(SERVER_PAGE, "    symbols:", "    symbols: 5\n    unused:"),
+        3,
+        at(SERVER_PAGE, "symbols: 5"),
+        "front matter `based_on.0.symbols`: expected a list of names, not 5",
+    ),
+    "a template dividing by zero": (
+        appended("templates/related.md.j2", "{{ 1 // 0 }}\n"),
+        3,
+        lambda root: f"templates/related.md.j2:{_lines_in('templates/related.md.j2')(root)}:",
+        "integer division or modulo by zero (ZeroDivisionError)",
+    ),
+    "a template that is not UTF-8": (
+        made("templates/related.md.j2", lambda path: path.write_bytes(path.read_bytes() + b"caf\xe9\n")),
+        3,
+        lambda root: f"templates/related.md.j2:{_lines_in('templates/related.md.j2')(root)}:",
+        "not valid UTF-8: byte 0xe9",
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["check", "render"])
+@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), USER_ERRORS.values(), ids=USER_ERRORS)
+def test_a_user_error_is_located(
+    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str, command: str
+) -> None:
+    edit(project)
+    done = refused(project, lambda root: None, command, exit_code, location(project))
+    assert message in done.stderr
+    assert "hint:" in done.stderr

@@ -21,6 +21,7 @@ import jinja2
 
 from generator.core import template_cache
 from generator.core.errors import CatalogError
+from generator.core.limits import EXAMPLE_MAX_BYTES, EXAMPLE_MAX_REPEAT
 from generator.core.render_budget import short
 from generator.core.sandbox import BoundedSandbox
 from generator.core.yamlio import LoadedYaml
@@ -169,9 +170,29 @@ def _environment() -> jinja2.Environment:
     return template_cache.attach(BoundedSandbox())
 
 
+_COUNT_LIMITS = {"size": EXAMPLE_MAX_BYTES, "repeat": EXAMPLE_MAX_REPEAT}
+
+
 def _count(value: Any, constants: Mapping[str, Any], where: Where, field: str) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
+    """A `size` or `repeat`, worked out and held to its limit (generator/core/limits.py)."""
+    count = (
+        value
+        if isinstance(value, int) and not isinstance(value, bool)
+        else _worked_out(value, constants, where, field)
+    )
+    if count > _COUNT_LIMITS[field]:
+        unit = "bytes" if field == "size" else "times"
+        raise CatalogError(
+            f"{where.path}/{field}: {count:,} {unit} is more than an example may ask for "
+            f"({_COUNT_LIMITS[field]:,} {unit})",
+            file=where.file,
+            line=where.line_at(field),
+            hint="no documented error needs a request this large; lower it",
+        )
+    return count
+
+
+def _worked_out(value: Any, constants: Mapping[str, Any], where: Where, field: str) -> int:
     try:
         template = template_cache.from_string(_environment(), str(value), name="example-count")
         rendered = template.render(constants).strip()
@@ -182,7 +203,7 @@ def _count(value: Any, constants: Mapping[str, Any], where: Where, field: str) -
             line=where.line_at(field),
             hint=f"use the catalog's constants: {', '.join(sorted(constants)) or 'none'}",
         ) from err
-    if not rendered.isdigit() or int(rendered) < 1:
+    if not (rendered.isdigit() and len(rendered) <= 20) or int(rendered) < 1:
         raise CatalogError(
             f"{where.path}/{field}: {short(value)} gives {short(rendered)}, not a whole number of at least 1",
             file=where.file,

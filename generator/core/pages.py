@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.core.errors import TemplateError
-from generator.core.yamlio import load_yaml, read_text
+from generator.core.yamlio import LoadedYaml, load_yaml, read_text
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 
@@ -20,7 +20,7 @@ def split_front_matter(text: str, *, page: str) -> tuple[dict[str, Any], str]:
     if match is None:
         return {}, text
     try:
-        meta = load_yaml(match.group(1), page, error=TemplateError).data or {}
+        loaded = load_yaml(match.group(1), page, error=TemplateError)
     except TemplateError as err:
         # The block starts on the page's second line; YAML syntax errors get a hint of their own.
         syntax = err.message.startswith("invalid YAML: ")
@@ -32,9 +32,75 @@ def split_front_matter(text: str, *, page: str) -> tuple[dict[str, Any], str]:
             line=err.line + 1 if err.line else 1,
             hint="quote values that contain `: ` (a colon and a space)" if syntax else err.hint,
         ) from err
+    meta = loaded.data or {}
     if not isinstance(meta, dict):
         raise TemplateError("front matter must be a mapping of keys to values", file=page, line=2)
+    _FrontMatter(loaded, page).check(meta)
     return meta, text[match.end() :]
+
+
+_CITATION_HINT = (
+    "cite a file as `- file: PATH` with `symbols: [name, ...]`, a specification as `title` and `url`"
+)
+
+
+class _FrontMatter:
+    """The keys of the front matter docgen reads, checked for the shape it reads them in (any other key is
+    MkDocs' or the theme's, and left alone)."""
+
+    def __init__(self, loaded: LoadedYaml, page: str) -> None:
+        self.loaded, self.page = loaded, page
+
+    def fail(self, path: tuple[str | int, ...], message: str, hint: str) -> TemplateError:
+        where = ".".join(str(part) for part in path)
+        line = (self.loaded.line_of(path) or 1) + 1  # the block starts on the page's second line
+        return TemplateError(f"front matter `{where}`: {message}", file=self.page, line=line, hint=hint)
+
+    def check(self, meta: Mapping[str, Any]) -> None:
+        based_on, related = meta.get("based_on"), meta.get("related")
+        if based_on is not None and not isinstance(based_on, list):
+            raise self.fail(
+                ("based_on",), f"expected a list of citations, not {_kind(based_on)}", _CITATION_HINT
+            )
+        for index, item in enumerate(based_on or []):
+            self._citation(item, ("based_on", index))
+        if related is not None and not _texts(related):
+            raise self.fail(("related",), f"expected a list of page paths, not {_kind(related)}", _RELATED)
+        for key in ("catalog", "title"):
+            if meta.get(key) is not None and not isinstance(meta[key], str | int | float):
+                raise self.fail(
+                    (key,), f"expected text, not {_kind(meta[key])}", "write it as one line of text"
+                )
+        prints = meta.get("verified_fingerprints")
+        if prints is not None and not (isinstance(prints, dict) and _texts(list(prints.values()))):
+            hint = "leave this key to `docgen verify`, which writes it"
+            raise self.fail(
+                ("verified_fingerprints",), "expected a mapping of `file:symbol` to fingerprint", hint
+            )
+
+    def _citation(self, item: Any, path: tuple[str | int, ...]) -> None:
+        if not isinstance(item, dict):
+            raise self.fail(path, f"expected a citation (a mapping), not {_kind(item)}", _CITATION_HINT)
+        if "file" in item:
+            if not (isinstance(item["file"], str) and item["file"]):
+                raise self.fail((*path, "file"), "expected a path relative to the repository", _CITATION_HINT)
+            symbols = item.get("symbols")
+            if symbols is not None and not _texts(symbols):
+                hint = "list the cited functions or classes: `symbols: [name, ...]`"
+                raise self.fail((*path, "symbols"), f"expected a list of names, not {_kind(symbols)}", hint)
+        elif not (isinstance(item.get("title"), str) and isinstance(item.get("url"), str)):
+            raise self.fail(path, "a citation needs `file`, or `title` and `url`", _CITATION_HINT)
+
+
+_RELATED = "list related pages by their paths relative to this page: `related: [../other.md]`"
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(type(value), f"{value!r}")
 
 
 def read_pages(docs_dir: Path) -> dict[str, str]:

@@ -19,6 +19,7 @@ from jinja2.exceptions import SecurityError
 
 from generator.core.errors import DocgenError, TemplateError, suggest
 from generator.core.pages import page_titles, read_pages, split_front_matter
+from generator.core.sandbox import TemplateFailure
 from generator.render.context import (
     SiteSettings,
     build_context,
@@ -218,7 +219,9 @@ def _translate(
         "the page's front matter or the catalog lacks what the template uses; add it, or guard it with"
         " `is defined` in the template"
     )
-    if isinstance(err, SecurityError):
+    if isinstance(err, TemplateFailure):
+        hint = "fix the template at that line (the error is its own, not the data's)"
+    elif isinstance(err, SecurityError):
         hint = "templates render in a sandbox: they may use the data they are given, docgen's filters and"
         hint += " `range` and `namespace`, within the limits README.md lists"
     return TemplateError(

@@ -5,10 +5,13 @@ the tree changed."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import resource
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -430,3 +433,111 @@ def test_a_user_error_is_located(
     done = refused(project, lambda root: None, command, exit_code, location(project))
     assert message in done.stderr
     assert "hint:" in done.stderr
+
+
+STALE_PAGE = "docs/developers/mcp-errors.md"
+make_stale = replace(NOTES, "could not be parsed as JSON.", "is not JSON at all.")
+"""An edit after which `docgen render` must rewrite the error page."""
+
+
+@pytest.fixture
+def tmpfs(tmp_path: Path) -> Iterator[Callable[[str], Path]]:
+    """Mount a small tmpfs (needs root: skipped elsewhere, where the chmod and in-process tests still run)."""
+    mounted: list[Path] = []
+
+    def mount(options: str) -> Path:
+        point = tmp_path / f"fs{len(mounted)}"
+        point.mkdir()
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], check=False)
+        if done.returncode != 0:
+            pytest.skip("cannot mount a tmpfs here")
+        mounted.append(point)
+        return point
+
+    yield mount
+    for point in mounted:
+        subprocess.run(["umount", "-l", str(point)], check=False)
+
+
+def test_a_full_disk_changes_nothing(tmpfs: Callable[[str], Path]) -> None:
+    point = tmpfs("size=8m")
+    project = copy_project(REPO_ROOT, point / "project")
+    make_stale(project)
+    with (point / "filler").open("wb") as filler, contextlib.suppress(OSError):
+        while True:
+            filler.write(b"\0" * 65536)
+            filler.flush()
+    done = refused(project, lambda root: None, "render", 3, f"{STALE_PAGE}: cannot write the file:")
+    assert "No space left on device" in done.stderr and "the disk is full" in done.stderr
+
+
+def test_a_read_only_docs_folder_changes_nothing(tmp_path: Path, tmpfs: Callable[[str], Path]) -> None:
+    if os.geteuid() == 0:  # root writes through permissions: make the file system itself read-only
+        point = tmpfs("size=16m")
+        project = copy_project(REPO_ROOT, point / "project")
+        make_stale(project)
+        subprocess.run(["mount", "-o", "remount,ro", str(point)], check=True)
+    else:
+        project = copy_project(REPO_ROOT, tmp_path / "project")
+        make_stale(project)
+        for folder in [project / "docs", *(project / "docs").rglob("*")]:
+            if folder.is_dir():
+                folder.chmod(0o555)
+    done = refused(project, lambda root: None, "render", 3, f"{STALE_PAGE}: cannot write the file:")
+    assert "nothing was changed" in done.stderr
+
+
+def test_a_read_only_data_folder_changes_nothing(tmpfs: Callable[[str], Path]) -> None:
+    point = tmpfs("size=16m")
+    project = copy_project(REPO_ROOT, point / "project")
+    replace(SERVER, '"Parse error: invalid JSON"', '"Parse error: not JSON"')(project)
+    subprocess.run(["mount", "-o", "remount,ro", str(point)], check=True)
+    done = refused(project, lambda root: None, "extract", 3, "data/mcp-errors.yaml: cannot write the file:")
+    assert "Read-only file system" in done.stderr
+
+
+def test_a_file_size_limit_changes_nothing(project: Path) -> None:
+    make_stale(project)
+    before = tree(project)
+    command = [sys.executable, "-m", "generator.shell.cli", "-f", str(project / "mkdocs.yml"), "render"]
+    limit = 16 * 1024  # smaller than the error page, larger than anything else render writes
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    done = subprocess.run(
+        command, capture_output=True, text=True, preexec_fn=limited, timeout=120, check=False
+    )
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.startswith(
+        f"docgen render: error: {STALE_PAGE}: cannot write the file: File too large"
+    )
+    assert "ulimit -f" in done.stderr and "Traceback" not in done.stderr
+    assert tree(project) == before
+
+
+def test_a_write_that_fails_midway_leaves_every_file_as_it_was(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At the writer boundary itself (for machines where no tmpfs can be mounted): every page with a Related
+    region must be rewritten; the first is written in full to its temporary file, the second fails with
+    ENOSPC, and no page changes."""
+    from generator.core import writer
+    from generator.shell.cli import main
+
+    appended("templates/related.md.j2", "\nAnd the rest of the site.\n")(project)
+    before = tree(project)
+    written: list[int] = []
+    real = writer._write
+
+    def fill_up(descriptor: int, data: bytes) -> None:
+        if written:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written.append(len(data))
+        real(descriptor, data)
+
+    monkeypatch.setattr(writer, "_write", fill_up)
+    assert main(["-f", str(project / "mkdocs.yml"), "render"]) == 3
+    said = capsys.readouterr().err
+    assert ": cannot write the file: No space left on device" in said and "the disk is full" in said
+    assert written and tree(project) == before

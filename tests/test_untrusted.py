@@ -541,3 +541,52 @@ def test_a_write_that_fails_midway_leaves_every_file_as_it_was(
     said = capsys.readouterr().err
     assert ": cannot write the file: No space left on device" in said and "the disk is full" in said
     assert written and tree(project) == before
+
+
+# 4. Nothing is lost without a word, and nothing broken passes as clean.
+
+DUPLICATES: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+    "a second cause in the notes": (
+        replace(
+            NOTES,
+            "    action: Fix how the request",
+            "    cause: A second cause.\n    action: Fix how the request",
+        ),
+        3,
+        at(NOTES, "cause: A second cause."),
+        "the key 'cause' is given twice, here and 1 line above",
+    ),
+    "an entry id given twice in the notes": (
+        appended(NOTES, "  parse-error:\n    cause: Again.\n"),
+        3,
+        lambda root: f"{NOTES}:{_lines_in(NOTES)(root) - 1}:",
+        "the key 'parse-error' is given twice",
+    ),
+    "a key given twice in a catalog": (
+        replace("data/mcp-errors.yaml", "kind: errors\n", "kind: errors\nkind: tools\n"),
+        3,
+        at("data/mcp-errors.yaml", "kind: tools"),
+        "the key 'kind' is given twice, here and 1 line above",
+    ),
+    "a key given twice in mkdocs.yml": (
+        appended("mkdocs.yml", "site_name: again\n"),
+        2,
+        lambda root: f"mkdocs.yml:{_lines_in('mkdocs.yml')(root)}:",
+        "the key 'site_name' is given twice",
+    ),
+    "a key given twice in front matter": (
+        replace(SERVER_PAGE, "status: Available\n", "status: Available\nstatus: Draft\n"),
+        3,
+        at(SERVER_PAGE, "status: Draft"),
+        "the key 'status' is given twice, here and 1 line above",
+    ),
+}
+
+
+@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), DUPLICATES.values(), ids=DUPLICATES)
+def test_a_key_given_twice_is_refused(
+    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str
+) -> None:
+    edit(project)
+    done = refused(project, lambda root: None, "check", exit_code, location(project))
+    assert message in done.stderr

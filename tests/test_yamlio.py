@@ -214,7 +214,6 @@ PLAIN_OR_NOT = {
     "scalars of every kind": "s: text\ni: 404\nh: 0x1f\nf: 1.5\nb: yes\nn: ~\nd: 2026-07-28\nq: '404'\n",
     "non-string keys": "entries:\n  404: a\n  yes: b\n  ~: c\n  1.5: d\n",
     "nested lists and mappings": "a:\n- b: [1, {c: d}]\n- []\n- {}\n",
-    "duplicate keys": "a: 1\nb: 2\na: 3\n",
     "anchors and aliases": "base: &b {x: 1}\nmore: *b\nlist: [*b, *b]\n",
     "a merge key": "base: &b {x: 1, y: 2}\nchild:\n  <<: *b\n  y: 3\n",
     "a value key": "a:\n  =: 1\n",
@@ -333,3 +332,23 @@ def test_deep_block_nesting_is_refused_at_its_line() -> None:
 def test_an_integer_too_long_to_read_is_an_error() -> None:
     with pytest.raises(CatalogError, match="invalid YAML: Exceeds the limit"):
         load_yaml("size: 1" + "0" * 5000 + "\n", "x.yaml")
+
+
+DUPLICATES = {
+    "a plain document": ("entries:\n  a:\n    cause: One.\n    cause: Two.\n", 4, "'cause'", "1 line above"),
+    "entry ids": ("entries:\n  a: {cause: x}\n  b: {}\n  a: {cause: y}\n", 4, "'a'", "2 lines above"),
+    "a tagged document": ("e: !!python/name:x.y\nnav: 1\nnav: 2\n", 3, "'nav'", "1 line above"),
+    "ints that read the same": ("entries:\n  404: a\n  404: b\n", 3, "'404'", "1 line above"),
+}
+
+
+@pytest.mark.parametrize(("text", "line", "key", "distance"), DUPLICATES.values(), ids=DUPLICATES)
+def test_a_key_given_twice_is_refused_naming_both_lines(
+    text: str, line: int, key: str, distance: str
+) -> None:
+    """PyYAML keeps the last value without a word: a second `cause:` would drop an editor's sentence."""
+    for aliases in (False, True):
+        with pytest.raises(CatalogError) as caught:
+            load_yaml(text, "data/x.notes.yaml", aliases=aliases)
+        assert caught.value.line == line
+        assert f"the key {key} is given twice, here and {distance}" in caught.value.message

@@ -1,5 +1,6 @@
 """The shapes of YAML docgen refuses before building any data: anchors in its own files, aliases that expand
-too far, nesting too deep.
+too far, nesting too deep, and a key given twice in one mapping (YAML keeps the last value and drops the
+first without a word: a second `cause:` in the notes would lose an editor's sentence).
 
 PyYAML builds an alias as a second reference to the same object, so an alias bomb (nine anchors each naming
 the one before nine times) costs it nothing; it is everything that walks the data afterwards (schemas, lines,
@@ -90,6 +91,7 @@ def check_expansion(root: yaml.Node, anchor: int | None) -> None:
         measured[id(node)] = (1, 1)  # a node inside itself (a recursive alias) counts once
         children: list[yaml.Node] = []
         if isinstance(node, yaml.MappingNode):
+            refuse_duplicate_keys(node)
             children = [part for pair in node.value for part in pair]
         elif isinstance(node, yaml.SequenceNode):
             children = list(node.value)
@@ -107,6 +109,32 @@ def check_expansion(root: yaml.Node, anchor: int | None) -> None:
             anchor,
             "write the repeated parts out, or use fewer aliases",
         )
+
+
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+def refuse_duplicate_keys(mapping: yaml.MappingNode) -> None:
+    """Refuse a mapping that gives one key twice: PyYAML would keep the last value without a word."""
+    seen: dict[tuple[str, str], int] = {}
+    for key, _value in mapping.value:
+        if isinstance(key, yaml.ScalarNode) and key.tag != _MERGE:
+            line = key.start_mark.line + 1
+            if (key.tag, key.value) in seen:
+                raise duplicate_key(key.value, seen[key.tag, key.value], line)
+            seen[key.tag, key.value] = line
+
+
+def duplicate_key(key: object, first: int, again: int) -> Refused:
+    """The error for `key` (as written) given at line `again` after line `first`. The first is named by its
+    distance, which reads right in front matter too, whose lines are counted from the page's."""
+    above = again - first
+    return Refused(
+        f"the key {key!r} is given twice, here and {above} line{'s' if above != 1 else ''} above; "
+        "YAML would keep only this one",
+        again,
+        "merge the two into one, or rename one of them",
+    )
 
 
 def too_deep(line: int | None) -> Refused:

@@ -137,7 +137,7 @@ def _parse(text: str, loader_class: type[Any], *, aliases: bool) -> Any:
                 return _plain(node, loader, 0)  # no alias, so every node is built once, as in a tree
             except _NotPlain:
                 pass
-        bounds.check_expansion(node, anchor)  # aliases followed, and the depth of what `_plain` leaves
+        bounds.check_expansion(node, anchor)  # aliases followed, depth and duplicate keys, as `_plain` does
         return loader.construct_document(node)
     finally:
         loader.dispose()
@@ -166,11 +166,16 @@ def _plain(node: yaml.Node, loader: Any, depth: int) -> Any:
         return [_plain(item, loader, depth + 1) for item in node.value]
     if not (isinstance(node, yaml.MappingNode) and node.tag == _MAP):
         raise _NotPlain  # a tagged collection (`!!set`, `!ENV [...]`), or a tag at odds with its node
-    mapping = {}
+    mapping: dict[Any, Any] = {}
+    key_lines: dict[Any, int] = {}
     for key, value in node.value:
         if not isinstance(key, yaml.ScalarNode) or key.tag in _SPECIAL_KEYS:
             raise _NotPlain  # a merge key, or a list or mapping as a key (which PyYAML rejects, located)
-        mapping[_plain(key, loader, depth + 1)] = _plain(value, loader, depth + 1)
+        name = _plain(key, loader, depth + 1)
+        if name in mapping:
+            raise bounds.duplicate_key(key.value, key_lines[name], key.start_mark.line + 1)
+        key_lines[name] = key.start_mark.line + 1
+        mapping[name] = _plain(value, loader, depth + 1)
     return mapping
 
 

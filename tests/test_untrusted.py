@@ -590,3 +590,24 @@ def test_a_key_given_twice_is_refused(
     edit(project)
     done = refused(project, lambda root: None, "check", exit_code, location(project))
     assert message in done.stderr
+
+
+def test_verify_keeps_the_comment_on_the_stamp_lines(project: Path) -> None:
+    """A reviewer's note beside the date is theirs: verify rewrites the date and fingerprints only."""
+    page = project / SERVER_PAGE
+    replace(
+        SERVER_PAGE, "last_verified: 2026-11-29\n", "last_verified: 2026-11-29  # re-read by Ana (#42)\n"
+    )(project)
+    replace(SERVER_PAGE, "verified_fingerprints:\n", "verified_fingerprints:  # written by docgen verify\n")(
+        project
+    )
+    done = docgen(project, "verify", SERVER_PAGE, "--date", "2026-12-01")
+    assert done.returncode == 0, done.stderr
+    text = page.read_text(encoding="utf-8")
+    assert "last_verified: 2026-12-01  # re-read by Ana (#42)\n" in text
+    assert (
+        "verified_fingerprints:  # written by docgen verify\n  backend/app/mcp_server.py:_handle: sha256:"
+        in text
+    )
+    assert "2026-11-29" not in text
+    assert docgen(project, "check").returncode == 0

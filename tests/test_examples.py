@@ -112,7 +112,7 @@ def test_examples_follow_the_catalog_and_are_located_in_the_notes() -> None:
     broken = parse_notes(load_yaml("entries:\n  a:\n    example: {}\n", "n.yaml"), "n.yaml")
     with pytest.raises(CatalogError) as caught:
         examples_of(catalog, broken)
-    assert caught.value.location == "n.yaml:2"
+    assert caught.value.location == "n.yaml:3"  # the `example:` at fault, not just its entry
 
 
 # check on the evidence, on a copy of the repository.

@@ -144,7 +144,7 @@ def test_a_template_error_stops_the_build_with_its_location(
 ) -> None:
     edit(project / "docs" / "index.md", "<!-- docgen:end page-header -->", "<!-- docgen:end page-headr -->")
     message = build_error(project, caplog)
-    assert re.search(r"docgen: index.md:\d+: .*closes region 'page-header'", message)
+    assert re.search(r"docgen: docs/index.md:\d+: .*closes region 'page-header'", message)
 
 
 def test_a_page_that_is_not_utf8_stops_the_build_with_its_location(
@@ -152,7 +152,8 @@ def test_a_page_that_is_not_utf8_stops_the_build_with_its_location(
 ) -> None:
     (project / "docs" / "latin1.md").write_bytes(b"# Caf\xe9\n")
     message = build_error(project, caplog)
-    assert "docgen: docs/latin1.md: not valid UTF-8 (byte 5)" in message
+    located = "docgen: docs/latin1.md:1: not valid UTF-8: byte 0xe9 at line 1, column 6 (byte 5 of the file)"
+    assert located in message
 
 
 def test_while_serving_a_backend_edit_shows_without_extract(project: Path) -> None:

@@ -177,7 +177,7 @@ def test_unknown_template_names_page_line_and_suggests(renderer: Renderer) -> No
     page = "# T\n\n<!-- docgen:begin error-tabel catalog=demo -->\n<!-- docgen:end error-tabel -->\n"
     with pytest.raises(TemplateError) as caught:
         renderer.render_page(page, page="developers/x.md")
-    assert caught.value.location == "developers/x.md:3"
+    assert caught.value.location == "docs/developers/x.md:3"  # from the project root
     assert "error-tabel" in caught.value.message
     assert caught.value.hint == "did you mean 'error-table'?"
 
@@ -186,7 +186,7 @@ def test_unknown_catalog_is_located(renderer: Renderer) -> None:
     page = "<!-- docgen:begin error-table catalog=dmeo -->\n<!-- docgen:end error-table -->\n"
     with pytest.raises(TemplateError) as caught:
         renderer.render_page(page, page="p.md")
-    assert caught.value.location == "p.md:1"
+    assert caught.value.location == "docs/p.md:1"
     assert caught.value.hint == "did you mean 'demo'?"
 
 
@@ -235,7 +235,7 @@ def test_related_page_that_does_not_exist_is_located(renderer: Renderer) -> None
     page = "---\nrelated: [nope.md]\n---\n<!-- docgen:begin related -->\n<!-- docgen:end related -->\n"
     with pytest.raises(TemplateError) as caught:
         renderer.render_page(page, page="guide/p.md")
-    assert caught.value.location == "guide/p.md:4"
+    assert caught.value.location == "docs/guide/p.md:4"
     assert "guide/nope.md" in caught.value.message
 
 
@@ -244,7 +244,7 @@ def test_invalid_front_matter_is_located(renderer: Renderer) -> None:
     page += "<!-- docgen:end related -->\n"
     with pytest.raises(TemplateError) as caught:
         renderer.render_page(page, page="p.md")
-    assert caught.value.location == "p.md:3"
+    assert caught.value.location == "docs/p.md:3"
 
 
 # --- the whole site -------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ import jinja2.meta
 from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorsCatalog
 from generator.core.notes import PROSE_FIELDS, Notes, notes_report
+from generator.core.sandbox import BoundedSandbox
 
 
 @dataclass(frozen=True)
@@ -75,11 +77,19 @@ def unknown_constants(notes: Notes, catalog: ErrorsCatalog) -> list[UnknownConst
 
 
 def _names_used(text: str) -> frozenset[str] | None:
-    """The variables a note uses; None when it does not parse."""
+    """The variables a note uses besides the sandbox's globals; None when it does not parse. Parsing runs
+    nothing of the note."""
+    environment = _parser()
     try:
-        return frozenset(jinja2.meta.find_undeclared_variables(jinja2.Environment().parse(text)))
-    except jinja2.TemplateSyntaxError:
+        used = jinja2.meta.find_undeclared_variables(environment.parse(text))
+    except (jinja2.TemplateSyntaxError, RecursionError):
         return None
+    return frozenset(used - set(environment.globals))
+
+
+@functools.cache
+def _parser() -> BoundedSandbox:
+    return BoundedSandbox()
 
 
 def without_unknown_constants(notes: Notes, unknown: Sequence[UnknownConstants]) -> Notes:

@@ -64,12 +64,20 @@ def stamp(text: str, *, date: str, prints: Mapping[str, str], page: str) -> str:
 
 
 def _with_stamp(lines: list[str], block: list[str]) -> list[str]:
-    """The front-matter lines with the stamp block where `last_verified` was (else at the end)."""
+    """The front-matter lines with the stamp block where `last_verified` was (else at the end).
+
+    A comment at the end of a stamp key's line (`last_verified: 2026-01-01  # re-read by Ana`) stays on
+    that key's new line; comment lines among the fingerprints belong to the block docgen rewrites.
+    """
+    comments = {
+        _key(line): comment for line in lines if _key(line) in STAMP_KEYS and (comment := _comment(line))
+    }
+    block = [_commented(line, comments.get(_key(line))) for line in block]
     result: list[str] = []
     skipping = placed = False
     for line in lines:
         if line.strip() and not line[0].isspace():
-            key = line.split(":", 1)[0].strip()
+            key = _key(line)
             skipping = key in STAMP_KEYS
             if key == "last_verified" and not placed:
                 result.extend(block)
@@ -77,6 +85,28 @@ def _with_stamp(lines: list[str], block: list[str]) -> list[str]:
         if not skipping:
             result.append(line)
     return result if placed else result + block
+
+
+_TRAILING_COMMENT = re.compile(
+    r"""^[^:#]+:(?:\s*(?:'[^']*'|"[^"]*"|[^#'"\s][^#]*?))?(?P<comment>\s+#.*?)?\s*$"""
+)
+
+
+def _key(line: str) -> str:
+    return line.split(":", 1)[0].strip() if line.strip() and not line[0].isspace() else ""
+
+
+def _comment(line: str) -> str | None:
+    """The comment at the end of a `key: value` line, with the spaces before it; None when it has none."""
+    match = _TRAILING_COMMENT.match(line.rstrip("\r\n"))
+    return match["comment"] if match and match["comment"] else None
+
+
+def _commented(line: str, comment: str | None) -> str:
+    if comment is None:
+        return line
+    ending = line[len(line.rstrip("\r\n")) :]
+    return line.rstrip("\r\n") + comment + ending
 
 
 def stamp_findings(sources: SourceFiles, front: FrontMatter, *, page: str) -> Iterator[Finding]:

@@ -20,8 +20,12 @@ import jinja2
 
 from generator.core import template_cache
 from generator.core.errors import CatalogError
+from generator.core.limits import EXAMPLE_MAX_BYTES, EXAMPLE_MAX_REPEAT
 from generator.core.models import ErrorsCatalog, Json
 from generator.core.notes import Notes, WrittenExample
+from generator.core.render_budget import short
+from generator.core.sandbox import BoundedSandbox
+from generator.core.yamlio import LoadedYaml
 
 DEFAULT_HEADERS = (("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream"))
 DEFAULT_ENDPOINT = "http://127.0.0.1:8000/mcp"
@@ -68,7 +72,7 @@ def examples_of(catalog: ErrorsCatalog, notes: Notes) -> dict[str, Example]:
     examples = {}
     for entry in catalog.entries:
         if entry.id in written:
-            where = Where(notes.file, notes.line("entries", entry.id), f"entries/{entry.id}/example")
+            where = Where(notes.file, None, f"entries/{entry.id}/example", notes.document)
             examples[entry.id] = resolve(entry.id, written[entry.id], catalog.constants, where)
     return examples
 
@@ -79,7 +83,16 @@ class Where:
 
     file: str
     line: int | None
+    """The example's line, when the caller knows it."""
     path: str
+    lines: LoadedYaml | None = None
+    """The notes file, to find the line of the field at fault."""
+
+    def line_at(self, *field: str) -> int | None:
+        """The line of `field` in the example (of the example itself when no field is given)."""
+        if self.lines is None:
+            return self.line
+        return self.lines.line_of(tuple(self.path.split("/")) + field)
 
 
 REQUEST_FIELDS = ("method", "headers", "body", "raw", "size", "repeat")
@@ -98,7 +111,7 @@ def _check_fields(raw: WrittenExample, where: Where) -> None:
         raise CatalogError(
             f"{where.path}: the example {problem}",
             file=where.file,
-            line=where.line,
+            line=where.line_at(),
             hint="give exactly one of `body` (JSON), `raw` (text) or `untriggerable` (why no request can)",
         )
 
@@ -116,7 +129,7 @@ def resolve(entry_id: str, raw: WrittenExample, constants: Mapping[str, Json], w
             raise CatalogError(
                 f"{where.path}/size: {size} bytes is less than the body itself ({len(body)} bytes)",
                 file=where.file,
-                line=where.line,
+                line=where.line_at("size"),
                 hint="give a size at least as large as the body, or drop `size`",
             )
         body += b" " * (size - len(body))
@@ -134,28 +147,48 @@ def _merged_headers(extra: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
 
 @cache
 def _environment() -> jinja2.Environment:
-    """The environment repeat counts are worked out in: strict, no escaping, cached between runs."""
-    return template_cache.attach(jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False))
+    """The environment counts are worked out in: docgen's bounded sandbox, cached between runs."""
+    return template_cache.attach(BoundedSandbox())
+
+
+_COUNT_LIMITS = {"size": EXAMPLE_MAX_BYTES, "repeat": EXAMPLE_MAX_REPEAT}
 
 
 def _count(value: int | str, constants: Mapping[str, Json], where: Where, field: str) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
+    """A `size` or `repeat`, worked out and held to its limit (generator/core/limits.py)."""
+    count = (
+        value
+        if isinstance(value, int) and not isinstance(value, bool)
+        else _worked_out(value, constants, where, field)
+    )
+    if count > _COUNT_LIMITS[field]:
+        unit = "bytes" if field == "size" else "times"
+        raise CatalogError(
+            f"{where.path}/{field}: {count:,} {unit} is more than an example may ask for "
+            f"({_COUNT_LIMITS[field]:,} {unit})",
+            file=where.file,
+            line=where.line_at(field),
+            hint="no documented error needs a request this large; lower it",
+        )
+    return count
+
+
+def _worked_out(value: int | str, constants: Mapping[str, Json], where: Where, field: str) -> int:
     try:
         template = template_cache.from_string(_environment(), str(value), name="example-count")
         rendered = template.render(constants).strip()
     except jinja2.TemplateError as err:
         raise CatalogError(
-            f"{where.path}/{field}: {value!r} cannot be worked out: {err}",
+            f"{where.path}/{field}: {short(value)} cannot be worked out: {err.message or type(err).__name__}",
             file=where.file,
-            line=where.line,
+            line=where.line_at(field),
             hint=f"use the catalog's constants: {', '.join(sorted(constants)) or 'none'}",
         ) from err
-    if not rendered.isdigit() or int(rendered) < 1:
+    if not (rendered.isdigit() and len(rendered) <= 20) or int(rendered) < 1:
         raise CatalogError(
-            f"{where.path}/{field}: {value!r} gives {rendered!r}, not a whole number of at least 1",
+            f"{where.path}/{field}: {short(value)} gives {short(rendered)}, not a whole number of at least 1",
             file=where.file,
-            line=where.line,
+            line=where.line_at(field),
             hint="write a number, or an expression such as '{{ RATE_LIMIT_REQUESTS + 1 }}'",
         )
     return int(rendered)

@@ -192,15 +192,24 @@ def _schema_copies(settings: Settings) -> dict[str, str | None]:
 
 
 def _templates(settings: Settings) -> dict[str, str]:
-    """Every file under templates_dir (a template may include any of them), by its name there."""
+    """Every file under templates_dir (a template may include any of them), by its name there: regular
+    files inside the folder, within the size limit, UTF-8."""
     folder = settings.templates_dir
     if not folder.is_dir():
         return {}
-    return {
-        path.relative_to(folder).as_posix(): read_text(path, settings.relative(path), error=TemplateError)
-        for path in sorted(folder.rglob("*"))
-        if path.is_file() and "__pycache__" not in path.parts
-    }
+    templates = {}
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts:
+            continue
+        shown = settings.relative(path.parent) + "/" + path.name
+        if not path.resolve().is_relative_to(folder.resolve()):
+            raise TemplateError(
+                "the template is a link to a file outside the templates folder",
+                file=shown,
+                hint="keep templates as files inside the templates folder",
+            )
+        templates[path.relative_to(folder).as_posix()] = read_text(path, shown, error=TemplateError)
+    return templates
 
 
 def _base_catalogs(settings: Settings, ref: str) -> dict[str, ErrorsCatalog | None]:

@@ -82,13 +82,18 @@ class Settings:
         return relative_path(path, self.root)
 
 
-def relative_path(path: Path, root: Path) -> str:
+def relative_path(path: Path, root: Path, *, follow_links: bool = True) -> str:
     """`path` relative to `root` when it is inside it (as POSIX text), else `path` itself: the one way docgen
-    names a file in a message, a catalog or a finding."""
+    names a file in a message, a catalog or a finding.
+
+    `follow_links=False` names a link by where it stands rather than by the file it leads to.
+    """
     try:
+        if not follow_links:
+            return path.absolute().relative_to(root.absolute()).as_posix()
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
-        return path.as_posix()
+        return path.as_posix() if follow_links else relative_path(path, root)
 
 
 def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:
@@ -98,7 +103,7 @@ def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:
         raise ConfigError(
             "no mkdocs.yml here", file=display, hint="run docgen from the project root, or pass --config PATH"
         )
-    loaded = read_yaml(config_file, display, error=ConfigError)
+    loaded = read_yaml(config_file, display, error=ConfigError, aliases=True)
     if not isinstance(loaded.data, dict):
         raise ConfigError("expected a mapping at the top of the file", file=display, line=1)
     section, base = _plugin_section(loaded)
@@ -123,7 +128,7 @@ def settings_from_plugin_config(
     repo_url: str | None = None,
 ) -> Settings:
     """Build settings from the plugin options MkDocs has already parsed (for the MkDocs plugin)."""
-    loaded = read_yaml(config_file, config_file.name, error=ConfigError)
+    loaded = read_yaml(config_file, config_file.name, error=ConfigError, aliases=True)
     base: tuple[str | int, ...]
     try:
         _section, base = _plugin_section(loaded)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core.errors import InputError, SourceError
+from generator.core.yamlio import decode_utf8, read_bytes
 
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
@@ -76,7 +77,7 @@ class SourceFiles:
         """The bytes of `file` (relative to the project root), or None when it is not a file."""
         if file not in self._bytes:
             path = self.root / file
-            self._bytes[file] = path.read_bytes() if path.is_file() else None
+            self._bytes[file] = read_bytes(path, file, error=SourceError) if path.is_file() else None
         return self._bytes[file]
 
     def exists(self, file: str) -> bool:
@@ -86,7 +87,7 @@ class SourceFiles:
         """The symbol `name` (`func`, `Class` or `Class.method`) defined in `file`, or None.
 
         Raises:
-            SourceError: the file is not valid Python or not UTF-8.
+            SourceError: the file is not valid Python, not UTF-8, or too large to read.
         """
         key = (file, name)
         if key not in self._symbols:
@@ -117,12 +118,13 @@ class SourceFiles:
 
 
 def _parse(source: bytes, display: str) -> ast.Module:
+    text = decode_utf8(source, display, error=SourceError)
     try:
-        return ast.parse(source.decode("utf-8"), filename=display)
+        return ast.parse(text, filename=display)
     except SyntaxError as err:
         raise SourceError(f"syntax error: {err.msg}", file=display, line=err.lineno) from err
-    except UnicodeDecodeError as err:
-        raise SourceError("not valid UTF-8", file=display, hint="save the file as UTF-8") from err
+    except (ValueError, RecursionError, MemoryError) as err:
+        raise SourceError("too deeply nested or too large to parse", file=display) from err
 
 
 def _locate(tree: ast.Module, file: str, name: str) -> Symbol | None:

@@ -17,7 +17,7 @@ import griffe
 from generator.core.errors import ConfigError, SourceError, suggest
 from generator.core.models import Source
 from generator.core.settings import CatalogConfig, relative_path
-from generator.extract.calls import Call, CallFinder, callee_name, name_counts
+from generator.extract.calls import Call, CallFinder, callee_name, name_counts, unparse
 from generator.extract.resolve import Resolver, Unresolvable
 
 
@@ -268,7 +268,7 @@ def _template(node: ast.JoinedStr) -> str:
         if isinstance(value, ast.Constant):
             parts.append(str(value.value))
         elif isinstance(value, ast.FormattedValue):
-            parts.append("{" + ast.unparse(value.value) + "}")
+            parts.append("{" + unparse(value.value) + "}")
     return "".join(parts)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import jinja2
+from jinja2.exceptions import SecurityError
 
 from generator.core import template_cache
 from generator.core.errors import TemplateError, suggest
@@ -177,20 +178,32 @@ def _render_note(
     source = str(text)
     if "{" not in source and "\r" not in source:
         return source.strip()  # no Jinja syntax and no line endings to normalise: Jinja would return it as is
-    where = f"notes for entry {entry_id!r}, field {field!r}"
-    file = inputs.notes_of(catalog).file
     try:
         return template_cache.from_string(inputs.environment, source, name="note").render(constants).strip()
-    except jinja2.UndefinedError as err:
-        name = re.search(r"'(\w+)' is undefined", err.message or "")
-        hint = suggest(name.group(1), constants) if name else None
-        raise TemplateError(
-            f"{where}: {err.message}",
-            file=file,
-            hint=hint or f"constants of catalog {catalog!r}: {', '.join(sorted(constants)) or 'none'}",
-        ) from err
     except jinja2.TemplateError as err:
-        raise TemplateError(f"{where}: {err}", file=file) from err
+        raise _note_error(inputs, catalog, entry_id, field, err, constants) from err
+
+
+def _note_error(
+    inputs: RenderInputs,
+    catalog: str,
+    entry_id: str,
+    field: str,
+    err: jinja2.TemplateError,
+    constants: Mapping[str, Any],
+) -> TemplateError:
+    """A note that cannot be rendered, located at its field in the notes file."""
+    notes = inputs.notes_of(catalog)
+    message = f"notes for entry {entry_id!r}, field {field!r}: {err.message or type(err).__name__}"
+    if isinstance(err, jinja2.TemplateSyntaxError) and err.lineno > 1:
+        message += f" (line {err.lineno} of the note)"
+    hint = f"constants of catalog {catalog!r}: {', '.join(sorted(constants)) or 'none'}"
+    if isinstance(err, jinja2.UndefinedError):
+        name = re.search(r"'(\w+)' is undefined", err.message or "")
+        hint = (suggest(name.group(1), constants) if name else None) or hint
+    elif isinstance(err, SecurityError):
+        hint = f"a note may use the catalog's constants and docgen's filters, nothing else ({hint})"
+    return TemplateError(message, file=notes.file, line=notes.line("entries", entry_id, field), hint=hint)
 
 
 Builder = Callable[[RenderInputs, Region, str, Context], Context]

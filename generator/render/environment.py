@@ -1,4 +1,5 @@
-"""The Jinja environment region templates and notes render in, over the templates the project loaded."""
+"""The Jinja environment region templates and notes render in: docgen's bounded sandbox (a pull request can
+change both), over the templates the project loaded."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Callable, Mapping
 import jinja2
 
 from generator.core import template_cache
+from generator.core.sandbox import BoundedSandbox
 from generator.render.filters import FILTERS
 
 
@@ -32,19 +34,18 @@ class ProjectTemplates(jinja2.BaseLoader):
 
 
 def make_environment(templates: Mapping[str, str], folder: str = "templates") -> jinja2.Environment:
-    """The environment for region templates and notes: strict, deterministic whitespace.
+    """The environment for region templates and notes: the sandbox, strict about undefined names, with
+    deterministic whitespace and docgen's filters.
 
     Parameters:
         templates: Template name -> source, as the project loaded them.
         folder: Where they were loaded from, relative to the project root (for messages).
     """
-    environment = jinja2.Environment(
+    environment = BoundedSandbox(
         loader=ProjectTemplates(templates, folder),
-        undefined=jinja2.StrictUndefined,
+        filters=FILTERS,
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        autoescape=False,
     )
-    environment.filters.update(FILTERS)
     return template_cache.attach(environment)

@@ -22,7 +22,7 @@ from generator.core.errors import TemplateError
 from generator.core.evidence import Evidence, Record
 from generator.core.examples import curl_command, endpoint_of, examples_of, http_request
 from generator.core.models import ErrorEntry, ErrorsCatalog
-from generator.core.notes import in_notes_order
+from generator.core.notes import Notes, in_notes_order
 from generator.core.spec import Comparison, Spec, compare, here, required
 from generator.render.inputs import RenderInputs
 from generator.render.regions import Region
@@ -95,8 +95,8 @@ def error_examples(inputs: RenderInputs, region: Region, page: str, context: Con
             "untriggerable": example.untriggerable,
             "http": http_request(example, endpoint) if example.triggerable else None,
             "curl": curl_command(example, endpoint) if example.triggerable else None,
-            "client": _text(inputs, raw.client, variables, notes.file, entry.id),
-            "client_note": _text(inputs, raw.client_note, variables, notes.file, entry.id),
+            "client": _text(inputs, raw.client, "client", variables, notes, entry.id),
+            "client_note": _text(inputs, raw.client_note, "client_note", variables, notes, entry.id),
             "response": _response(records.get(entry.id), evidence, example.fingerprint),
         }
         shown.append(item)
@@ -104,8 +104,14 @@ def error_examples(inputs: RenderInputs, region: Region, page: str, context: Con
 
 
 def _text(
-    inputs: RenderInputs, text: str | None, variables: Mapping[str, Any], file: str, entry_id: str
+    inputs: RenderInputs,
+    text: str | None,
+    field: str,
+    variables: Mapping[str, Any],
+    notes: Notes,
+    entry_id: str,
 ) -> str | None:
+    """An example's `client` or `client_note`, rendered in the sandbox with the constants and `endpoint`."""
     if text is None or not str(text).strip():
         return None
     try:
@@ -113,9 +119,10 @@ def _text(
         return template.render(variables).strip("\n")
     except jinja2.TemplateError as err:
         raise TemplateError(
-            f"notes for entry {entry_id!r}, example: {err}",
-            file=file,
-            hint=f"the example may use these names: {', '.join(sorted(variables))}",
+            f"notes for entry {entry_id!r}, example {field}: {err.message or type(err).__name__}",
+            file=notes.file,
+            line=notes.line("entries", entry_id, "example", field),
+            hint=f"the example may use these names and docgen's filters: {', '.join(sorted(variables))}",
         ) from err
 
 

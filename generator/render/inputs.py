@@ -33,6 +33,7 @@ class RenderInputs:
         titles: Every page of the site (docs-relative path) -> its title, for Related links.
         environment: The Jinja environment of the region templates (notes render in it too).
         templates_folder: Where the templates came from, relative to the project root (for messages).
+        docs_folder: Where the pages live, relative to the project root (for messages).
         site_url, repo_url: From mkdocs.yml.
         source_ref: The git ref source links point at (a branch for committed pages, a commit for the site).
         symbol_lines: Links each cited symbol to its lines (by default, no lines).
@@ -45,6 +46,7 @@ class RenderInputs:
     titles: Mapping[str, str]
     environment: jinja2.Environment
     templates_folder: str = "templates"
+    docs_folder: str = "docs"
     site_url: str | None = None
     repo_url: str | None = None
     source_ref: str = "HEAD"

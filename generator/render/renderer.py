@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import jinja2
+from jinja2.exceptions import SecurityError
 
 from generator.core.errors import DocgenError, TemplateError, suggest
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.notes import Notes
 from generator.core.pages import page_titles, split_front_matter
 from generator.core.project import Project
+from generator.core.sandbox import TemplateFailure
 from generator.render.context import build_context, render_entry_notes
 from generator.render.environment import make_environment
 from generator.render.inputs import RenderInputs, SymbolLines, no_lines
@@ -77,6 +79,14 @@ class Renderer:
         Raises:
             TemplateError: malformed markers, an unknown template or catalog, or a template that fails.
         """
+        try:
+            return self._render_page(text, page=page, force=force)
+        except DocgenError as err:
+            if err.file == page:  # located by docs-relative path: name it from the project root
+                err.file = f"{self.inputs.docs_folder}/{page}"
+            raise
+
+    def _render_page(self, text: str, *, page: str, force: bool) -> PageResult:
         regions = parse_regions(text, page=page)
         if not regions:
             return PageResult(page, text, text, ())
@@ -142,12 +152,20 @@ def _translate(
         if traceback.tb_frame.f_code.co_filename == template.filename:
             line = traceback.tb_lineno
         traceback = traceback.tb_next
+    hint = (
+        "the page's front matter or the catalog lacks what the template uses; add it, or guard it with"
+        " `is defined` in the template"
+    )
+    if isinstance(err, TemplateFailure):
+        hint = "fix the template at that line (the error is its own, not the data's)"
+    elif isinstance(err, SecurityError):
+        hint = "templates render in a sandbox: they may use the data they are given, docgen's filters and"
+        hint += " `range` and `namespace`, within the limits README.md lists"
     return TemplateError(
         f"{err.message or type(err).__name__} (rendering region {region.name!r} of {page}:{region.line})",
         file=template.filename,
         line=line,
-        hint="the page's front matter or the catalog lacks what the template uses; add it, or guard it with"
-        " `is defined` in the template",
+        hint=hint,
     )
 
 
@@ -185,10 +203,11 @@ def renderer_for(
         notes=project.notes if notes is None else notes,
         evidence=project.evidence,
         specs=project.specs,
-        titles=page_titles(project.pages),
+        titles=page_titles(project.pages, docs=settings.relative(settings.docs_dir)),
         environment=environment
         or make_environment(project.templates, settings.relative(settings.templates_dir)),
         templates_folder=settings.relative(settings.templates_dir),
+        docs_folder=settings.relative(settings.docs_dir),
         site_url=settings.site_url,
         repo_url=settings.repo_url,
         source_ref=source_ref,

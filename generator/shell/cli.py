@@ -1,7 +1,8 @@
 """The `docgen` command: a thin shell over the pure pipeline.
 
 Exit codes: 0 clean, 1 drift (check) or a failed probe, 2 usage or configuration error, 3 unreadable input
-(source, YAML, template). A user error ends in a located message, never a traceback.
+(source, YAML, template) or an output that cannot be written (nothing is then changed). A user error ends in
+a located message, never a traceback.
 """
 
 from __future__ import annotations

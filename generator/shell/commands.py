@@ -133,6 +133,8 @@ def _page_of(settings: Settings, given: Path, pages: Mapping[str, str]) -> tuple
         page = path.resolve().relative_to(settings.docs_dir.resolve()).as_posix()
     except ValueError:
         page = None
+    if page is not None and page not in pages and not path.is_file():
+        raise ConfigError(f"{shown}: no such page", hint="pass a Markdown file inside docs_dir")
     if page is None or page not in pages:
         raise ConfigError(
             f"{shown} is not a page under {settings.relative(settings.docs_dir)}/",

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from generator import __version__
 from generator.core.errors import DocgenError
 from generator.core.settings import Settings, load_settings
 
@@ -183,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=ENVIRONMENT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"docgen {__version__}")
     parser.add_argument(
         "-f",
         "--config",

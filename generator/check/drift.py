@@ -30,14 +30,6 @@ _CHANGES = {
 }
 
 
-def _canonical(entry: ErrorEntry, names: frozenset[str]) -> ErrorEntry:
-    return dataclasses.replace(
-        entry,
-        message=canonical_message(entry.message, names),
-        conditions=tuple(canonical_expression(c, names) for c in entry.conditions),
-    )
-
-
 class CatalogDrift:
     """Compares one errors catalog: `committed` (as read from data/) with `fresh` (from extract)."""
 
@@ -54,8 +46,9 @@ class CatalogDrift:
         self.before = committed.catalog
         self.path = committed.file
         self.fresh = fresh
-        self.old = {e.id: _canonical(e, module_names) for e in self.before.entries}
-        self.new = {e.id: _canonical(e, module_names) for e in fresh.entries}
+        self.names = module_names
+        self.old = {e.id: e for e in self.before.entries}
+        self.new = {e.id: e for e in fresh.entries}
         self.sites = {entry.id: site for entry, site in zip(fresh.entries, sites, strict=True)}
 
     def findings(self) -> Iterator[Finding]:
@@ -64,11 +57,12 @@ class CatalogDrift:
         yield from (finding for finding, _ in constant_changes)
         for entry_id, entry in self.new.items():
             if entry_id not in self.old:
-                summary = _summary(entry)
+                summary = _summary(self._canonical(entry))
                 message = f"a new {entry.code}/{entry.status} error"
                 yield self._at_site(entry_id, Kind.ENTRY_ADDED, message, None, summary)
                 continue
-            yield from self._changed(entry_id, self.old[entry_id], entry, explained)
+            if self.old[entry_id] != entry:  # entries that are equal as written are equal once canonical
+                yield from self._changed(entry_id, self.old[entry_id], entry, explained)
         for entry_id, entry in self.old.items():
             if entry_id not in self.new:
                 yield Finding(
@@ -78,7 +72,7 @@ class CatalogDrift:
                     entry_id,
                     "this error is no longer raised by the code",
                     f"run `{FIX}`; move or delete its notes",
-                    old=_summary(entry),
+                    old=_summary(self._canonical(entry)),
                     new=None,
                 )
         if not self._differs_in_facts() and self._differs_in_layout():
@@ -92,20 +86,30 @@ class CatalogDrift:
                 diff=self._diff(),
             )
 
+    def _canonical(self, entry: ErrorEntry) -> ErrorEntry:
+        """`entry` with the local names in its message and conditions canonicalised."""
+        return dataclasses.replace(
+            entry,
+            message=canonical_message(entry.message, self.names),
+            conditions=tuple(canonical_expression(c, self.names) for c in entry.conditions),
+        )
+
     def _differs_in_facts(self) -> bool:
         """Whether an id, an entry's facts or a constant differ (each reported on its own)."""
         if self.old.keys() != self.new.keys():
             return True
-        if any(self.old[entry_id] != self.new[entry_id] for entry_id in self.old):
-            return True
+        for entry_id, old in self.old.items():
+            new = self.new[entry_id]
+            if old != new and self._canonical(old) != self._canonical(new):
+                return True
         return self.before.constants != self.fresh.constants
 
     def _differs_in_layout(self) -> bool:
         """Whether anything else differs: the name, the sources, the order of the entries."""
-        return (self.before.name, self.before.sources, list(self.old.values())) != (
+        return (self.before.name, self.before.sources, list(self.old)) != (
             self.fresh.name,
             self.fresh.sources,
-            list(self.new.values()),
+            list(self.new),
         )
 
     def _diff(self) -> str:
@@ -129,6 +133,7 @@ class CatalogDrift:
     def _changed(
         self, entry_id: str, old: ErrorEntry, new: ErrorEntry, explained: set[tuple[str, str]]
     ) -> Iterator[Finding]:
+        old, new = self._canonical(old), self._canonical(new)
         for field, (kind, message) in _CHANGES.items():
             before, after = getattr(old, field), getattr(new, field)
             if before != after and (entry_id, field) not in explained:

@@ -63,12 +63,15 @@ def unknown_constants(notes: Notes, catalog: ErrorsCatalog) -> list[UnknownConst
     """Every note (cause or action) that uses a name the catalog's constants lack."""
     known = set(catalog.constants)
     found = []
+    names: dict[str, frozenset[str] | None] = {}  # many entries share a note (`Fix the request.`)
     for entry_id, fields in sorted(notes.entries.items()):
         for field in sorted(PROSE_FIELDS):
             value = fields.prose(field)
             if value is None or "{{" not in value:
                 continue
-            used = _names_used(value)
+            if value not in names:
+                names[value] = _names_used(value)
+            used = names[value]
             if used is None:
                 continue  # render reports syntax errors with their location
             if used - known:
@@ -96,12 +99,16 @@ def without_unknown_constants(notes: Notes, unknown: Sequence[UnknownConstants])
     """The notes with every field that names an unknown constant left out, so the pages can still render
     (and be compared) while the notes are reported."""
     bad = {(found.entry_id, found.field) for found in unknown}
+    if not bad:
+        return notes
     entries = {
         entry_id: dataclasses.replace(
             fields,
             cause=None if (entry_id, "cause") in bad else fields.cause,
             action=None if (entry_id, "action") in bad else fields.action,
         )
+        if (entry_id, "cause") in bad or (entry_id, "action") in bad
+        else fields
         for entry_id, fields in notes.entries.items()
     }
     return dataclasses.replace(notes, entries=entries)

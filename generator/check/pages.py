@@ -88,12 +88,11 @@ def _missing_region(front: FrontMatter, page: str) -> Iterator[Finding]:
 
 def _citation_findings(sources: SourceFiles, front: FrontMatter, page: str) -> Iterator[Finding]:
     for file, name, symbol in cited_symbols(sources, front.meta, page=page):
-        line = front.line("based_on")
         if not sources.exists(file):
             yield Finding(
                 Kind.CITATION_FILE,
                 page,
-                line,
+                front.line("based_on"),
                 file,
                 "the cited file does not exist",
                 "fix the path in the page's based_on list",
@@ -103,7 +102,7 @@ def _citation_findings(sources: SourceFiles, front: FrontMatter, page: str) -> I
             yield Finding(
                 Kind.CITATION_SYMBOL,
                 page,
-                line,
+                front.line("based_on"),
                 f"{file}:{name}",
                 f"{file} defines no {name}",
                 "fix the symbol in the page's based_on list, or restore it in the code",

@@ -23,10 +23,10 @@ from generator.extract.resolve import Resolver, module_constants
 from generator.extract.sites import (
     ErrorSite,
     FunctionBodies,
+    ModuleFiles,
     cited_sources,
     extract_error_sites,
     find_function,
-    module_file,
 )
 from generator.extract.source import configured_module, load_top_package, locate
 from generator.extract.tools import tools_catalog
@@ -53,6 +53,7 @@ class _Loaded:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.resolver = Resolver()
+        self.files = ModuleFiles(settings.root)
         self._packages: dict[tuple[Path, str], tuple[griffe.Module, FunctionBodies]] = {}
 
     def module(self, config: CatalogConfig) -> tuple[griffe.Module, FunctionBodies]:
@@ -86,7 +87,7 @@ def extract(project: Project, *, dump: bool = True) -> Extraction:
         data: Catalog
         if config.kind == "tools":
             module = loaded.module(config)[0]
-            data = tools_catalog(config, module, loaded.resolver, module_file(module, settings.root))
+            data = tools_catalog(config, module, loaded.resolver, loaded.files(module))
         else:
             previous = committed.catalog if committed is not None else None
             old = previous.entries if isinstance(previous, ErrorsCatalog) else ()
@@ -125,15 +126,15 @@ def _errors(
     result: Extraction,
 ) -> ErrorsCatalog:
     module, bodies = loaded.module(config)
-    resolver, root = loaded.resolver, loaded.settings.root
-    sites = extract_error_sites(config, module, bodies, resolver, root)
+    resolver = loaded.resolver
+    sites = extract_error_sites(config, module, bodies, resolver, loaded.files)
     homes = {find_function(module, function).module for function in config.functions}
     module_names = frozenset(module.members).union(*(home.members for home in homes))
     ids, successors = assign_ids(sites, previous, module_names)
     result.sites[name] = sites
     result.successors[name] = successors
     result.module_names[name] = module_names
-    sources = cited_sources(config, module, root)
+    sources = cited_sources(config, module, loaded.files)
     constants = module_constants(module, resolver)
     return errors_catalog(name, sites, ids, sources, constants)
 

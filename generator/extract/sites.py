@@ -92,7 +92,7 @@ def extract_error_sites(
     module: griffe.Module,
     bodies: FunctionBodies,
     resolver: Resolver,
-    root: Path,
+    files: ModuleFiles,
 ) -> list[ErrorSite]:
     """All constructor calls in the configured functions, in configuration order, then source order.
 
@@ -106,7 +106,7 @@ def extract_error_sites(
     sites: list[ErrorSite] = []
     for function_name in config.functions:
         function = find_function(module, function_name)
-        home, file = function.module, module_file(function.module, root)
+        home, file = function.module, files(function.module)
         node = bodies.nodes.get(function.path)
         if node is None:
             raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
@@ -121,24 +121,33 @@ def extract_error_sites(
     return sites
 
 
-def module_file(module: griffe.Module, root: Path) -> str:
-    """The file a module was read from, relative to the project root (a package: its `__init__.py`)."""
-    path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
-    return relative_path(path, root)
+class ModuleFiles:
+    """The file each module was read from, relative to the project root (a package: its `__init__.py`),
+    worked out once per module in a run: extract asks once per function, and naming a file resolves it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._files: dict[str, str] = {}
+
+    def __call__(self, module: griffe.Module) -> str:
+        if module.path not in self._files:
+            path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
+            self._files[module.path] = relative_path(path, self.root)
+        return self._files[module.path]
 
 
-def cited_sources(config: CatalogConfig, module: griffe.Module, root: Path) -> tuple[Source, ...]:
+def cited_sources(config: CatalogConfig, module: griffe.Module, files: ModuleFiles) -> tuple[Source, ...]:
     """The files an errors catalog comes from, each with the constructors and functions defined there, by
     their names in that file, in configuration order."""
-    files: dict[str, list[str]] = {}
+    by_file: dict[str, list[str]] = {}
     named = [(name, "constructor") for name in config.constructors]
     for name, what in [*named, *((name, "function") for name in config.functions)]:
         function = find_function(module, name, what=what)
         local = function.path.removeprefix(f"{function.module.path}.")
         if local.endswith(".__init__") and not name.endswith("__init__"):
             local = local.removesuffix(".__init__")  # a class constructor is cited as the class
-        files.setdefault(module_file(function.module, root), []).append(local)
-    return tuple(Source(path, tuple(symbols)) for path, symbols in files.items())
+        by_file.setdefault(files(function.module), []).append(local)
+    return tuple(Source(path, tuple(symbols)) for path, symbols in by_file.items())
 
 
 class _Site:

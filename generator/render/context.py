@@ -27,7 +27,7 @@ from jinja2.exceptions import SecurityError
 from generator.core import template_cache
 from generator.core.errors import TemplateError, suggest
 from generator.core.models import TOOL_KINDS, Catalog, ToolsCatalog
-from generator.core.notes import PROSE_FIELDS, in_notes_order
+from generator.core.notes import in_notes_order
 from generator.render.evidence_context import (
     error_examples,
     errors_of,
@@ -158,11 +158,9 @@ def render_entry_notes(inputs: RenderInputs, catalog: str, entry_id: str) -> tup
     """An entry's `cause` and `action` with the catalog's constants filled in; None for each missing one."""
     constants = errors_of(inputs, catalog).constants
     notes = inputs.notes_of(catalog)
-    cause, action = (
-        _render_note(inputs, catalog, entry_id, field, notes.entry(entry_id).prose(field), constants)
-        for field in PROSE_FIELDS
-    )
-    return cause, action
+    written = notes.entry(entry_id)
+    cause = _render_note(inputs, catalog, entry_id, "cause", written.cause, constants)
+    return cause, _render_note(inputs, catalog, entry_id, "action", written.action, constants)
 
 
 def _render_note(

@@ -17,7 +17,7 @@ from generator.core.settings import CatalogConfig, Settings, load_settings
 from generator.render.regions import digest_of
 from generator.render.renderer import Renderer, catalog_as_json, render_all, renderer_for
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(path.name for path in GOLDEN.iterdir() if (path / "case.yaml").is_file())
 UPDATE = os.environ.get("DOCGEN_UPDATE_GOLDEN") == "1"
 

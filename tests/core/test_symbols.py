@@ -98,3 +98,13 @@ def test_check_reuses_the_trees_griffe_parsed_and_fingerprints_the_same(
     assert reused == parsed
     assert all(symbol is not None for symbol in reused)
     assert [adopting.symbol(cited, name) for name in names] == parsed  # a tree comes out as it went in
+
+
+def test_symbol_lines_are_read_statically(repo_root: Path) -> None:
+    source = repo_root / "backend" / "app" / "mcp_server.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    [handle] = [n for n in tree.body if isinstance(n, ast.AsyncFunctionDef) and n.name == "_handle"]
+    sources = citations.SourceFiles(repo_root)
+    assert sources.lines("backend/app/mcp_server.py", "_handle") == (handle.lineno, handle.end_lineno)
+    assert sources.lines("backend/app/mcp_server.py", "no_such_symbol") is None
+    assert sources.lines("missing.py", "_handle") is None

@@ -9,6 +9,7 @@ import contextlib
 import errno
 import os
 import resource
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -65,6 +66,14 @@ def replace(relative: str, old: str, new: str) -> Edit:
         text = path.read_text(encoding="utf-8")
         assert old in text, f"{old!r} not in {relative}: the test needs updating"
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    return edit
+
+
+def both(*edits: Edit) -> Edit:
+    def edit(root: Path) -> None:
+        for one in edits:
+            one(root)
 
     return edit
 
@@ -611,3 +620,46 @@ def test_verify_keeps_the_comment_on_the_stamp_lines(project: Path) -> None:
     )
     assert "2026-11-29" not in text
     assert docgen(project, "check").returncode == 0
+
+
+FOLDERS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+    "docs_dir misspelt": (
+        replace("mkdocs.yml", "docs_dir: docs\n", "docs_dir: dcos\n"),
+        2,
+        at("mkdocs.yml", "docs_dir: dcos"),
+        "'docs_dir': dcos does not exist",
+    ),
+    "docs_dir outside the project": (
+        replace("mkdocs.yml", "docs_dir: docs\n", "docs_dir: ../../..\n"),
+        2,
+        at("mkdocs.yml", "docs_dir: ../../.."),
+        "is outside the project",
+    ),
+    "the docs folder removed": (
+        made("docs", shutil.rmtree),
+        2,
+        at("mkdocs.yml", "docs_dir: docs"),
+        "'docs_dir': docs does not exist",
+    ),
+    "no docs folder, none configured": (
+        both(made("docs", shutil.rmtree), replace("mkdocs.yml", "docs_dir: docs\n", "")),
+        3,
+        lambda root: "docs:",
+        "the docs folder does not exist",
+    ),
+    "templates_dir outside the project": (
+        replace("mkdocs.yml", "      catalogs:", "      templates_dir: /etc\n      catalogs:"),
+        2,
+        at("mkdocs.yml", "templates_dir: /etc"),
+        "'templates_dir': /etc is outside the project",
+    ),
+}
+
+
+@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), FOLDERS.values(), ids=FOLDERS)
+def test_a_folder_that_is_not_there_is_not_clean(
+    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str
+) -> None:
+    edit(project)
+    done = refused(project, lambda root: None, "check", exit_code, location(project))
+    assert message in done.stderr and "match the code" not in done.stdout + done.stderr

@@ -105,6 +105,12 @@ def _kind(value: Any) -> str:
 
 def read_pages(docs_dir: Path) -> dict[str, str]:
     """Every Markdown page under docs_dir: docs-relative POSIX path -> text (newlines as written)."""
+    if not docs_dir.is_dir():
+        raise TemplateError(
+            "the docs folder does not exist, so there are no pages to render or check",
+            file=docs_dir.name,
+            hint="create it, or set docs_dir in mkdocs.yml to the folder of the site's pages",
+        )
     pages: dict[str, str] = {}
     for path in sorted(docs_dir.rglob("*.md")):
         page = path.relative_to(docs_dir).as_posix()

@@ -224,7 +224,8 @@ def _build_settings(
         if key in section and not (isinstance(section[key], str) and section[key]):
             check.fail((*base, key), f"expected a folder relative to mkdocs.yml, got {section[key]!r}")
         elif key in section and not (root / section[key]).resolve().is_relative_to(root):
-            check.fail((*base, key), f"{section[key]} is outside the project", "keep docgen's folders inside it")
+            hint = "keep docgen's folders inside the project"
+            check.fail((*base, key), f"{section[key]} is outside the project", hint)
     raw_catalogs = section.get("catalogs")
     catalogs: dict[str, CatalogConfig] = {}
     if not isinstance(raw_catalogs, dict) or not raw_catalogs:

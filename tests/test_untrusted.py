@@ -663,3 +663,74 @@ def test_a_folder_that_is_not_there_is_not_clean(
     edit(project)
     done = refused(project, lambda root: None, "check", exit_code, location(project))
     assert message in done.stderr and "match the code" not in done.stdout + done.stderr
+
+
+FENCE_AND_MARKERS: dict[str, tuple[Edit, Callable[[Path], str], str]] = {
+    "an unclosed fence above a hand-edited region": (
+        both(
+            replace(SERVER_PAGE, "## Limits\n", "## Limits\n\n```text\n"),
+            replace(SERVER_PAGE, "| Largest request body | 256 KiB |", "| Largest request body | 10 GiB |"),
+        ),
+        at(SERVER_PAGE, "```text"),
+        "is never closed, so the docgen marker at line",
+    ),
+    "an end marker in an untriggerable reason": (
+        replace(
+            NOTES,
+            "        `200`, with no internal detail in the message.",
+            "\n        <!-- docgen:end error-examples -->",
+        ),
+        at(NOTES, "untriggerable:"),
+        "untriggerable: a line of it starts like a docgen marker",
+    ),
+    "an end marker in a cause": (
+        replace(
+            NOTES,
+            "    cause: The request body could not be parsed as JSON.",
+            "    cause: |\n      Broken.\n      <!-- docgen:end error-table -->",
+        ),
+        at(NOTES, "cause:", "parse-error:"),
+        "it holds a line that starts like a docgen marker",
+    ),
+    "a begin marker in a client note": (
+        replace(NOTES, "      client_note: >-\n", "      client_note: |\n        <!-- docgen:begin x -->\n"),
+        at(NOTES, "client_note:", "parse-error:"),
+        "example client_note: it holds a line that starts like a docgen marker",
+    ),
+    "a template that writes an end marker": (
+        appended("templates/server-limits.md.j2", "<!-- docgen:end server-limits -->\n"),
+        at(SERVER_PAGE, "<!-- docgen:begin server-limits"),
+        "would be a docgen marker",
+    ),
+    "a template that leaves a fence open": (
+        appended("templates/server-limits.md.j2", "```text\n"),
+        at(SERVER_PAGE, "<!-- docgen:begin server-limits"),
+        "it leaves a code fence (```) open",
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["check", "render"])
+@pytest.mark.parametrize(("edit", "location", "message"), FENCE_AND_MARKERS.values(), ids=FENCE_AND_MARKERS)
+def test_nothing_writes_or_passes_a_page_that_cannot_be_read_back(
+    project: Path, edit: Edit, location: Callable[[Path], str], message: str, command: str
+) -> None:
+    edit(project)
+    done = refused(project, lambda root: None, command, 3, location(project))
+    assert message in done.stderr
+    if command == "render":  # and every page still reads back
+        assert docgen(project, "check").returncode == 3
+
+
+def test_the_site_build_fails_on_a_fence_that_hides_a_region(project: Path) -> None:
+    FENCE_AND_MARKERS["an unclosed fence above a hand-edited region"][0](project)
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(project / "site")],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert f"{SERVER_PAGE}:" in done.stderr and "is never closed" in done.stderr

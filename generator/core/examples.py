@@ -22,6 +22,7 @@ import jinja2
 from generator.core import template_cache
 from generator.core.errors import CatalogError
 from generator.core.limits import EXAMPLE_MAX_BYTES, EXAMPLE_MAX_REPEAT
+from generator.core.pages import holds_marker
 from generator.core.render_budget import short
 from generator.core.sandbox import BoundedSandbox
 from generator.core.yamlio import LoadedYaml
@@ -137,7 +138,16 @@ def resolve(entry_id: str, raw: Mapping[str, Any], constants: Mapping[str, Any],
     """Turn one `example:` mapping into the request it describes."""
     _check_fields(raw, where)
     if "untriggerable" in raw:
-        return Example(entry_id, untriggerable=str(raw["untriggerable"]).strip())
+        reason = str(raw["untriggerable"]).strip()
+        if holds_marker(reason):
+            raise CatalogError(
+                f"{where.path}/untriggerable: a line of it starts like a docgen marker (`<!-- docgen:`), "
+                "which would end the examples' region early and leave a page no command can read",
+                file=where.file,
+                line=where.line_at("untriggerable"),
+                hint="reword it, or put the marker inside backticks",
+            )
+        return Example(entry_id, untriggerable=reason)
     text = str(raw["raw"]) if "raw" in raw else json.dumps(raw.get("body"), ensure_ascii=False)
     body = text.encode("utf-8")
     size = _count(raw["size"], constants, where, "size") if "size" in raw else None

@@ -11,6 +11,16 @@ from typing import Any
 from generator.core.errors import TemplateError
 from generator.core.yamlio import LoadedYaml, load_yaml, read_text
 
+MARKER_PREFIX = "<!-- docgen:"
+"""How every generated-region marker line starts (generator/render/regions.py parses them)."""
+
+
+def holds_marker(text: str) -> bool:
+    """Whether a line of `text` starts like a region marker: text that ends up in a page must not, or the
+    page would not read back."""
+    return any(line.lstrip().startswith(MARKER_PREFIX) for line in text.splitlines())
+
+
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 
 

@@ -28,6 +28,7 @@ from jinja2.exceptions import SecurityError
 from generator.core import template_cache
 from generator.core.catalog import notes_line
 from generator.core.errors import TemplateError, suggest
+from generator.core.pages import holds_marker
 from generator.core.sandbox import BoundedSandbox, TemplateFolderLoader
 from generator.render.evidence_context import (
     error_examples,
@@ -217,11 +218,23 @@ def _render_note(
         return None
     source = str(text)
     if "{" not in source and "\r" not in source:
-        return source.strip()  # no Jinja syntax and no line endings to normalise: Jinja would return it as is
-    try:
-        return template_cache.from_string(renderer.environment, source, name="note").render(constants).strip()
-    except jinja2.TemplateError as err:
-        raise _note_error(renderer, catalog, entry_id, field, err, constants) from err
+        rendered = (
+            source.strip()
+        )  # no Jinja syntax, no line endings to normalise: Jinja would return it as is
+    else:
+        try:
+            template = template_cache.from_string(renderer.environment, source, name="note")
+            rendered = template.render(constants).strip()
+        except jinja2.TemplateError as err:
+            raise _note_error(renderer, catalog, entry_id, field, err, constants) from err
+    if holds_marker(rendered):
+        raise _note_error(renderer, catalog, entry_id, field, _MARKER_IN_NOTE, constants)
+    return rendered
+
+
+_MARKER_IN_NOTE = jinja2.TemplateRuntimeError(
+    "it holds a line that starts like a docgen marker (`<!-- docgen:`), which would end its region early"
+)
 
 
 def _note_error(
@@ -243,6 +256,8 @@ def _note_error(
     if isinstance(err, jinja2.UndefinedError):
         name = re.search(r"'(\w+)' is undefined", err.message or "")
         hint = (suggest(name.group(1), constants) if name else None) or hint
+    elif err is _MARKER_IN_NOTE:
+        hint = "reword it, or put the marker inside backticks"
     elif isinstance(err, SecurityError):
         hint = f"a note may use the catalog's constants and docgen's filters, nothing else ({hint})"
     return TemplateError(message, file=shown, line=line, hint=hint)

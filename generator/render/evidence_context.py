@@ -24,6 +24,7 @@ from generator.core.catalog import notes_line
 from generator.core.errors import TemplateError
 from generator.core.evidence import evidence_path, load_evidence, records_by_id
 from generator.core.examples import curl_command, endpoint_of, examples_of, http_request, raw_examples
+from generator.core.pages import holds_marker
 from generator.core.spec import Comparison, Spec, compare, here, load_spec, required
 from generator.core.yamlio import read_text
 
@@ -134,7 +135,12 @@ def _text(
         return None
     try:
         template = template_cache.from_string(renderer.environment, str(text), name="example")
-        return template.render(variables).strip("\n")
+        rendered = template.render(variables).strip("\n")
+        if holds_marker(rendered):
+            raise jinja2.TemplateRuntimeError(
+                "it holds a line that starts like a docgen marker (`<!-- docgen:`)"
+            )
+        return rendered
     except jinja2.TemplateError as err:
         notes_path = renderer.settings.notes_path(catalog)
         shown = _shown(renderer, notes_path)

@@ -12,6 +12,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -734,3 +735,124 @@ def test_the_site_build_fails_on_a_fence_that_hides_a_region(project: Path) -> N
     )
     assert done.returncode != 0
     assert f"{SERVER_PAGE}:" in done.stderr and "is never closed" in done.stderr
+
+
+def test_a_linked_page_is_written_through_its_link(project: Path) -> None:
+    page = project / SERVER_PAGE
+    shared = project / "shared" / "mcp-server.md"
+    shared.parent.mkdir()
+    page.rename(shared)
+    page.symlink_to(os.path.relpath(shared, page.parent))
+    replace("templates/server-limits.md.j2", "| Limit | Value |", "| Limit | Its value |")(project)
+    done = docgen(project, "render")
+    assert done.returncode == 0, done.stderr
+    assert page.is_symlink() and "| Limit | Its value |" in shared.read_text(encoding="utf-8")
+    assert docgen(project, "check").returncode == 0
+
+
+def test_a_page_linked_outside_the_project_is_never_written(project: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere" / "mcp-server.md"
+    outside.parent.mkdir()
+    page = project / SERVER_PAGE
+    outside.write_bytes(page.read_bytes())
+    page.unlink()
+    page.symlink_to(outside)
+    replace("templates/server-limits.md.j2", "| Limit | Value |", "| Limit | Its value |")(project)
+    before = outside.read_bytes()
+    done = refused(project, lambda root: None, "render", 3, f"{SERVER_PAGE}: the file is a link to")
+    assert "outside the project; docgen writes only inside it" in done.stderr
+    assert outside.read_bytes() == before
+
+
+# What held before and must keep holding: no page truncated by a killed render, concurrent renders, and
+# nothing of the backend imported.
+
+
+def variant(root: Path, number: int) -> None:
+    """The notes in one of two versions (even: as committed), so that every render has a page to rewrite."""
+    path = root / NOTES
+    written = ("could not be parsed as JSON.", "could not be read as JSON.")
+    old, new = written if number % 2 else written[::-1]
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+
+def expected_pages(tmp_path: Path) -> dict[int, bytes]:
+    """The error page as a finished render writes it, for each version of the notes."""
+    pages = {}
+    for number in (0, 1):
+        copy = copy_project(REPO_ROOT, tmp_path / f"expected-{number}")
+        variant(copy, number)
+        assert docgen(copy, "render").returncode == 0
+        pages[number] = (copy / STALE_PAGE).read_bytes()
+    assert pages[0] != pages[1]
+    return pages
+
+
+def leftovers(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.tmp"))
+
+
+def render_process(root: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "generator.shell.cli", "-f", str(root / "mkdocs.yml"), "render"]
+    return subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def test_a_killed_render_never_truncates_a_page_nor_leaves_files_behind(
+    project: Path, tmp_path: Path
+) -> None:
+    pages = expected_pages(tmp_path)
+    started = time.monotonic()
+    assert docgen(project, "render").returncode == 0
+    duration = time.monotonic() - started
+    for kill in range(20):  # SIGKILL at 20 points spread over a whole render, the final write included
+        variant(project, kill + 1)
+        before = (project / STALE_PAGE).read_bytes()
+        process = render_process(project)
+        time.sleep(duration * (kill + 1) / 20)
+        process.kill()
+        process.wait()
+        assert (project / STALE_PAGE).read_bytes() in (before, pages[(kill + 1) % 2])
+    assert docgen(project, "render").returncode == 0
+    assert (project / STALE_PAGE).read_bytes() == pages[20 % 2]
+    assert leftovers(project) == []
+
+
+def test_temporary_files_of_gone_processes_are_removed_and_others_kept(project: Path) -> None:
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
+    folder = (project / STALE_PAGE).parent
+    killed = folder / f".mcp-errors.md.{gone.stdout.strip()}.k1ll3d.tmp"  # its process has ended
+    older = folder / ".mcp-errors.md.q8z1x_2a.tmp"  # written by a docgen that put no process id in the name
+    running = folder / f".mcp-errors.md.{os.getpid()}.inflight.tmp"  # a process still writing
+    for path in (killed, older, running):
+        path.write_text("half a page", encoding="utf-8")
+    variant(project, 1)
+    assert docgen(project, "render").returncode == 0
+    assert leftovers(project) == [running]
+
+
+def test_concurrent_renders_agree_and_leave_nothing_behind(project: Path, tmp_path: Path) -> None:
+    pages = expected_pages(tmp_path)
+    variant(project, 1)
+    processes = [render_process(project) for _ in range(4)]
+    assert [process.wait(timeout=120) for process in processes] == [0, 0, 0, 0]
+    assert (project / STALE_PAGE).read_bytes() == pages[1]
+    assert leftovers(project) == []
+    assert docgen(project, "check").returncode == 0
+
+
+def test_nothing_of_the_backend_is_imported(project: Path, tmp_path: Path) -> None:
+    """Importing the backend package would create the marker file: extract, check, render and the site
+    build never do."""
+    marker = tmp_path / "imported"
+    init = project / "backend" / "app" / "__init__.py"
+    init.write_text(
+        init.read_text(encoding="utf-8") + f"\nopen({str(marker)!r}, 'w').close()\n", encoding="utf-8"
+    )
+    replace(SERVER, '"Parse error: invalid JSON"', '"Parse error: not JSON"')(project)
+    for command in ("check", "extract", "render"):
+        assert docgen(project, command).returncode in (0, 1)
+    build = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")]
+    assert subprocess.run(build, cwd=project, capture_output=True, timeout=300, check=False).returncode == 0
+    assert not marker.exists()

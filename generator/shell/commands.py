@@ -66,7 +66,9 @@ def render_command(settings: Settings, args: argparse.Namespace) -> int:
     loaded, notes = catalogs.load_committed(settings)
     results = render_all(settings, loaded, notes, force=args.force)
     docs = settings.relative(settings.docs_dir)
-    outputs = {f"{docs}/{result.page}": result.text for result in results if result.changed}
+    # Every page is handed to the writer, changed or not: it rewrites only those that changed, and clears
+    # the temporary files a killed run left beside any of them.
+    outputs = {f"{docs}/{result.page}": result.text for result in results}
     changed = write_outputs(settings.root, outputs)
     skipped = 0
     for result in results:

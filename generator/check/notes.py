@@ -13,7 +13,7 @@ from generator.core.catalog import notes_report
 from generator.core.findings import Finding
 from generator.core.sandbox import BoundedSandbox
 from generator.core.settings import Settings
-from generator.core.yamlio import first_line, read_text
+from generator.core.yamlio import first_line, read_yaml
 
 
 def key_line(text: str, key: str) -> int | None:
@@ -24,15 +24,20 @@ def key_line(text: str, key: str) -> int | None:
 def notes_findings(
     settings: Settings, name: str, catalog: Mapping[str, Any], notes: Mapping[str, Any]
 ) -> Iterator[Finding]:
+    """Gaps, orphans and unknown constants, each at its line of the notes file.
+
+    The lines come from the YAML loader, recorded once for the whole file: looking each id up in the text
+    instead made check quadratic in the number of notes (25 s for 5,000 orphaned ids).
+    """
     shown = settings.relative(settings.notes_path(name))
     path = settings.notes_path(name)
-    text = read_text(path, shown) if path.exists() else ""
+    lines = read_yaml(path, shown).lines if path.exists() else {}
     report = notes_report(catalog, notes)
     for entry_id in report.gaps:
         yield Finding(
             "notes-gap",
             shown,
-            key_line(text, entry_id),
+            lines.get(("entries", entry_id)),
             entry_id,
             "the entry has no cause or no action for readers",
             f"write 'cause:' and 'action:' under 'entries: {entry_id}:'",
@@ -41,7 +46,7 @@ def notes_findings(
         yield Finding(
             "notes-orphan",
             shown,
-            key_line(text, entry_id),
+            lines.get(("entries", entry_id)),
             entry_id,
             "notes for an entry that is no longer in the catalog",
             "rename the key to the entry's new id (see likely-successor), or delete the notes",
@@ -50,7 +55,7 @@ def notes_findings(
         yield Finding(
             "notes-unknown-constant",
             shown,
-            key_line(text, entry_id),
+            lines.get(("entries", entry_id, field)) or lines.get(("entries", entry_id)),
             f"{entry_id}.{field}",
             f"names {', '.join(sorted(unknown))}, which the source no longer defines",
             f"use one of the catalog's constants: {', '.join(sorted(catalog.get('constants', {})))}",

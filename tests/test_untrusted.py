@@ -856,3 +856,65 @@ def test_nothing_of_the_backend_is_imported(project: Path, tmp_path: Path) -> No
     build = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")]
     assert subprocess.run(build, cwd=project, capture_output=True, timeout=300, check=False).returncode == 0
     assert not marker.exists()
+
+
+# 6. Every message names the line.
+
+
+def latin1(relative: str, old: bytes, new: bytes) -> Edit:
+    def edit(root: Path) -> None:
+        path = root / relative
+        data = path.read_bytes()
+        assert old in data
+        path.write_bytes(data.replace(old, new, 1))
+
+    return edit
+
+
+LINES: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+    "notes that are not UTF-8": (
+        latin1(NOTES, b"could not be parsed as JSON.", b"could not be pars\xe9d as JSON."),
+        3,
+        lambda root: f"{NOTES}:15:",
+        "not valid UTF-8: byte 0xe9 at line 15, column 46",
+    ),
+    "a page that is not UTF-8": (
+        latin1(SERVER_PAGE, b"# The Connect MCP server", b"# The Connect MCP serv\xe9r"),
+        3,
+        lambda root: f"{SERVER_PAGE}:24:",
+        "not valid UTF-8: byte 0xe9 at line 24, column 23",
+    ),
+    "a Jinja syntax error in the notes": (
+        note_cause("Larger than {{ MAX_BODY_BYTES | }}."),
+        3,
+        at(NOTES, "cause:", "parse-error:"),
+        "notes for entry 'parse-error', field 'cause': ",
+    ),
+    "a citation outside the repository": (
+        replace(SERVER_PAGE, "  - file: backend/app/mcp_server.py", "  - file: ../../etc/passwd"),
+        3,
+        at(SERVER_PAGE, "file: ../../etc/passwd"),
+        "the citation '../../etc/passwd' points outside the repository",
+    ),
+    "an absolute source": (
+        replace("mkdocs.yml", "source: backend/app/mcp_server.py", "source: /usr/lib/python3/dist-packages"),
+        2,
+        at("mkdocs.yml", "source: /usr/lib"),
+        "'catalogs.mcp-errors.source': /usr/lib/python3/dist-packages is outside the project",
+    ),
+    "a source outside the project": (
+        replace("mkdocs.yml", "source: backend/app/mcp_server.py", "source: ../elsewhere/server.py"),
+        2,
+        at("mkdocs.yml", "source: ../elsewhere"),
+        "is outside the project",
+    ),
+}
+
+
+@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), LINES.values(), ids=LINES)
+def test_the_message_names_the_line(
+    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str
+) -> None:
+    edit(project)
+    done = refused(project, lambda root: None, "check", exit_code, location(project))
+    assert message in done.stderr

@@ -158,7 +158,7 @@ def _source_findings(settings: Settings, pages: Mapping[str, str]) -> Iterator[F
 def _citation_findings(
     settings: Settings, meta: Mapping[str, Any], page: str, text: str
 ) -> Iterator[Finding]:
-    for file, name, symbol in cited_symbols(settings.root, meta, page=page):
+    for file, name, symbol in cited_symbols(settings.root, meta, page=page, text=text):
         line = key_line(text, "based_on")
         if not (settings.root / file).is_file():
             yield Finding(

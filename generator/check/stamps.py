@@ -11,8 +11,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from generator.core.errors import TemplateError
+from generator.core.errors import InputError, TemplateError
 from generator.core.findings import Finding
+from generator.core.pages import front_matter_line
 from generator.core.symbols import Symbol, citation_path, find_symbol
 from generator.core.yamlio import first_line
 
@@ -22,22 +23,29 @@ _CLOSE = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
 
 def cited_symbols(
-    root: Path, meta: Mapping[str, Any], *, page: str
+    root: Path, meta: Mapping[str, Any], *, page: str, text: str = ""
 ) -> Iterator[tuple[str, str, Symbol | None]]:
-    """(file, symbol, located symbol or None) for every source citation in a page's `based_on`."""
-    for item in meta.get("based_on") or []:
+    """(file, symbol, located symbol or None) for every source citation in a page's `based_on`.
+
+    `text`, the page, only serves to locate a citation that leaves the repository.
+    """
+    for index, item in enumerate(meta.get("based_on") or []):
         if not isinstance(item, dict) or "file" not in item:
             continue
         file = str(item["file"])
-        citation_path(root, file, page=page)
+        try:
+            citation_path(root, file, page=page)
+        except InputError as err:
+            err.line = front_matter_line(text, "based_on", index, "file")
+            raise
         for name in item.get("symbols") or []:
             yield file, str(name), find_symbol(root, file, str(name))
 
 
-def fingerprints(root: Path, meta: Mapping[str, Any], *, page: str) -> dict[str, str]:
+def fingerprints(root: Path, meta: Mapping[str, Any], *, page: str, text: str = "") -> dict[str, str]:
     """The current fingerprint of every cited symbol, keyed `file:symbol`."""
     found: dict[str, str] = {}
-    for file, name, symbol in cited_symbols(root, meta, page=page):
+    for file, name, symbol in cited_symbols(root, meta, page=page, text=text):
         if symbol is None:
             raise TemplateError(
                 f"cannot stamp: {file} has no symbol {name!r}", file=page, hint="fix the page's based_on list"
@@ -124,7 +132,7 @@ def stamp_findings(root: Path, meta: Mapping[str, Any], *, page: str, text: str)
                 f"re-read the page against its sources, then run `docgen verify {page}`",
             )
         return
-    for file, name, symbol in cited_symbols(root, meta, page=page):
+    for file, name, symbol in cited_symbols(root, meta, page=page, text=text):
         key = f"{file}:{name}"
         if symbol is None:
             continue  # reported as a citation finding

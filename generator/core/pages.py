@@ -113,6 +113,18 @@ def _kind(value: Any) -> str:
     return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(type(value), f"{value!r}")
 
 
+def front_matter_line(text: str, *keys: str | int) -> int | None:
+    """The page line of `keys` (`"based_on", 0, "file"`) in a page's front matter, for a message; None when
+    the page has no front matter. Parses it again, so it is for errors only."""
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return None
+    try:
+        return (load_yaml(match.group(1), "page", error=TemplateError).line_of(keys) or 1) + 1
+    except TemplateError:
+        return None
+
+
 def read_pages(docs_dir: Path) -> dict[str, str]:
     """Every Markdown page under docs_dir: docs-relative POSIX path -> text (newlines as written)."""
     if not docs_dir.is_dir():

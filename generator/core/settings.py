@@ -266,6 +266,9 @@ def _catalog(
     if not isinstance(source, str) or not source:
         check.fail((*path, "source"), "expected the path of a Python file or package")
         source = ""
+    elif Path(source).is_absolute() or not (root / source).resolve().is_relative_to(root):
+        hint = "give a path relative to mkdocs.yml, inside the project"
+        check.fail((*path, "source"), f"{source} is outside the project", hint)
     elif not (root / source).exists():
         check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
     if kind == "tools":

@@ -128,7 +128,7 @@ def verify_command(settings: Settings, args: argparse.Namespace) -> int:
             raise ConfigError(f"{shown}: no such page", hint="pass a Markdown file inside docs_dir")
         text = read_text(path, shown, error=TemplateError)
         meta, _body = split_front_matter(text, page=shown)
-        prints = fingerprints(settings.root, meta, page=shown)
+        prints = fingerprints(settings.root, meta, page=shown, text=text)
         stamped = stamp(text, date=date, prints=prints, page=shown)
         pages = {**read_pages(settings.docs_dir), page: stamped}
         rendered = {r.page: r.text for r in render_all(settings, loaded, notes, pages=pages)}

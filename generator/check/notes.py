@@ -31,8 +31,10 @@ def notes_findings(
     """
     shown = settings.relative(settings.notes_path(name))
     path = settings.notes_path(name)
-    lines = read_yaml(path, shown).lines if path.exists() else {}
     report = notes_report(catalog, notes)
+    unknown = list(unknown_constants(notes, catalog))
+    found_any = report.gaps or report.orphans or unknown
+    lines = read_yaml(path, shown).lines if found_any and path.exists() else {}
     for entry_id in report.gaps:
         yield Finding(
             "notes-gap",
@@ -51,13 +53,13 @@ def notes_findings(
             "notes for an entry that is no longer in the catalog",
             "rename the key to the entry's new id (see likely-successor), or delete the notes",
         )
-    for entry_id, field, unknown in unknown_constants(notes, catalog):
+    for entry_id, field, names in unknown:
         yield Finding(
             "notes-unknown-constant",
             shown,
             lines.get(("entries", entry_id, field)) or lines.get(("entries", entry_id)),
             f"{entry_id}.{field}",
-            f"names {', '.join(sorted(unknown))}, which the source no longer defines",
+            f"names {', '.join(sorted(names))}, which the source no longer defines",
             f"use one of the catalog's constants: {', '.join(sorted(catalog.get('constants', {})))}",
         )
 

@@ -94,6 +94,19 @@ def refused(
     return done
 
 
+Case = tuple[Edit, int, Callable[[Path], str], str]
+"""An attack or a mistake: the edit, the exit code, where the message must point, and what it must say."""
+
+
+def check_refuses(project: Path, case: Case, command: str = "check") -> subprocess.CompletedProcess[str]:
+    """Apply the case's edit and run `command`: refused as the case says (see `refused`)."""
+    edit, exit_code, location, message = case
+    edit(project)
+    done = refused(project, lambda root: None, command, exit_code, location(project))
+    assert message in done.stderr
+    return done
+
+
 # 1. Notes, examples and templates cannot run code.
 
 
@@ -244,7 +257,7 @@ def folded(expression: str) -> Edit:
     return replace(SERVER, PARSE_CALL, PARSE_CALL.replace("PARSE_ERROR", expression))
 
 
-BOMBS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+BOMBS: dict[str, Case] = {
     "alias bomb in the notes": (
         appended(NOTES, alias_bomb()),
         3,
@@ -338,13 +351,9 @@ BOMBS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
 }
 
 
-@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), BOMBS.values(), ids=BOMBS)
-def test_a_bomb_is_refused(
-    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str
-) -> None:
-    edit(project)
-    done = refused(project, lambda root: None, "check", exit_code, location(project))
-    assert message in done.stderr
+@pytest.mark.parametrize("case", BOMBS.values(), ids=BOMBS)
+def test_a_bomb_is_refused(project: Path, case: Case) -> None:
+    check_refuses(project, case)
 
 
 # 3. A user's mistake is a located error (exit 2 or 3), never a traceback, and nothing is half-written.
@@ -360,7 +369,7 @@ def at(relative: str, needle: str, after: str = "") -> Callable[[Path], str]:
     return lambda root: f"{relative}:{line_of(root / relative, needle, after=after)}:"
 
 
-USER_ERRORS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+USER_ERRORS: dict[str, Case] = {
     "a note dividing by zero": (
         note_cause("{{ 1/0 }}"),
         3,
@@ -435,14 +444,9 @@ USER_ERRORS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
 
 
 @pytest.mark.parametrize("command", ["check", "render"])
-@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), USER_ERRORS.values(), ids=USER_ERRORS)
-def test_a_user_error_is_located(
-    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str, command: str
-) -> None:
-    edit(project)
-    done = refused(project, lambda root: None, command, exit_code, location(project))
-    assert message in done.stderr
-    assert "hint:" in done.stderr
+@pytest.mark.parametrize("case", USER_ERRORS.values(), ids=USER_ERRORS)
+def test_a_user_error_is_located(project: Path, case: Case, command: str) -> None:
+    assert "hint:" in check_refuses(project, case, command).stderr
 
 
 STALE_PAGE = "docs/developers/mcp-errors.md"
@@ -555,7 +559,7 @@ def test_a_write_that_fails_midway_leaves_every_file_as_it_was(
 
 # 4. Nothing is lost without a word, and nothing broken passes as clean.
 
-DUPLICATES: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+DUPLICATES: dict[str, Case] = {
     "a second cause in the notes": (
         replace(
             NOTES,
@@ -593,13 +597,9 @@ DUPLICATES: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
 }
 
 
-@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), DUPLICATES.values(), ids=DUPLICATES)
-def test_a_key_given_twice_is_refused(
-    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str
-) -> None:
-    edit(project)
-    done = refused(project, lambda root: None, "check", exit_code, location(project))
-    assert message in done.stderr
+@pytest.mark.parametrize("case", DUPLICATES.values(), ids=DUPLICATES)
+def test_a_key_given_twice_is_refused(project: Path, case: Case) -> None:
+    check_refuses(project, case)
 
 
 def test_verify_keeps_the_comment_on_the_stamp_lines(project: Path) -> None:
@@ -623,7 +623,7 @@ def test_verify_keeps_the_comment_on_the_stamp_lines(project: Path) -> None:
     assert docgen(project, "check").returncode == 0
 
 
-FOLDERS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+FOLDERS: dict[str, Case] = {
     "docs_dir misspelt": (
         replace("mkdocs.yml", "docs_dir: docs\n", "docs_dir: dcos\n"),
         2,
@@ -657,13 +657,10 @@ FOLDERS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
 }
 
 
-@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), FOLDERS.values(), ids=FOLDERS)
-def test_a_folder_that_is_not_there_is_not_clean(
-    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str
-) -> None:
-    edit(project)
-    done = refused(project, lambda root: None, "check", exit_code, location(project))
-    assert message in done.stderr and "match the code" not in done.stdout + done.stderr
+@pytest.mark.parametrize("case", FOLDERS.values(), ids=FOLDERS)
+def test_a_folder_that_is_not_there_is_not_clean(project: Path, case: Case) -> None:
+    done = check_refuses(project, case)
+    assert "match the code" not in done.stdout + done.stderr
 
 
 FENCE_AND_MARKERS: dict[str, tuple[Edit, Callable[[Path], str], str]] = {
@@ -871,7 +868,7 @@ def latin1(relative: str, old: bytes, new: bytes) -> Edit:
     return edit
 
 
-LINES: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+LINES: dict[str, Case] = {
     "notes that are not UTF-8": (
         latin1(NOTES, b"could not be parsed as JSON.", b"could not be pars\xe9d as JSON."),
         3,
@@ -911,10 +908,6 @@ LINES: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
 }
 
 
-@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), LINES.values(), ids=LINES)
-def test_the_message_names_the_line(
-    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str
-) -> None:
-    edit(project)
-    done = refused(project, lambda root: None, "check", exit_code, location(project))
-    assert message in done.stderr
+@pytest.mark.parametrize("case", LINES.values(), ids=LINES)
+def test_the_message_names_the_line(project: Path, case: Case) -> None:
+    check_refuses(project, case)

@@ -9,8 +9,10 @@ import contextlib
 import errno
 import os
 import resource
+import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -69,6 +71,14 @@ def replace(relative: str, old: str, new: str) -> Edit:
     return edit
 
 
+def both(*edits: Edit) -> Edit:
+    def edit(root: Path) -> None:
+        for one in edits:
+            one(root)
+
+    return edit
+
+
 def refused(
     project: Path, edit: Edit, command: str, exit_code: int, located: str
 ) -> subprocess.CompletedProcess[str]:
@@ -81,6 +91,19 @@ def refused(
     assert done.stderr.startswith(f"docgen {command}: error: {located}"), said
     assert "Traceback" not in said
     assert tree(project) == before
+    return done
+
+
+Case = tuple[Edit, int, Callable[[Path], str], str]
+"""An attack or a mistake: the edit, the exit code, where the message must point, and what it must say."""
+
+
+def check_refuses(project: Path, case: Case, command: str = "check") -> subprocess.CompletedProcess[str]:
+    """Apply the case's edit and run `command`: refused as the case says (see `refused`)."""
+    edit, exit_code, location, message = case
+    edit(project)
+    done = refused(project, lambda root: None, command, exit_code, location(project))
+    assert message in done.stderr
     return done
 
 
@@ -234,7 +257,7 @@ def folded(expression: str) -> Edit:
     return replace(SERVER, PARSE_CALL, PARSE_CALL.replace("PARSE_ERROR", expression))
 
 
-BOMBS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+BOMBS: dict[str, Case] = {
     "alias bomb in the notes": (
         appended(NOTES, alias_bomb()),
         3,
@@ -328,13 +351,9 @@ BOMBS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
 }
 
 
-@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), BOMBS.values(), ids=BOMBS)
-def test_a_bomb_is_refused(
-    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str
-) -> None:
-    edit(project)
-    done = refused(project, lambda root: None, "check", exit_code, location(project))
-    assert message in done.stderr
+@pytest.mark.parametrize("case", BOMBS.values(), ids=BOMBS)
+def test_a_bomb_is_refused(project: Path, case: Case) -> None:
+    check_refuses(project, case)
 
 
 # 3. A user's mistake is a located error (exit 2 or 3), never a traceback, and nothing is half-written.
@@ -350,7 +369,7 @@ def at(relative: str, needle: str, after: str = "") -> Callable[[Path], str]:
     return lambda root: f"{relative}:{line_of(root / relative, needle, after=after)}:"
 
 
-USER_ERRORS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+USER_ERRORS: dict[str, Case] = {
     "a note dividing by zero": (
         note_cause("{{ 1/0 }}"),
         3,
@@ -425,14 +444,9 @@ USER_ERRORS: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
 
 
 @pytest.mark.parametrize("command", ["check", "render"])
-@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), USER_ERRORS.values(), ids=USER_ERRORS)
-def test_a_user_error_is_located(
-    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str, command: str
-) -> None:
-    edit(project)
-    done = refused(project, lambda root: None, command, exit_code, location(project))
-    assert message in done.stderr
-    assert "hint:" in done.stderr
+@pytest.mark.parametrize("case", USER_ERRORS.values(), ids=USER_ERRORS)
+def test_a_user_error_is_located(project: Path, case: Case, command: str) -> None:
+    assert "hint:" in check_refuses(project, case, command).stderr
 
 
 STALE_PAGE = "docs/developers/mcp-errors.md"
@@ -545,7 +559,7 @@ def test_a_write_that_fails_midway_leaves_every_file_as_it_was(
 
 # 4. Nothing is lost without a word, and nothing broken passes as clean.
 
-DUPLICATES: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
+DUPLICATES: dict[str, Case] = {
     "a second cause in the notes": (
         replace(
             NOTES,
@@ -583,13 +597,9 @@ DUPLICATES: dict[str, tuple[Edit, int, Callable[[Path], str], str]] = {
 }
 
 
-@pytest.mark.parametrize(("edit", "exit_code", "location", "message"), DUPLICATES.values(), ids=DUPLICATES)
-def test_a_key_given_twice_is_refused(
-    project: Path, edit: Edit, exit_code: int, location: Callable[[Path], str], message: str
-) -> None:
-    edit(project)
-    done = refused(project, lambda root: None, "check", exit_code, location(project))
-    assert message in done.stderr
+@pytest.mark.parametrize("case", DUPLICATES.values(), ids=DUPLICATES)
+def test_a_key_given_twice_is_refused(project: Path, case: Case) -> None:
+    check_refuses(project, case)
 
 
 def test_verify_keeps_the_comment_on_the_stamp_lines(project: Path) -> None:
@@ -611,3 +621,293 @@ def test_verify_keeps_the_comment_on_the_stamp_lines(project: Path) -> None:
     )
     assert "2026-11-29" not in text
     assert docgen(project, "check").returncode == 0
+
+
+FOLDERS: dict[str, Case] = {
+    "docs_dir misspelt": (
+        replace("mkdocs.yml", "docs_dir: docs\n", "docs_dir: dcos\n"),
+        2,
+        at("mkdocs.yml", "docs_dir: dcos"),
+        "'docs_dir': dcos does not exist",
+    ),
+    "docs_dir outside the project": (
+        replace("mkdocs.yml", "docs_dir: docs\n", "docs_dir: ../../..\n"),
+        2,
+        at("mkdocs.yml", "docs_dir: ../../.."),
+        "is outside the project",
+    ),
+    "the docs folder removed": (
+        made("docs", shutil.rmtree),
+        2,
+        at("mkdocs.yml", "docs_dir: docs"),
+        "'docs_dir': docs does not exist",
+    ),
+    "no docs folder, none configured": (
+        both(made("docs", shutil.rmtree), replace("mkdocs.yml", "docs_dir: docs\n", "")),
+        3,
+        lambda root: "docs:",
+        "the docs folder does not exist",
+    ),
+    "templates_dir outside the project": (
+        replace("mkdocs.yml", "      catalogs:", "      templates_dir: /etc\n      catalogs:"),
+        2,
+        at("mkdocs.yml", "templates_dir: /etc"),
+        "'templates_dir': /etc is outside the project",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", FOLDERS.values(), ids=FOLDERS)
+def test_a_folder_that_is_not_there_is_not_clean(project: Path, case: Case) -> None:
+    done = check_refuses(project, case)
+    assert "match the code" not in done.stdout + done.stderr
+
+
+FENCE_AND_MARKERS: dict[str, tuple[Edit, Callable[[Path], str], str]] = {
+    "an unclosed fence above a hand-edited region": (
+        both(
+            replace(SERVER_PAGE, "## Limits\n", "## Limits\n\n```text\n"),
+            replace(SERVER_PAGE, "| Largest request body | 256 KiB |", "| Largest request body | 10 GiB |"),
+        ),
+        at(SERVER_PAGE, "```text"),
+        "is never closed, so the docgen marker at line",
+    ),
+    "an end marker in an untriggerable reason": (
+        replace(
+            NOTES,
+            "        `200`, with no internal detail in the message.",
+            "\n        <!-- docgen:end error-examples -->",
+        ),
+        at(NOTES, "untriggerable:"),
+        "untriggerable: a line of it starts like a docgen marker",
+    ),
+    "an end marker in a cause": (
+        replace(
+            NOTES,
+            "    cause: The request body could not be parsed as JSON.",
+            "    cause: |\n      Broken.\n      <!-- docgen:end error-table -->",
+        ),
+        at(NOTES, "cause:", "parse-error:"),
+        "it holds a line that starts like a docgen marker",
+    ),
+    "a begin marker in a client note": (
+        replace(NOTES, "      client_note: >-\n", "      client_note: |\n        <!-- docgen:begin x -->\n"),
+        at(NOTES, "client_note:", "parse-error:"),
+        "example client_note: it holds a line that starts like a docgen marker",
+    ),
+    "a template that writes an end marker": (
+        appended("templates/server-limits.md.j2", "<!-- docgen:end server-limits -->\n"),
+        at(SERVER_PAGE, "<!-- docgen:begin server-limits"),
+        "would be a docgen marker",
+    ),
+    "a template that leaves a fence open": (
+        appended("templates/server-limits.md.j2", "```text\n"),
+        at(SERVER_PAGE, "<!-- docgen:begin server-limits"),
+        "it leaves a code fence (```) open",
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["check", "render"])
+@pytest.mark.parametrize(("edit", "location", "message"), FENCE_AND_MARKERS.values(), ids=FENCE_AND_MARKERS)
+def test_nothing_writes_or_passes_a_page_that_cannot_be_read_back(
+    project: Path, edit: Edit, location: Callable[[Path], str], message: str, command: str
+) -> None:
+    edit(project)
+    done = refused(project, lambda root: None, command, 3, location(project))
+    assert message in done.stderr
+    if command == "render":  # and every page still reads back
+        assert docgen(project, "check").returncode == 3
+
+
+def test_the_site_build_fails_on_a_fence_that_hides_a_region(project: Path) -> None:
+    FENCE_AND_MARKERS["an unclosed fence above a hand-edited region"][0](project)
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(project / "site")],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert f"{SERVER_PAGE}:" in done.stderr and "is never closed" in done.stderr
+
+
+def test_a_linked_page_is_written_through_its_link(project: Path) -> None:
+    page = project / SERVER_PAGE
+    shared = project / "shared" / "mcp-server.md"
+    shared.parent.mkdir()
+    page.rename(shared)
+    page.symlink_to(os.path.relpath(shared, page.parent))
+    replace("templates/server-limits.md.j2", "| Limit | Value |", "| Limit | Its value |")(project)
+    done = docgen(project, "render")
+    assert done.returncode == 0, done.stderr
+    assert page.is_symlink() and "| Limit | Its value |" in shared.read_text(encoding="utf-8")
+    assert docgen(project, "check").returncode == 0
+
+
+def test_a_page_linked_outside_the_project_is_never_written(project: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere" / "mcp-server.md"
+    outside.parent.mkdir()
+    page = project / SERVER_PAGE
+    outside.write_bytes(page.read_bytes())
+    page.unlink()
+    page.symlink_to(outside)
+    replace("templates/server-limits.md.j2", "| Limit | Value |", "| Limit | Its value |")(project)
+    before = outside.read_bytes()
+    done = refused(project, lambda root: None, "render", 3, f"{SERVER_PAGE}: the file is a link to")
+    assert "outside the project; docgen writes only inside it" in done.stderr
+    assert outside.read_bytes() == before
+
+
+# What held before and must keep holding: no page truncated by a killed render, concurrent renders, and
+# nothing of the backend imported.
+
+
+def variant(root: Path, number: int) -> None:
+    """The notes in one of two versions (even: as committed), so that every render has a page to rewrite."""
+    path = root / NOTES
+    written = ("could not be parsed as JSON.", "could not be read as JSON.")
+    old, new = written if number % 2 else written[::-1]
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+
+def expected_pages(tmp_path: Path) -> dict[int, bytes]:
+    """The error page as a finished render writes it, for each version of the notes."""
+    pages = {}
+    for number in (0, 1):
+        copy = copy_project(REPO_ROOT, tmp_path / f"expected-{number}")
+        variant(copy, number)
+        assert docgen(copy, "render").returncode == 0
+        pages[number] = (copy / STALE_PAGE).read_bytes()
+    assert pages[0] != pages[1]
+    return pages
+
+
+def leftovers(root: Path) -> list[Path]:
+    return sorted(root.rglob("*.tmp"))
+
+
+def render_process(root: Path) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "generator.shell.cli", "-f", str(root / "mkdocs.yml"), "render"]
+    return subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def test_a_killed_render_never_truncates_a_page_nor_leaves_files_behind(
+    project: Path, tmp_path: Path
+) -> None:
+    pages = expected_pages(tmp_path)
+    started = time.monotonic()
+    assert docgen(project, "render").returncode == 0
+    duration = time.monotonic() - started
+    for kill in range(20):  # SIGKILL at 20 points spread over a whole render, the final write included
+        variant(project, kill + 1)
+        before = (project / STALE_PAGE).read_bytes()
+        process = render_process(project)
+        time.sleep(duration * (kill + 1) / 20)
+        process.kill()
+        process.wait()
+        assert (project / STALE_PAGE).read_bytes() in (before, pages[(kill + 1) % 2])
+    assert docgen(project, "render").returncode == 0
+    assert (project / STALE_PAGE).read_bytes() == pages[20 % 2]
+    assert leftovers(project) == []
+
+
+def test_temporary_files_of_gone_processes_are_removed_and_others_kept(project: Path) -> None:
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
+    folder = (project / STALE_PAGE).parent
+    killed = folder / f".mcp-errors.md.{gone.stdout.strip()}.k1ll3d.tmp"  # its process has ended
+    older = folder / ".mcp-errors.md.q8z1x_2a.tmp"  # written by a docgen that put no process id in the name
+    running = folder / f".mcp-errors.md.{os.getpid()}.inflight.tmp"  # a process still writing
+    for path in (killed, older, running):
+        path.write_text("half a page", encoding="utf-8")
+    variant(project, 1)
+    assert docgen(project, "render").returncode == 0
+    assert leftovers(project) == [running]
+
+
+def test_concurrent_renders_agree_and_leave_nothing_behind(project: Path, tmp_path: Path) -> None:
+    pages = expected_pages(tmp_path)
+    variant(project, 1)
+    processes = [render_process(project) for _ in range(4)]
+    assert [process.wait(timeout=120) for process in processes] == [0, 0, 0, 0]
+    assert (project / STALE_PAGE).read_bytes() == pages[1]
+    assert leftovers(project) == []
+    assert docgen(project, "check").returncode == 0
+
+
+def test_nothing_of_the_backend_is_imported(project: Path, tmp_path: Path) -> None:
+    """Importing the backend package would create the marker file: extract, check, render and the site
+    build never do."""
+    marker = tmp_path / "imported"
+    init = project / "backend" / "app" / "__init__.py"
+    init.write_text(
+        init.read_text(encoding="utf-8") + f"\nopen({str(marker)!r}, 'w').close()\n", encoding="utf-8"
+    )
+    replace(SERVER, '"Parse error: invalid JSON"', '"Parse error: not JSON"')(project)
+    for command in ("check", "extract", "render"):
+        assert docgen(project, command).returncode in (0, 1)
+    build = [sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")]
+    assert subprocess.run(build, cwd=project, capture_output=True, timeout=300, check=False).returncode == 0
+    assert not marker.exists()
+
+
+# 6. Every message names the line.
+
+
+def latin1(relative: str, old: bytes, new: bytes) -> Edit:
+    def edit(root: Path) -> None:
+        path = root / relative
+        data = path.read_bytes()
+        assert old in data
+        path.write_bytes(data.replace(old, new, 1))
+
+    return edit
+
+
+LINES: dict[str, Case] = {
+    "notes that are not UTF-8": (
+        latin1(NOTES, b"could not be parsed as JSON.", b"could not be pars\xe9d as JSON."),
+        3,
+        lambda root: f"{NOTES}:15:",
+        "not valid UTF-8: byte 0xe9 at line 15, column 46",
+    ),
+    "a page that is not UTF-8": (
+        latin1(SERVER_PAGE, b"# The Connect MCP server", b"# The Connect MCP serv\xe9r"),
+        3,
+        lambda root: f"{SERVER_PAGE}:24:",
+        "not valid UTF-8: byte 0xe9 at line 24, column 23",
+    ),
+    "a Jinja syntax error in the notes": (
+        note_cause("Larger than {{ MAX_BODY_BYTES | }}."),
+        3,
+        at(NOTES, "cause:", "parse-error:"),
+        "notes for entry 'parse-error', field 'cause': ",
+    ),
+    "a citation outside the repository": (
+        replace(SERVER_PAGE, "  - file: backend/app/mcp_server.py", "  - file: ../../etc/passwd"),
+        3,
+        at(SERVER_PAGE, "file: ../../etc/passwd"),
+        "the citation '../../etc/passwd' points outside the repository",
+    ),
+    "an absolute source": (
+        replace("mkdocs.yml", "source: backend/app/mcp_server.py", "source: /usr/lib/python3/dist-packages"),
+        2,
+        at("mkdocs.yml", "source: /usr/lib"),
+        "'catalogs.mcp-errors.source': /usr/lib/python3/dist-packages is outside the project",
+    ),
+    "a source outside the project": (
+        replace("mkdocs.yml", "source: backend/app/mcp_server.py", "source: ../elsewhere/server.py"),
+        2,
+        at("mkdocs.yml", "source: ../elsewhere"),
+        "is outside the project",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", LINES.values(), ids=LINES)
+def test_the_message_names_the_line(project: Path, case: Case) -> None:
+    check_refuses(project, case)

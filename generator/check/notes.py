@@ -52,7 +52,7 @@ def notes_findings(
         yield Finding(
             Kind.NOTES_UNKNOWN_CONSTANT,
             notes.file,
-            notes.line("entries", found.entry_id),
+            notes.line("entries", found.entry_id, found.field) or notes.line("entries", found.entry_id),
             f"{found.entry_id}.{found.field}",
             f"names {', '.join(sorted(found.names))}, which the source no longer defines",
             f"use one of the catalog's constants: {', '.join(sorted(catalog.constants))}",

@@ -87,7 +87,7 @@ def _missing_region(front: FrontMatter, page: str) -> Iterator[Finding]:
 
 
 def _citation_findings(sources: SourceFiles, front: FrontMatter, page: str) -> Iterator[Finding]:
-    for file, name, symbol in cited_symbols(sources, front.meta, page=page):
+    for file, name, symbol in cited_symbols(sources, front, page=page):
         if not sources.exists(file):
             yield Finding(
                 Kind.CITATION_FILE,

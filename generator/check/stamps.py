@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
 
-from generator.core.errors import TemplateError
+from generator.core.errors import InputError, TemplateError
 from generator.core.findings import Finding, Kind
 from generator.core.pages import FrontMatter
 from generator.core.symbols import SourceFiles, Symbol, citation_path
@@ -21,22 +20,26 @@ _CLOSE = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
 
 def cited_symbols(
-    sources: SourceFiles, meta: Mapping[str, Any], *, page: str
+    sources: SourceFiles, front: FrontMatter, *, page: str
 ) -> Iterator[tuple[str, str, Symbol | None]]:
     """(file, symbol, located symbol or None) for every source citation in a page's `based_on`."""
-    for item in meta.get("based_on") or []:
+    for index, item in enumerate(front.meta.get("based_on") or []):
         if not isinstance(item, dict) or "file" not in item:
             continue
         file = str(item["file"])
-        citation_path(sources.root, file, page=page)
+        try:
+            citation_path(sources.root, file, page=page)
+        except InputError as err:
+            err.line = front.line("based_on", index, "file")  # looked up only for the error
+            raise
         for name in item.get("symbols") or []:
             yield file, str(name), sources.symbol(file, str(name))
 
 
-def fingerprints(sources: SourceFiles, meta: Mapping[str, Any], *, page: str) -> dict[str, str]:
+def fingerprints(sources: SourceFiles, front: FrontMatter, *, page: str) -> dict[str, str]:
     """The current fingerprint of every cited symbol, keyed `file:symbol`."""
     found: dict[str, str] = {}
-    for file, name, symbol in cited_symbols(sources, meta, page=page):
+    for file, name, symbol in cited_symbols(sources, front, page=page):
         if symbol is None:
             raise TemplateError(
                 f"cannot stamp: {file} has no symbol {name!r}", file=page, hint="fix the page's based_on list"
@@ -124,7 +127,7 @@ def stamp_findings(sources: SourceFiles, front: FrontMatter, *, page: str) -> It
                 f"re-read the page against its sources, then run `docgen verify {page}`",
             )
         return
-    for file, name, symbol in cited_symbols(sources, meta, page=page):
+    for file, name, symbol in cited_symbols(sources, front, page=page):
         key = f"{file}:{name}"
         if symbol is None:
             continue  # reported as a citation finding

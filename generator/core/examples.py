@@ -23,6 +23,7 @@ from generator.core.errors import CatalogError
 from generator.core.limits import EXAMPLE_MAX_BYTES, EXAMPLE_MAX_REPEAT
 from generator.core.models import ErrorsCatalog, Json
 from generator.core.notes import Notes, WrittenExample
+from generator.core.pages import holds_marker
 from generator.core.render_budget import short
 from generator.core.sandbox import BoundedSandbox
 from generator.core.yamlio import LoadedYaml
@@ -120,7 +121,16 @@ def resolve(entry_id: str, raw: WrittenExample, constants: Mapping[str, Json], w
     """Turn one `example:` as written into the request it describes."""
     _check_fields(raw, where)
     if raw.untriggerable is not None:
-        return Example(entry_id, untriggerable=str(raw.untriggerable).strip())
+        reason = str(raw.untriggerable).strip()
+        if holds_marker(reason):
+            raise CatalogError(
+                f"{where.path}/untriggerable: a line of it starts like a docgen marker (`<!-- docgen:`), "
+                "which would end the examples' region early and leave a page no command can read",
+                file=where.file,
+                line=where.line_at("untriggerable"),
+                hint="reword it, or put the marker inside backticks",
+            )
+        return Example(entry_id, untriggerable=reason)
     text = str(raw.raw) if raw.raw is not None else json.dumps(raw.body, ensure_ascii=False)
     body = text.encode("utf-8")
     size = _count(raw.size, constants, where, "size") if raw.size is not None else None

@@ -12,6 +12,16 @@ from typing import Any
 from generator.core.errors import TemplateError
 from generator.core.yamlio import LoadedYaml, load_yaml, read_text
 
+MARKER_PREFIX = "<!-- docgen:"
+"""How every generated-region marker line starts (generator/render/regions.py parses them)."""
+
+
+def holds_marker(text: str) -> bool:
+    """Whether a line of `text` starts like a region marker: text that ends up in a page must not, or the
+    page would not read back."""
+    return any(line.lstrip().startswith(MARKER_PREFIX) for line in text.splitlines())
+
+
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 
 
@@ -25,11 +35,12 @@ class FrontMatter:
     body_start: int = 0
     """Where the text after the front matter starts."""
 
-    def line(self, key: str) -> int | None:
-        """The page line of a top-level key (the YAML starts on the page's second line)."""
+    def line(self, *path: str | int) -> int | None:
+        """The page line of a key or item (`"based_on", 0, "file"`); the YAML starts on the page's second
+        line."""
         if self.document is None:
             return None
-        found = self.document.line((key,))
+        found = self.document.line(path)
         return found + 1 if found is not None else None
 
 
@@ -130,6 +141,12 @@ def _kind(value: Any) -> str:
 
 def read_pages(docs_dir: Path) -> dict[str, str]:
     """Every Markdown page under docs_dir: docs-relative POSIX path -> text (newlines as written)."""
+    if not docs_dir.is_dir():
+        raise TemplateError(
+            "the docs folder does not exist, so there are no pages to render or check",
+            file=docs_dir.name,
+            hint="create it, or set docs_dir in mkdocs.yml to the folder of the site's pages",
+        )
     pages: dict[str, str] = {}
     for path in sorted(docs_dir.rglob("*.md")):
         page = path.relative_to(docs_dir).as_posix()

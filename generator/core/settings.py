@@ -113,10 +113,32 @@ def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:
         loaded=loaded,
         base=base,
         root=root,
-        docs_dir=root / str(loaded.data.get("docs_dir", "docs")),
+        docs_dir=_docs_dir(loaded, root),
         site_url=loaded.data.get("site_url"),
         repo_url=loaded.data.get("repo_url"),
     )
+
+
+def _docs_dir(loaded: LoadedYaml, root: Path) -> Path:
+    """mkdocs.yml's `docs_dir`: inside the project (render would write outside it otherwise), and, when
+    given, a folder that exists (a misspelt one would leave check nothing to compare, and call it clean)."""
+    given = loaded.data.get("docs_dir", "docs")
+    docs_dir = root / str(given)
+    problem = None
+    if not isinstance(given, str) or not given:
+        problem = f"expected a folder relative to mkdocs.yml, got {given!r}"
+    elif not docs_dir.resolve().is_relative_to(root):
+        problem = f"{given} is outside the project; docgen reads and writes pages inside it only"
+    elif "docs_dir" in loaded.data and not docs_dir.is_dir():  # the default may be missing: see read_pages
+        problem = f"{given} is not a folder" if docs_dir.exists() else f"{given} does not exist"
+    if problem:
+        raise ConfigError(
+            f"'docs_dir': {problem}",
+            file=loaded.file,
+            line=loaded.line_of(("docs_dir",)) if "docs_dir" in loaded.data else None,
+            hint="point docs_dir at the folder of the site's pages (default: docs)",
+        )
+    return docs_dir
 
 
 def settings_from_plugin_config(
@@ -220,6 +242,9 @@ def _build_settings(
     for key in ("data_dir", "templates_dir"):
         if key in section and not (isinstance(section[key], str) and section[key]):
             check.fail((*base, key), f"expected a folder relative to mkdocs.yml, got {section[key]!r}")
+        elif key in section and not (root / section[key]).resolve().is_relative_to(root):
+            hint = "keep docgen's folders inside the project"
+            check.fail((*base, key), f"{section[key]} is outside the project", hint)
     raw_catalogs = section.get("catalogs")
     catalogs: dict[str, CatalogConfig] = {}
     if not isinstance(raw_catalogs, dict) or not raw_catalogs:
@@ -260,6 +285,9 @@ def _catalog(
     if not isinstance(source, str) or not source:
         check.fail((*path, "source"), "expected the path of a Python file or package")
         source = ""
+    elif Path(source).is_absolute() or not (root / source).resolve().is_relative_to(root):
+        hint = "give a path relative to mkdocs.yml, inside the project"
+        check.fail((*path, "source"), f"{source} is outside the project", hint)
     elif not (root / source).exists():
         check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
     if kind == "tools":

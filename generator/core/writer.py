@@ -4,6 +4,12 @@ Every file of a run is first written in full to a temporary file beside it; only
 written are they renamed over their targets. So a full disk, a file-size limit or a folder docgen may not
 write to stops the run with a located error (exit 3) and leaves every target as it was: no half-written
 file, and no run that updated some pages but not others.
+
+- A target that is a symbolic link is written through: the file it leads to is replaced and the link stays
+  a link. A link that leads outside the project is refused (docgen writes inside the project only).
+- A temporary file carries the id of the process writing it (`.page.md.<pid>.<random>.tmp`). A process
+  killed between writing and renaming leaves its file behind; the next write of the same target removes
+  every such file whose process is gone, so they never pile up, while a concurrent run's files are kept.
 """
 
 from __future__ import annotations
@@ -43,15 +49,60 @@ def write_outputs(root: Path, outputs: Mapping[str, str]) -> list[str]:
     staged: list[tuple[str, Path, Path]] = []
     try:
         for relative, text in sorted(outputs.items()):
-            target, data = root / relative, text.encode("utf-8")
+            target, data = _target(root, relative), text.encode("utf-8")
+            _remove_stale_temporaries(target)
             if not _unchanged(target, data):
                 staged.append((relative, target, _stage(target, data, relative)))
         for relative, target, temporary in staged:
             _attempt(relative, partial(os.replace, temporary, target))
     finally:
-        for _relative, _target, temporary in staged:
+        for _relative, _replaced, temporary in staged:
             temporary.unlink(missing_ok=True)  # gone once renamed; left over when the run failed
-    return [relative for relative, _target, _temporary in staged]
+    return [relative for relative, _replaced, _temporary in staged]
+
+
+def _target(root: Path, relative: str) -> Path:
+    """The file to replace for `relative`: itself, or the file a link leads to, inside the project."""
+    path = root / relative
+    real = path.resolve()
+    if real != path.absolute() and not real.is_relative_to(root.resolve()):
+        raise OutputError(
+            f"the file is a link to {real}, outside the project; docgen writes only inside it",
+            file=relative,
+            hint="make it a regular file, or a link to a file inside the project",
+        )
+    return real
+
+
+def _temporary_prefix(target: Path) -> str:
+    return f".{target.name}."
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Remove the temporary files of `target` left by processes that no longer run."""
+    prefix = _temporary_prefix(target)
+    try:
+        leftovers = [
+            p for p in target.parent.iterdir() if p.name.startswith(prefix) and p.name.endswith(".tmp")
+        ]
+    except OSError:
+        return  # no folder yet, or one docgen cannot list: the write itself will say
+    for leftover in leftovers:
+        writer = leftover.name[len(prefix) :].split(".", 1)[0]
+        if not (writer.isdigit() and _running(int(writer))):
+            leftover.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def _unchanged(target: Path, data: bytes) -> bool:
@@ -65,7 +116,10 @@ def _stage(target: Path, data: bytes, relative: str) -> Path:
     """`data` written in full to a new temporary file beside `target`, with the target's permissions."""
     _attempt(relative, lambda: target.parent.mkdir(parents=True, exist_ok=True))
     handle, name = _attempt(
-        relative, lambda: tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        relative,
+        lambda: tempfile.mkstemp(
+            dir=target.parent, prefix=f"{_temporary_prefix(target)}{os.getpid()}.", suffix=".tmp"
+        ),
     )
     temporary = Path(name)
     try:

@@ -28,6 +28,7 @@ from generator.core import template_cache
 from generator.core.errors import TemplateError, suggest
 from generator.core.models import TOOL_KINDS, Catalog, ToolsCatalog
 from generator.core.notes import in_notes_order
+from generator.core.pages import holds_marker
 from generator.render.evidence_context import (
     error_examples,
     errors_of,
@@ -175,11 +176,21 @@ def _render_note(
         return None
     source = str(text)
     if "{" not in source and "\r" not in source:
-        return source.strip()  # no Jinja syntax and no line endings to normalise: Jinja would return it as is
-    try:
-        return template_cache.from_string(inputs.environment, source, name="note").render(constants).strip()
-    except jinja2.TemplateError as err:
-        raise _note_error(inputs, catalog, entry_id, field, err, constants) from err
+        rendered = source.strip()  # no Jinja syntax and no line endings to normalise: Jinja would keep it
+    else:
+        try:
+            template = template_cache.from_string(inputs.environment, source, name="note")
+            rendered = template.render(constants).strip()
+        except jinja2.TemplateError as err:
+            raise _note_error(inputs, catalog, entry_id, field, err, constants) from err
+    if holds_marker(rendered):
+        raise _note_error(inputs, catalog, entry_id, field, _MARKER_IN_NOTE, constants)
+    return rendered
+
+
+_MARKER_IN_NOTE = jinja2.TemplateRuntimeError(
+    "it holds a line that starts like a docgen marker (`<!-- docgen:`), which would end its region early"
+)
 
 
 def _note_error(
@@ -199,6 +210,8 @@ def _note_error(
     if isinstance(err, jinja2.UndefinedError):
         name = re.search(r"'(\w+)' is undefined", err.message or "")
         hint = (suggest(name.group(1), constants) if name else None) or hint
+    elif err is _MARKER_IN_NOTE:
+        hint = "reword it, or put the marker inside backticks"
     elif isinstance(err, SecurityError):
         hint = f"a note may use the catalog's constants and docgen's filters, nothing else ({hint})"
     return TemplateError(message, file=notes.file, line=notes.line("entries", entry_id, field), hint=hint)

@@ -23,6 +23,7 @@ from generator.core.evidence import Evidence, Record
 from generator.core.examples import curl_command, endpoint_of, examples_of, http_request
 from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.notes import Notes, in_notes_order
+from generator.core.pages import holds_marker
 from generator.core.spec import Comparison, Spec, compare, here, required
 from generator.render.inputs import RenderInputs
 from generator.render.regions import Region
@@ -116,7 +117,12 @@ def _text(
         return None
     try:
         template = template_cache.from_string(inputs.environment, str(text), name="example")
-        return template.render(variables).strip("\n")
+        rendered = template.render(variables).strip("\n")
+        if holds_marker(rendered):
+            raise jinja2.TemplateRuntimeError(
+                "it holds a line that starts like a docgen marker (`<!-- docgen:`)"
+            )
+        return rendered
     except jinja2.TemplateError as err:
         raise TemplateError(
             f"notes for entry {entry_id!r}, example {field}: {err.message or type(err).__name__}",

@@ -8,7 +8,7 @@ result to `generator.core.writer`); `docgen check` and the MkDocs plugin use the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,7 @@ from generator.core.sandbox import TemplateFailure
 from generator.render.context import build_context, render_entry_notes
 from generator.render.environment import make_environment
 from generator.render.inputs import RenderInputs, SymbolLines, no_lines
-from generator.render.regions import Region, RegionState, parse_regions, splice, state_of
+from generator.render.regions import Region, RegionState, check_body, parse_regions, splice, state_of
 
 
 @dataclass(frozen=True)
@@ -96,11 +96,14 @@ class Renderer:
         bodies: list[str | None] = []
         for region in regions:
             expected = self.render_region(region, page=page, meta=meta)
+            check_body(expected, region, page=page)
             actual = region.body(text)
             state = state_of(region, actual, expected)
             reports.append(RegionReport(page, region.line, region.name, state, expected, actual))
             bodies.append(None if state == "hand-edited" and not force else expected)
-        return PageResult(page, text, splice(text, regions, bodies), tuple(reports), tuple(sorted(catalogs)))
+        result = splice(text, regions, bodies)
+        _check_reads_back(result, regions, page)
+        return PageResult(page, text, result, tuple(reports), tuple(sorted(catalogs)))
 
     def render_region(self, region: Region, *, page: str, meta: Mapping[str, Any]) -> str:
         """The body of one region: the template's output between a blank line after the begin marker and
@@ -130,6 +133,19 @@ class Renderer:
             ) from err
         except jinja2.TemplateSyntaxError as err:
             raise _syntax_error(err) from err
+
+
+def _check_reads_back(text: str, regions: Sequence[Region], page: str) -> None:
+    """Never hand on a page that would not parse back into the same regions (check_body refuses the causes
+    it knows; this is the last word)."""
+    again = parse_regions(text, page=page)
+    if [(r.name, r.attrs) for r in again] != [(r.name, r.attrs) for r in regions]:
+        raise TemplateError(
+            "the rendered page would not read back with the same generated regions; it is left as it is",
+            file=page,
+            line=regions[0].line if regions else None,
+            hint="look for a docgen marker or an open code fence in the notes or the templates",
+        )
 
 
 def _syntax_error(err: jinja2.TemplateSyntaxError) -> TemplateError:

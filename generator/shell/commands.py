@@ -19,7 +19,7 @@ from generator.core.examples import endpoint_of, examples_of
 from generator.core.findings import as_github, as_json, as_text
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.notes import notes_report
-from generator.core.pages import split_front_matter
+from generator.core.pages import front_matter
 from generator.core.project import Project, load_project
 from generator.core.settings import Settings
 from generator.core.writer import write_outputs
@@ -66,7 +66,9 @@ def render_command(settings: Settings, args: argparse.Namespace) -> int:
     project = load_project(settings)
     results = render_all(renderer_for(project), project.pages, force=args.force)
     docs = settings.relative(settings.docs_dir)
-    outputs = {f"{docs}/{result.page}": result.text for result in results if result.changed}
+    # Every page is handed to the writer, changed or not: it rewrites only those that changed, and clears
+    # the temporary files a killed run left beside any of them.
+    outputs = {f"{docs}/{result.page}": result.text for result in results}
     changed = write_outputs(settings.root, outputs)
     skipped = 0
     for result in results:
@@ -116,8 +118,7 @@ def verify_command(settings: Settings, args: argparse.Namespace) -> int:
     for page_path in args.pages:
         page, shown = _page_of(settings, page_path, project.pages)
         text = project.pages[page]
-        meta, _body = split_front_matter(text, page=shown)
-        prints = fingerprints(project.sources, meta, page=shown)
+        prints = fingerprints(project.sources, front_matter(text, page=shown), page=shown)
         stamped = stamp(text, date=date, prints=prints, page=shown)
         outputs[shown] = renderer.render_page(stamped, page=page).text
         _say(f"{shown}: verified {date}, {len(prints)} cited symbol(s) fingerprinted")

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -527,3 +528,35 @@ def test_bad_input_is_a_located_error_without_traceback(
     assert captured.err.startswith("docgen check: error: ")
     assert located in captured.err
     assert "hint:" in captured.err
+
+
+def test_notes_findings_grow_linearly_with_the_notes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each orphaned id is located from the lines the YAML loader records once per file, never by
+    searching the text again (which took 25 s for 5,000 ids): the work, counted in YAML nodes visited,
+    doubles when the ids double. benchmarks/notes.md has the measured times."""
+    from generator.check.notes import notes_findings
+    from generator.core import yamlio
+    from generator.core.models import ErrorsCatalog
+    from tests.helpers import read_notes
+
+    visited: list[int] = []
+    record = yamlio._record_lines
+
+    def counting(*args: Any) -> None:
+        visited[-1] += 1
+        record(*args)
+
+    monkeypatch.setattr(yamlio, "_record_lines", counting)
+    work = {}
+    for count in (1000, 2000):
+        path = tmp_path / f"{count}.notes.yaml"
+        notes = "entries:\n" + "".join(f"  gone-{n}:\n    cause: C.\n    action: A.\n" for n in range(count))
+        path.write_text(notes, encoding="utf-8")
+        loaded = read_notes(path, "data/errors.notes.yaml")
+        visited.append(0)
+        findings = list(notes_findings(loaded, ErrorsCatalog("errors", (), {}, ()), []))
+        assert [f.line for f in findings] == [
+            2 + 3 * n for n in sorted(range(count), key=lambda n: f"gone-{n}")
+        ]
+        work[count] = visited[-1]
+    assert work[2000] <= 2 * work[1000] + 10

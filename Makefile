@@ -28,8 +28,8 @@ test: $(STAMP) node-packages
 # actionlint checks the workflow against GitHub's rules (runtimes of the actions used included). Its shellcheck
 # and pyflakes hooks are off so that every machine gets the same verdict, whatever else is on PATH.
 lint: $(STAMP)
-	$(BIN)/ruff check generator backend clients tests benchmarks
-	$(BIN)/ruff format --check generator backend clients tests benchmarks
+	$(BIN)/ruff check generator backend clients tests benchmarks scripts
+	$(BIN)/ruff format --check generator backend clients tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/actionlint -shellcheck= -pyflakes= .github/workflows/*.yml
 

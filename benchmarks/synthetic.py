@@ -28,7 +28,7 @@ from pathlib import Path
 
 import yaml
 
-from generator.core.symbols import find_symbol
+from generator.core.symbols import SourceFiles
 from generator.shell.cli import main as docgen
 
 SEED = 20260728
@@ -158,9 +158,10 @@ def _catalog(area: int, functions: Sequence[str]) -> dict[str, object]:
 def _page(root: Path, area: int, functions: Sequence[str]) -> str:
     cited = {f"backend/handlers/h{area:03d}.py": list(functions[:2]), "backend/errors.py": ["rpc_error"]}
     prints = {}
+    sources = SourceFiles(root)
     for file, symbols in cited.items():
         for name in symbols:
-            symbol = find_symbol(root, file, name)
+            symbol = sources.symbol(file, name)
             assert symbol is not None, f"{file}:{name}"
             prints[symbol.key] = symbol.fingerprint
     meta = {

@@ -6,6 +6,14 @@ import shutil
 import textwrap
 from pathlib import Path
 
+from generator.core.catalog import parse_catalog
+from generator.core.models import Catalog
+from generator.core.notes import Notes, parse_notes
+from generator.core.project import Project, load_project
+from generator.core.settings import load_settings
+from generator.core.yamlio import read_yaml
+from generator.extract.pipeline import Extraction, extract
+
 MKDOCS_ERRORS = """\
 site_name: test
 plugins:
@@ -84,3 +92,23 @@ def copy_project(repo_root: Path, target: Path) -> Path:
         else:
             shutil.copy2(source, target / part)
     return target
+
+
+def load(root: Path, *, site: bool = True) -> Project:
+    """The project under `root` as a docgen command loads it."""
+    return load_project(load_settings(root / "mkdocs.yml"), site=site)
+
+
+def run_extract_in_memory(root: Path) -> Extraction:
+    """Extract the project under `root` without writing anything."""
+    return extract(load(root, site=False))
+
+
+def read_catalog(path: Path, display: str) -> Catalog:
+    """A catalog file, read and checked."""
+    return parse_catalog(read_yaml(path, display))
+
+
+def read_notes(path: Path, display: str) -> Notes:
+    """A notes file (a missing one is empty), read and checked."""
+    return parse_notes(read_yaml(path, display) if path.exists() else None, display)

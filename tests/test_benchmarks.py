@@ -10,6 +10,7 @@ from pathlib import Path
 from benchmarks import synthetic
 from benchmarks.scenarios import without_docgen
 from generator.check.run import run_check
+from generator.core.project import load_project
 from generator.core.settings import load_settings
 from generator.core.yamlio import read_yaml
 
@@ -20,7 +21,7 @@ def test_a_generated_backend_extracts_to_the_asked_number_of_sites_and_checks_cl
     assert entries == sites
     settings = load_settings(tmp_path / "mkdocs.yml")
     assert sorted(settings.catalogs) == ["h000", "h001"]
-    assert run_check(settings) == []
+    assert run_check(load_project(settings)) == []
 
 
 def test_generation_is_deterministic(tmp_path: Path) -> None:

@@ -2,77 +2,51 @@
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
-from typing import Any
 
-from generator.core import catalog as catalogs
-from generator.core.errors import CatalogError, ConfigError
-from generator.core.findings import Finding
-from generator.core.settings import Settings
+from generator.core.findings import Finding, Kind
+from generator.core.models import ErrorsCatalog, entries_by_id
+from generator.core.project import Project
 from generator.extract.pipeline import Extraction
 
 
-def contract_findings(settings: Settings, extraction: Extraction, base: str) -> Iterator[Finding]:
-    """Breaking changes for clients since `base`: an error's code or status changed, or it vanished."""
+def contract_findings(project: Project, extraction: Extraction) -> Iterator[Finding]:
+    """Breaking changes for clients since the project's base ref (the catalogs it loaded at that ref)."""
     for name, fresh in extraction.catalogs.items():
-        if fresh["kind"] != "errors":
+        old = project.base.get(name)
+        if not isinstance(fresh, ErrorsCatalog) or old is None:
             continue
-        relative = settings.relative(settings.catalog_path(name))
-        old = _catalog_at(settings, base, relative)
-        if old is None:
-            continue
-        new = {e["id"]: e for e in fresh["entries"]}
-        lines = {e["id"]: site for e, site in zip(fresh["entries"], extraction.sites[name], strict=True)}
-        for entry in old["entries"]:
-            current = new.get(entry["id"])
-            before = f"{entry['code']} / HTTP {entry['status']}"
+        relative = project.settings.relative(project.settings.catalog_path(name))
+        new = entries_by_id(fresh.entries)
+        sites = {e.id: site for e, site in zip(fresh.entries, extraction.sites[name], strict=True)}
+        for entry in old.entries:
+            current = new.get(entry.id)
             if current is None:
                 yield Finding(
-                    "contract-removed",
+                    Kind.CONTRACT_REMOVED,
                     relative,
                     None,
-                    entry["id"],
-                    f"clients relying on {before} ({entry['message']}) will no longer see it",
+                    entry.id,
+                    f"clients relying on {entry.code} / HTTP {entry.status} ({entry.message}) will no longer"
+                    " see it",
                     "note the change in the changelog; keep it if clients depend on it",
                     breaking=True,
                 )
                 continue
-            site = lines[entry["id"]]
-            for field, kind in (("code", "contract-code"), ("status", "contract-status")):
-                if entry[field] != current[field]:
+            site = sites[entry.id]
+            for kind, before, after, field in (
+                (Kind.CONTRACT_CODE, entry.code, current.code, "code"),
+                (Kind.CONTRACT_STATUS, entry.status, current.status, "status"),
+            ):
+                if before != after:
                     yield Finding(
                         kind,
                         site.file,
                         site.line,
-                        entry["id"],
-                        f"the {field} clients see changed since {base}",
+                        entry.id,
+                        f"the {field} clients see changed since {project.base_ref}",
                         "breaking for clients that branch on it: announce it or revert it",
-                        old=str(entry[field]),
-                        new=str(current[field]),
+                        old=str(before),
+                        new=str(after),
                         breaking=True,
                     )
-
-
-def _catalog_at(settings: Settings, ref: str, relative: str) -> dict[str, Any] | None:
-    try:
-        shown = subprocess.run(
-            ["git", "show", f"{ref}:{relative}"],
-            cwd=settings.root,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    except OSError as err:
-        raise ConfigError(f"cannot run git: {err.strerror}", hint="install git, or drop --base") from err
-    if shown.returncode != 0:
-        if "exists on disk, but not in" in shown.stderr or "does not exist in" in shown.stderr:
-            return None
-        raise ConfigError(
-            f"cannot read {relative} at {ref!r}: {shown.stderr.strip()}",
-            hint="pass a ref that exists, e.g. --base origin/main (fetch it first in CI)",
-        )
-    try:
-        return catalogs.parse_catalog_text(shown.stdout, f"{ref}:{relative}")
-    except CatalogError:
-        return None

@@ -6,53 +6,50 @@ variable is not drift. A constant whose value changed is reported once, with the
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
 
 from generator.core.catalog import dump_catalog
-from generator.core.findings import Finding
-from generator.core.yamlio import first_line
+from generator.core.findings import Finding, Kind
+from generator.core.models import TOOL_KINDS, ErrorEntry, ErrorsCatalog, Json, ToolsCatalog
+from generator.core.project import CommittedCatalog
 from generator.extract.identity import canonical_expression, canonical_message
 from generator.extract.sites import ErrorSite
 
 FIX = "docgen extract && docgen render"
 
-
-def _line_of_id(text: str, entry_id: str) -> int | None:
-    return first_line(text, lambda line: line.strip() == f"- id: {entry_id}")
-
-
-def _canonical(entry: Mapping[str, Any], names: frozenset[str]) -> dict[str, Any]:
-    return {
-        **entry,
-        "message": canonical_message(entry["message"], names),
-        "conditions": [canonical_expression(c, names) for c in entry.get("conditions", [])],
-    }
+# The facts of an entry check compares, each with the finding a change of it makes.
+_CHANGES = {
+    "code": (Kind.CODE_CHANGED, "the JSON-RPC code changed"),
+    "status": (Kind.STATUS_CHANGED, "the HTTP status changed"),
+    "message": (Kind.MESSAGE_CHANGED, "the error message changed"),
+    "conditions": (Kind.CONDITION_CHANGED, "the condition under which it is raised changed"),
+    "data_keys": (Kind.DATA_CHANGED, "the keys of error.data changed"),
+    "draft_cause": (Kind.CAUSE_DRAFT_CHANGED, "the comment above the call changed"),
+}
 
 
 class CatalogDrift:
-    """Compares one errors catalog: `committed` (parsed YAML and its text) with `fresh` (from extract)."""
+    """Compares one errors catalog: `committed` (as read from data/) with `fresh` (from extract)."""
 
     def __init__(
         self,
         *,
-        path: str,
-        committed: Mapping[str, Any],
-        committed_text: str,
-        fresh: Mapping[str, Any],
+        committed: CommittedCatalog,
+        fresh: ErrorsCatalog,
         sites: Sequence[ErrorSite],
         module_names: frozenset[str],
     ) -> None:
-        self.path = path
+        assert isinstance(committed.catalog, ErrorsCatalog)
         self.committed = committed
-        self.text = committed_text
+        self.before = committed.catalog
+        self.path = committed.file
         self.fresh = fresh
         self.names = module_names
-        self.old = {e["id"]: _canonical(e, module_names) for e in committed.get("entries", [])}
-        self.new = {e["id"]: _canonical(e, module_names) for e in fresh.get("entries", [])}
-        self.lines = {e["id"]: site.line for e, site in zip(fresh.get("entries", []), sites, strict=True)}
-        self.sources = {e["id"]: site.file for e, site in zip(fresh.get("entries", []), sites, strict=True)}
+        self.old = {e.id: e for e in self.before.entries}
+        self.new = {e.id: e for e in fresh.entries}
+        self.sites = {entry.id: site for entry, site in zip(fresh.entries, sites, strict=True)}
 
     def findings(self) -> Iterator[Finding]:
         constant_changes = list(self._constants())
@@ -60,63 +57,72 @@ class CatalogDrift:
         yield from (finding for finding, _ in constant_changes)
         for entry_id, entry in self.new.items():
             if entry_id not in self.old:
-                yield self._at_site(
-                    entry_id,
-                    "entry-added",
-                    f"a new {entry['code']}/{entry['status']} error",
-                    None,
-                    _summary(entry),
-                )
+                summary = _summary(self._canonical(entry))
+                message = f"a new {entry.code}/{entry.status} error"
+                yield self._at_site(entry_id, Kind.ENTRY_ADDED, message, None, summary)
                 continue
-            yield from self._changed(entry_id, self.old[entry_id], entry, explained)
+            if self.old[entry_id] != entry:  # entries that are equal as written are equal once canonical
+                yield from self._changed(entry_id, self.old[entry_id], entry, explained)
         for entry_id, entry in self.old.items():
             if entry_id not in self.new:
                 yield Finding(
-                    "entry-removed",
+                    Kind.ENTRY_REMOVED,
                     self.path,
-                    _line_of_id(self.text, entry_id),
+                    self.committed.entry_line(entry_id),
                     entry_id,
                     "this error is no longer raised by the code",
                     f"run `{FIX}`; move or delete its notes",
-                    old=_summary(entry),
+                    old=_summary(self._canonical(entry)),
                     new=None,
                 )
-        if not any(True for _ in self._semantic_differences()) and self._canonical_text_differs():
+        if not self._differs_in_facts() and self._differs_in_layout():
             yield Finding(
-                "catalog-stale",
+                Kind.CATALOG_STALE,
                 self.path,
                 1,
-                self.fresh["catalog"],
+                self.fresh.name,
                 "the file differs from what extract writes",
                 f"run `{FIX}`",
                 diff=self._diff(),
             )
 
-    def _semantic_differences(self) -> Iterator[str]:
+    def _canonical(self, entry: ErrorEntry) -> ErrorEntry:
+        """`entry` with the local names in its message and conditions canonicalised."""
+        return dataclasses.replace(
+            entry,
+            message=canonical_message(entry.message, self.names),
+            conditions=tuple(canonical_expression(c, self.names) for c in entry.conditions),
+        )
+
+    def _differs_in_facts(self) -> bool:
+        """Whether an id, an entry's facts or a constant differ (each reported on its own)."""
         if self.old.keys() != self.new.keys():
-            yield "ids"
-        for entry_id in self.old.keys() & self.new.keys():
-            if self.old[entry_id] != self.new[entry_id]:
-                yield entry_id
-        if self.committed.get("constants") != self.fresh.get("constants"):
-            yield "constants"
+            return True
+        for entry_id, old in self.old.items():
+            new = self.new[entry_id]
+            if old != new and self._canonical(old) != self._canonical(new):
+                return True
+        return self.before.constants != self.fresh.constants
 
-    def _canonical_text_differs(self) -> bool:
-        def strip(catalog: Mapping[str, Any], entries: Mapping[str, Any]) -> dict[str, Any]:
-            return {**catalog, "entries": list(entries.values())}
-
-        return strip(self.committed, self.old) != strip(self.fresh, self.new)
+    def _differs_in_layout(self) -> bool:
+        """Whether anything else differs: the name, the sources, the order of the entries."""
+        return (self.before.name, self.before.sources, list(self.old)) != (
+            self.fresh.name,
+            self.fresh.sources,
+            list(self.new),
+        )
 
     def _diff(self) -> str:
         fresh = dump_catalog(self.fresh).splitlines(keepends=True)
-        old = self.text.splitlines(keepends=True)
+        old = self.committed.text.replace("\r\n", "\n").replace("\r", "\n").splitlines(keepends=True)
         return "".join(difflib.unified_diff(old, fresh, f"committed {self.path}", f"extracted {self.path}"))
 
-    def _at_site(self, entry_id: str, kind: str, message: str, old: str | None, new: str | None) -> Finding:
+    def _at_site(self, entry_id: str, kind: Kind, message: str, old: str | None, new: str | None) -> Finding:
+        site = self.sites[entry_id]
         return Finding(
             kind,
-            self.sources[entry_id],
-            self.lines[entry_id],
+            site.file,
+            site.line,
             entry_id,
             message,
             f"run `{FIX}` and review the page",
@@ -125,32 +131,25 @@ class CatalogDrift:
         )
 
     def _changed(
-        self, entry_id: str, old: Mapping[str, Any], new: Mapping[str, Any], explained: set[tuple[str, str]]
+        self, entry_id: str, old: ErrorEntry, new: ErrorEntry, explained: set[tuple[str, str]]
     ) -> Iterator[Finding]:
-        labels = {
-            "code": ("code-changed", "the JSON-RPC code changed"),
-            "status": ("status-changed", "the HTTP status changed"),
-            "message": ("message-changed", "the error message changed"),
-            "conditions": ("condition-changed", "the condition under which it is raised changed"),
-            "data_keys": ("data-changed", "the keys of error.data changed"),
-            "draft_cause": ("cause-draft-changed", "the comment above the call changed"),
-        }
-        for field, (kind, message) in labels.items():
-            if old.get(field) != new.get(field) and (entry_id, field) not in explained:
-                yield self._at_site(entry_id, kind, message, _show(old.get(field)), _show(new.get(field)))
+        old, new = self._canonical(old), self._canonical(new)
+        for field, (kind, message) in _CHANGES.items():
+            before, after = getattr(old, field), getattr(new, field)
+            if before != after and (entry_id, field) not in explained:
+                yield self._at_site(entry_id, kind, message, _show(before), _show(after))
 
     def _constants(self) -> Iterator[tuple[Finding, list[tuple[str, str]]]]:
-        before = self.committed.get("constants") or {}
-        after = self.fresh.get("constants") or {}
+        before, after = self.before.constants, self.fresh.constants
         for name in sorted(before.keys() & after.keys()):
             if before[name] == after[name]:
                 continue
             moved = [
                 (entry_id, field)
                 for entry_id, entry in self.new.items()
-                if name in entry.get("constants_used", []) and entry_id in self.old
+                if name in entry.constants_used and entry_id in self.old
                 for field in ("code", "status")
-                if self.old[entry_id][field] != entry[field]
+                if getattr(self.old[entry_id], field) != getattr(entry, field)
             ]
             users = sorted({entry_id for entry_id, _ in moved})
             message = (
@@ -160,7 +159,7 @@ class CatalogDrift:
             )
             yield (
                 Finding(
-                    "constant-changed",
+                    Kind.CONSTANT_CHANGED,
                     self.path,
                     None,
                     name,
@@ -173,42 +172,37 @@ class CatalogDrift:
             )
 
 
-def _show(value: Any) -> str | None:
+def _show(value: Json | tuple[str, ...]) -> str | None:
     if value is None:
         return None
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return "; ".join(str(v) for v in value) if value else "(none)"
     return str(value)
 
 
-def _summary(entry: Mapping[str, Any]) -> str:
-    return f"{entry['code']} / HTTP {entry['status']}: {entry['message']}"
+def _summary(entry: ErrorEntry) -> str:
+    return f"{entry.code} / HTTP {entry.status}: {entry.message}"
 
 
-def tools_drift(
-    path: str, committed: Mapping[str, Any], fresh: Mapping[str, Any], text: str
-) -> Iterator[Finding]:
+def tools_drift(committed: CommittedCatalog, fresh: ToolsCatalog) -> Iterator[Finding]:
     """Tools, resources and prompts added, removed or changed."""
-    for kind in ("tools", "resources", "prompts"):
-        old = {item["name"]: item for item in committed.get(kind, [])}
-        new = {item["name"]: item for item in fresh.get(kind, [])}
+    assert isinstance(committed.catalog, ToolsCatalog)
+    path = committed.file
+    for kind in TOOL_KINDS:
+        old = {item.name: item for item in committed.catalog.items(kind)}
+        new = {item.name: item for item in fresh.items(kind)}
         for name in sorted(new.keys() - old.keys()):
-            yield Finding("tool-added", path, None, name, f"a new entry in {kind}", f"run `{FIX}`")
+            yield Finding(Kind.TOOL_ADDED, path, None, name, f"a new entry in {kind}", f"run `{FIX}`")
         for name in sorted(old.keys() - new.keys()):
-            yield Finding(
-                "tool-removed", path, _line_of_name(text, name), name, f"gone from {kind}", f"run `{FIX}`"
-            )
+            line = committed.item_line(kind, name)
+            yield Finding(Kind.TOOL_REMOVED, path, line, name, f"gone from {kind}", f"run `{FIX}`")
         for name in sorted(old.keys() & new.keys()):
             if old[name] != new[name]:
                 yield Finding(
-                    "tool-changed",
+                    Kind.TOOL_CHANGED,
                     path,
-                    _line_of_name(text, name),
+                    committed.item_line(kind, name),
                     name,
                     f"its description or parameters changed in {kind}",
                     f"run `{FIX}`",
                 )
-
-
-def _line_of_name(text: str, name: str) -> int | None:
-    return first_line(text, lambda line: line.strip() == f"- name: {name}")

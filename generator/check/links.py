@@ -5,9 +5,8 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 
-from generator.core.findings import Finding
+from generator.core.findings import Finding, Kind
 
 _LINK = re.compile(r"(?<!!)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -51,7 +50,7 @@ def anchors(text: str) -> set[str]:
     return found
 
 
-def link_findings(docs_dir: Path, pages: Mapping[str, str], *, display_root: str) -> Iterator[Finding]:
+def link_findings(pages: Mapping[str, str], *, display_root: str) -> Iterator[Finding]:
     """A finding for each relative link to a missing page, and each anchor missing from its page."""
     known_anchors = {page: anchors(text) for page, text in pages.items()}
     for page, text in sorted(pages.items()):
@@ -72,7 +71,7 @@ def _check(
     resolved = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)) if path else page
     if resolved not in pages:
         yield Finding(
-            "link-broken",
+            Kind.LINK_BROKEN,
             shown,
             line,
             target,
@@ -81,7 +80,7 @@ def _check(
         )
     elif anchor and anchor not in known[resolved]:
         yield Finding(
-            "anchor-broken",
+            Kind.ANCHOR_BROKEN,
             shown,
             line,
             target,

@@ -2,88 +2,113 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import jinja2
 import jinja2.meta
 
-from generator.core.catalog import notes_report
-from generator.core.findings import Finding
-from generator.core.settings import Settings
-from generator.core.yamlio import first_line
+from generator.core.findings import Finding, Kind
+from generator.core.models import ErrorsCatalog
+from generator.core.notes import PROSE_FIELDS, Notes, notes_report
+from generator.core.sandbox import BoundedSandbox
 
 
-def key_line(text: str, key: str) -> int | None:
-    """The first line of `text` that starts (after indentation) with `key:`."""
-    return first_line(text, lambda line: line.strip().startswith(f"{key}:"))
+@dataclass(frozen=True)
+class UnknownConstants:
+    """A note that uses names the catalog's constants lack."""
+
+    entry_id: str
+    field: str
+    names: frozenset[str]
 
 
 def notes_findings(
-    settings: Settings, name: str, catalog: Mapping[str, Any], notes: Mapping[str, Any]
+    notes: Notes, catalog: ErrorsCatalog, unknown: Sequence[UnknownConstants]
 ) -> Iterator[Finding]:
-    shown = settings.relative(settings.notes_path(name))
-    text = settings.notes_path(name).read_text(encoding="utf-8") if settings.notes_path(name).exists() else ""
+    """Gaps, orphans and unknown constants (`unknown`, from `unknown_constants`) of one catalog's notes."""
     report = notes_report(catalog, notes)
     for entry_id in report.gaps:
         yield Finding(
-            "notes-gap",
-            shown,
-            key_line(text, entry_id),
+            Kind.NOTES_GAP,
+            notes.file,
+            notes.line("entries", entry_id),
             entry_id,
             "the entry has no cause or no action for readers",
             f"write 'cause:' and 'action:' under 'entries: {entry_id}:'",
         )
     for entry_id in report.orphans:
         yield Finding(
-            "notes-orphan",
-            shown,
-            key_line(text, entry_id),
+            Kind.NOTES_ORPHAN,
+            notes.file,
+            notes.line("entries", entry_id),
             entry_id,
             "notes for an entry that is no longer in the catalog",
             "rename the key to the entry's new id (see likely-successor), or delete the notes",
         )
-    for entry_id, field, unknown in unknown_constants(notes, catalog):
+    for found in unknown:
         yield Finding(
-            "notes-unknown-constant",
-            shown,
-            key_line(text, entry_id),
-            f"{entry_id}.{field}",
-            f"names {', '.join(sorted(unknown))}, which the source no longer defines",
-            f"use one of the catalog's constants: {', '.join(sorted(catalog.get('constants', {})))}",
+            Kind.NOTES_UNKNOWN_CONSTANT,
+            notes.file,
+            notes.line("entries", found.entry_id, found.field) or notes.line("entries", found.entry_id),
+            f"{found.entry_id}.{found.field}",
+            f"names {', '.join(sorted(found.names))}, which the source no longer defines",
+            f"use one of the catalog's constants: {', '.join(sorted(catalog.constants))}",
         )
 
 
-def unknown_constants(
-    notes: Mapping[str, Any], catalog: Mapping[str, Any]
-) -> Iterator[tuple[str, str, set[str]]]:
-    """(entry id, field, names) for every note that uses a name the catalog's constants lack."""
-    known = set(catalog.get("constants") or {})
-    for entry_id, fields in sorted((notes.get("entries") or {}).items()):
-        for field, value in sorted((fields or {}).items()):
-            if not isinstance(value, str) or "{{" not in value:
+def unknown_constants(notes: Notes, catalog: ErrorsCatalog) -> list[UnknownConstants]:
+    """Every note (cause or action) that uses a name the catalog's constants lack."""
+    known = set(catalog.constants)
+    found = []
+    names: dict[str, frozenset[str] | None] = {}  # many entries share a note (`Fix the request.`)
+    for entry_id, fields in sorted(notes.entries.items()):
+        for field in sorted(PROSE_FIELDS):
+            value = fields.prose(field)
+            if value is None or "{{" not in value:
                 continue
-            used = _names_used(value)
+            if value not in names:
+                names[value] = _names_used(value)
+            used = names[value]
             if used is None:
                 continue  # render reports syntax errors with their location
             if used - known:
-                yield entry_id, field, set(used - known)
+                found.append(UnknownConstants(entry_id, field, frozenset(used - known)))
+    return found
 
 
-@functools.lru_cache(maxsize=4096)
 def _names_used(text: str) -> frozenset[str] | None:
-    """The variables a note uses (None when it does not parse), worked out once: check asks twice."""
+    """The variables a note uses besides the sandbox's globals; None when it does not parse. Parsing runs
+    nothing of the note."""
+    environment = _parser()
     try:
-        return frozenset(jinja2.meta.find_undeclared_variables(jinja2.Environment().parse(text)))
-    except jinja2.TemplateSyntaxError:
+        used = jinja2.meta.find_undeclared_variables(environment.parse(text))
+    except (jinja2.TemplateSyntaxError, RecursionError):
         return None
+    return frozenset(used - set(environment.globals))
 
 
-def without_unknown_constants(notes: Mapping[str, Any], catalog: Mapping[str, Any]) -> dict[str, Any]:
-    bad = {(entry_id, field) for entry_id, field, _ in unknown_constants(notes, catalog)}
+@functools.cache
+def _parser() -> BoundedSandbox:
+    return BoundedSandbox()
+
+
+def without_unknown_constants(notes: Notes, unknown: Sequence[UnknownConstants]) -> Notes:
+    """The notes with every field that names an unknown constant left out, so the pages can still render
+    (and be compared) while the notes are reported."""
+    bad = {(found.entry_id, found.field) for found in unknown}
+    if not bad:
+        return notes
     entries = {
-        entry_id: {f: v for f, v in (fields or {}).items() if (entry_id, f) not in bad}
-        for entry_id, fields in (notes.get("entries") or {}).items()
+        entry_id: dataclasses.replace(
+            fields,
+            cause=None if (entry_id, "cause") in bad else fields.cause,
+            action=None if (entry_id, "action") in bad else fields.action,
+        )
+        if (entry_id, "cause") in bad or (entry_id, "action") in bad
+        else fields
+        for entry_id, fields in notes.entries.items()
     }
-    return {**notes, "entries": entries}
+    return dataclasses.replace(notes, entries=entries)

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from pathlib import Path
-from typing import Any
 
-from generator.core.errors import TemplateError
-from generator.core.findings import Finding
-from generator.core.symbols import Symbol, citation_path, find_symbol
-from generator.core.yamlio import first_line
+from generator.core.errors import InputError, TemplateError
+from generator.core.findings import Finding, Kind
+from generator.core.pages import FrontMatter
+from generator.core.symbols import SourceFiles, Symbol, citation_path
 
 STAMP_KEYS = ("last_verified", "verified_fingerprints")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n")
@@ -22,22 +20,26 @@ _CLOSE = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
 
 def cited_symbols(
-    root: Path, meta: Mapping[str, Any], *, page: str
+    sources: SourceFiles, front: FrontMatter, *, page: str
 ) -> Iterator[tuple[str, str, Symbol | None]]:
     """(file, symbol, located symbol or None) for every source citation in a page's `based_on`."""
-    for item in meta.get("based_on") or []:
+    for index, item in enumerate(front.meta.get("based_on") or []):
         if not isinstance(item, dict) or "file" not in item:
             continue
         file = str(item["file"])
-        citation_path(root, file, page=page)
+        try:
+            citation_path(sources.root, file, page=page)
+        except InputError as err:
+            err.line = front.line("based_on", index, "file")  # looked up only for the error
+            raise
         for name in item.get("symbols") or []:
-            yield file, str(name), find_symbol(root, file, str(name))
+            yield file, str(name), sources.symbol(file, str(name))
 
 
-def fingerprints(root: Path, meta: Mapping[str, Any], *, page: str) -> dict[str, str]:
+def fingerprints(sources: SourceFiles, front: FrontMatter, *, page: str) -> dict[str, str]:
     """The current fingerprint of every cited symbol, keyed `file:symbol`."""
     found: dict[str, str] = {}
-    for file, name, symbol in cited_symbols(root, meta, page=page):
+    for file, name, symbol in cited_symbols(sources, front, page=page):
         if symbol is None:
             raise TemplateError(
                 f"cannot stamp: {file} has no symbol {name!r}", file=page, hint="fix the page's based_on list"
@@ -65,12 +67,20 @@ def stamp(text: str, *, date: str, prints: Mapping[str, str], page: str) -> str:
 
 
 def _with_stamp(lines: list[str], block: list[str]) -> list[str]:
-    """The front-matter lines with the stamp block where `last_verified` was (else at the end)."""
+    """The front-matter lines with the stamp block where `last_verified` was (else at the end).
+
+    A comment at the end of a stamp key's line (`last_verified: 2026-01-01  # re-read by Ana`) stays on
+    that key's new line; comment lines among the fingerprints belong to the block docgen rewrites.
+    """
+    comments = {
+        _key(line): comment for line in lines if _key(line) in STAMP_KEYS and (comment := _comment(line))
+    }
+    block = [_commented(line, comments.get(_key(line))) for line in block]
     result: list[str] = []
     skipping = placed = False
     for line in lines:
         if line.strip() and not line[0].isspace():
-            key = line.split(":", 1)[0].strip()
+            key = _key(line)
             skipping = key in STAMP_KEYS
             if key == "last_verified" and not placed:
                 result.extend(block)
@@ -80,29 +90,52 @@ def _with_stamp(lines: list[str], block: list[str]) -> list[str]:
     return result if placed else result + block
 
 
-def stamp_findings(root: Path, meta: Mapping[str, Any], *, page: str, text: str) -> Iterator[Finding]:
+_TRAILING_COMMENT = re.compile(
+    r"""^[^:#]+:(?:\s*(?:'[^']*'|"[^"]*"|[^#'"\s][^#]*?))?(?P<comment>\s+#.*?)?\s*$"""
+)
+
+
+def _key(line: str) -> str:
+    return line.split(":", 1)[0].strip() if line.strip() and not line[0].isspace() else ""
+
+
+def _comment(line: str) -> str | None:
+    """The comment at the end of a `key: value` line, with the spaces before it; None when it has none."""
+    match = _TRAILING_COMMENT.match(line.rstrip("\r\n"))
+    return match["comment"] if match and match["comment"] else None
+
+
+def _commented(line: str, comment: str | None) -> str:
+    if comment is None:
+        return line
+    ending = line[len(line.rstrip("\r\n")) :]
+    return line.rstrip("\r\n") + comment + ending
+
+
+def stamp_findings(sources: SourceFiles, front: FrontMatter, *, page: str) -> Iterator[Finding]:
     """A finding per cited symbol whose source changed since the page was stamped."""
+    meta = front.meta
     recorded = meta.get("verified_fingerprints")
     if not isinstance(recorded, dict):
         if meta.get("based_on") and any("file" in (item or {}) for item in meta["based_on"]):
             yield Finding(
-                "verification-missing",
+                Kind.VERIFICATION_MISSING,
                 page,
-                _line_of(text, "last_verified"),
+                front.line("last_verified"),
                 page,
                 "the page cites source but carries no verified fingerprints",
                 f"re-read the page against its sources, then run `docgen verify {page}`",
             )
         return
-    for file, name, symbol in cited_symbols(root, meta, page=page):
+    for file, name, symbol in cited_symbols(sources, front, page=page):
         key = f"{file}:{name}"
         if symbol is None:
             continue  # reported as a citation finding
         if recorded.get(key) != symbol.fingerprint:
             yield Finding(
-                "verification-stale",
+                Kind.VERIFICATION_STALE,
                 page,
-                _line_of(text, "last_verified"),
+                front.line("last_verified"),
                 key,
                 f"{name} (lines {symbol.first_line}-{symbol.last_line} of {file}) changed after the page was "
                 f"last verified on {meta.get('last_verified')}",
@@ -111,7 +144,3 @@ def stamp_findings(root: Path, meta: Mapping[str, Any], *, page: str, text: str)
                 old=str(recorded.get(key)),
                 new=symbol.fingerprint,
             )
-
-
-def _line_of(text: str, key: str) -> int | None:
-    return first_line(text, lambda line: line.startswith(f"{key}:"))

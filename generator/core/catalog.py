@@ -1,24 +1,14 @@
-"""Catalogs (machine-owned facts) and notes (editor-owned prose): building, dumping, loading, validating."""
+"""Catalog files: the generated YAML a catalog is written as, and a loaded file read back into its value."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache, lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
-from generator.core.errors import CatalogError
-from generator.core.schema_check import Checker, compile_schema
-from generator.core.yamlio import LoadedYaml, dump_yaml, load_yaml, read_text, read_yaml
+from generator.core.models import Catalog, catalog_from_data
+from generator.core.schemas import validate
+from generator.core.yamlio import LoadedYaml, dump_yaml
 
-if TYPE_CHECKING:  # griffe stays out of `mkdocs build`, which only reads catalogs
-    import jsonschema
-
-    from generator.core.settings import Settings
-
-SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
+REGENERATE = "this file is generated: run `docgen extract` to rewrite it"
 
 
 def header(name: str, sources: Sequence[str], *, notes: bool) -> str:
@@ -32,151 +22,14 @@ def header(name: str, sources: Sequence[str], *, notes: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def dump_catalog(catalog: Mapping[str, Any]) -> str:
+def dump_catalog(catalog: Catalog) -> str:
     """The catalog as YAML text, the same bytes for the same facts."""
-    sources = [source["path"] for source in catalog["sources"]]
-    return dump_yaml(
-        dict(catalog), header=header(catalog["catalog"], sources, notes=catalog["kind"] == "errors")
-    )
+    sources = [source.path for source in catalog.sources]
+    return dump_yaml(catalog.as_data(), header=header(catalog.name, sources, notes=catalog.kind == "errors"))
 
 
-@cache
-def _schema(schema_name: str) -> dict[str, Any]:
-    text = (SCHEMA_DIR / f"{schema_name}.schema.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
-
-
-@cache
-def _conforms(schema_name: str) -> Checker:
-    return compile_schema(_schema(schema_name))
-
-
-@cache
-def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
-    # Imported only for a document that may not conform: importing jsonschema takes a tenth of a second.
-    import jsonschema  # noqa: PLC0415
-
-    return jsonschema.Draft202012Validator(_schema(schema_name))
-
-
-def validate(loaded: LoadedYaml, schema_name: str, hint: str) -> None:
-    """Check a loaded file against its JSON Schema; the first problem becomes a located CatalogError."""
-    if _conforms(schema_name)(loaded.data):
-        return  # certainly valid (generator/core/schema_check.py); jsonschema would find nothing
-    errors = sorted(_validator(schema_name).iter_errors(loaded.data), key=lambda e: list(e.absolute_path))
-    if errors:
-        error = errors[0]
-        path = (*error.absolute_path, *_key_at_fault(error))
-        where = "/".join(str(p) for p in path) or "top level"
-        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-        raise CatalogError(
-            f"{where}: {error.message}{more}",
-            file=loaded.file,
-            line=loaded.line_of(path),
-            hint=hint,
-        )
-
-
-def _key_at_fault(error: jsonschema.ValidationError) -> tuple[str, ...]:
-    """The key an error is about, when it is a key (unexpected, or badly named) rather than a value.
-
-    jsonschema locates both at the enclosing mapping, whose line is that of its first key.
-    """
-    if "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str):
-        return (error.instance,)
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        known = error.schema.get("properties", {})
-        return tuple(str(key) for key in error.instance if key not in known)[:1]
-    return ()
-
-
-def read_checked(path: Path, display: str, schema_name: str, hint: str) -> Any:
-    """A YAML file read, parsed and checked against its schema; parsed once per content, as rendering and
-    check both read the evidence and specification files in one run. Callers share the data: read only."""
-    return _parse_checked(read_text(path, display), display, schema_name, hint)
-
-
-@lru_cache(maxsize=32)
-def _parse_checked(text: str, display: str, schema_name: str, hint: str) -> Any:
-    loaded = load_yaml(text, display)
-    validate(loaded, schema_name, hint)
-    return loaded.data
-
-
-def load_catalog(path: Path, display: str) -> dict[str, Any]:
-    """Read and validate a generated catalog (errors or tools)."""
-    loaded = read_yaml(path, display)
+def parse_catalog(loaded: LoadedYaml) -> Catalog:
+    """The catalog a loaded catalog file holds, checked against the schema of its kind."""
     kind = loaded.data.get("kind") if isinstance(loaded.data, dict) else None
-    schema = "tools-catalog" if kind == "tools" else "errors-catalog"
-    validate(loaded, schema, "this file is generated: run `docgen extract` to rewrite it")
-    data: dict[str, Any] = loaded.data
-    return data
-
-
-def load_notes(path: Path, display: str) -> dict[str, Any]:
-    """Read and validate an editors' notes file; a missing file is an empty one."""
-    if not path.exists():
-        return {"entries": {}}
-    loaded = read_yaml(path, display)
-    if loaded.data is None:
-        return {"entries": {}}
-    validate(loaded, "errors-notes", "see data/schema/errors-notes.schema.json for the fields an entry takes")
-    data: dict[str, Any] = loaded.data
-    data.setdefault("entries", {})
-    if data["entries"] is None:
-        data["entries"] = {}
-    for key in data["entries"]:
-        # YAML reads `404:` as an int and `yes:` as a bool; the schema's pattern only checks strings.
-        if not isinstance(key, str):
-            raise CatalogError(
-                f"entries/{key}: an entry id must be text, not {type(key).__name__}",
-                file=display,
-                line=loaded.line_of(("entries", str(key))),
-                hint=f"quote the id: '{key}':",
-            )
-    return data
-
-
-def parse_catalog_text(text: str, display: str) -> dict[str, Any]:
-    """Parse catalog text that is already in memory (used by check on the committed file)."""
-    loaded = load_yaml(text, display)
-    validate(loaded, "errors-catalog", "this file is generated: run `docgen extract` to rewrite it")
-    data: dict[str, Any] = loaded.data
-    return data
-
-
-def load_committed(settings: Settings) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    """Every configured catalog and its notes as committed in data/, validated."""
-    loaded: dict[str, dict[str, Any]] = {}
-    notes: dict[str, dict[str, Any]] = {}
-    for name in settings.catalogs:
-        path, notes_path = settings.catalog_path(name), settings.notes_path(name)
-        if not path.exists():
-            raise CatalogError(
-                "the catalog does not exist yet",
-                file=settings.relative(path),
-                hint="run `docgen extract` first",
-            )
-        loaded[name] = load_catalog(path, settings.relative(path))
-        notes[name] = load_notes(notes_path, settings.relative(notes_path))
-    return loaded, notes
-
-
-@dataclass(frozen=True)
-class NotesReport:
-    """Entries without prose (gaps) and prose without an entry (orphans), for one errors catalog."""
-
-    gaps: tuple[str, ...]
-    orphans: tuple[str, ...]
-
-
-def notes_report(catalog: Mapping[str, Any], notes: Mapping[str, Any]) -> NotesReport:
-    """Compare a catalog's ids with the ids its notes file writes about."""
-    ids = [entry["id"] for entry in catalog.get("entries", [])]
-    noted = notes.get("entries") or {}
-    gaps = tuple(
-        i for i in ids if not (noted.get(i) or {}).get("cause") or not (noted.get(i) or {}).get("action")
-    )
-    orphans = tuple(sorted(set(noted) - set(ids)))
-    return NotesReport(gaps, orphans)
+    validate(loaded, "tools-catalog" if kind == "tools" else "errors-catalog", REGENERATE)
+    return catalog_from_data(loaded.data)

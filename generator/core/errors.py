@@ -75,6 +75,13 @@ class TemplateError(InputError):
     """A Jinja template, or a page's generated-region markers, cannot be used."""
 
 
+class OutputError(DocgenError):
+    """A file docgen must write cannot be written (no permission, a full disk, a file-size limit). Exit 3,
+    as for a file that cannot be read; nothing is changed."""
+
+    exit_code = 3
+
+
 class ConfigErrors(ConfigError):
     """Several configuration problems, reported together."""
 

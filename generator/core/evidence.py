@@ -1,55 +1,137 @@
-"""Probe evidence at rest: where it lives, what it says, and when `docgen check` should distrust it.
+"""Probe evidence at rest: what the server answered to each example, as `docgen probe` wrote it.
 
-`docgen probe` writes `data/<catalog>.evidence.yaml`. check reads it statically (no server, no network)
-and reports evidence taken from source that has changed since (the cited symbols' fingerprints differ),
-evidence for an example edited since, evidence that contradicts the catalog, and entries with no example or
-no evidence. A catalog whose notes carry no example at all is left alone.
+`docgen probe` writes `data/<catalog>.evidence.yaml`. check reads it statically (no server, no network) and
+reports evidence taken from source that has changed since (the cited symbols' fingerprints differ), evidence
+for an example edited since, evidence that contradicts the catalog, and entries with no example or no
+evidence. A catalog whose notes carry no example at all is left alone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
-from generator.core import catalog as catalogs
-from generator.core.errors import SourceError
-from generator.core.symbols import find_symbol
-
-if TYPE_CHECKING:  # the site build renders evidence without loading griffe
-    pass
+from generator.core.models import ErrorsCatalog, Json
+from generator.core.schemas import validate
+from generator.core.symbols import SourceFiles
+from generator.core.yamlio import LoadedYaml
 
 PROBE = "docgen probe --app backend.app.mcp_server:app"
 """The command that refreshes evidence, as hints show it."""
 
 
-def evidence_path(data_dir: Path, name: str) -> Path:
-    """Where probe writes the evidence of catalog `name`."""
-    return data_dir / f"{name}.evidence.yaml"
+@dataclass(frozen=True)
+class Observed:
+    """What the server answered (to the last request, when the example repeats)."""
+
+    status: int
+    code: int | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: str = ""
+
+    def as_data(self) -> dict[str, Json]:
+        return {"status": self.status, "code": self.code, "headers": dict(self.headers), "body": self.body}
 
 
-def load_evidence(path: Path, display: str) -> dict[str, Any] | None:
-    """The evidence file, validated; None when probe has not run yet."""
-    if not path.is_file():
-        return None
-    hint = f"this file is written by probe: run `{PROBE}` again"
-    data: dict[str, Any] = catalogs.read_checked(path, display, "errors-evidence", hint)
-    return data
+@dataclass(frozen=True)
+class Record:
+    """One entry's evidence: the example sent (by fingerprint) and the answer, or why none can be had."""
+
+    id: str
+    example: str | None = None
+    """The fingerprint of the example request probe sent."""
+    untriggerable: str | None = None
+    requests: int | None = None
+    expected: tuple[int, int] | None = None
+    """The (code, status) the catalog said when probe ran."""
+    observed: Observed | None = None
+    reproduced: bool | None = None
+
+    def as_data(self) -> dict[str, Json]:
+        data: dict[str, Json] = {"id": self.id, "example": self.example}
+        if self.untriggerable is not None:
+            data["untriggerable"] = self.untriggerable
+            return data
+        data["requests"] = self.requests
+        if self.expected is not None:
+            data["expected"] = {"code": self.expected[0], "status": self.expected[1]}
+        if self.observed is not None:
+            data["observed"] = self.observed.as_data()
+        data["reproduced"] = self.reproduced
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Record:
+        expected, observed = data.get("expected"), data.get("observed")
+        return cls(
+            id=data["id"],
+            example=data.get("example"),
+            untriggerable=data.get("untriggerable"),
+            requests=data.get("requests"),
+            expected=(expected["code"], expected["status"]) if expected else None,
+            observed=Observed(**observed) if observed is not None else None,
+            reproduced=data.get("reproduced"),
+        )
 
 
-def source_fingerprints(root: Path, catalog: Mapping[str, Any]) -> dict[str, str]:
+@dataclass(frozen=True)
+class Evidence:
+    """One catalog's evidence file."""
+
+    catalog: str
+    probed: str
+    """The date probe ran."""
+    target: str
+    source: Mapping[str, str]
+    """`file:symbol` -> fingerprint of each symbol the catalog cited, when probe ran."""
+    entries: tuple[Record, ...]
+    file: str = ""
+    document: LoadedYaml | None = field(default=None, compare=False)
+
+    def records(self) -> dict[str, Record]:
+        """Records by entry id."""
+        return {record.id: record for record in self.entries}
+
+    def line(self, *path: str | int) -> int | None:
+        """The line of `path` in the evidence file, or None where it is not."""
+        return self.document.line(path) if self.document is not None else None
+
+    def record_line(self, entry_id: str) -> int | None:
+        """The line of an entry's record (its `- id:`)."""
+        index = next((i for i, record in enumerate(self.entries) if record.id == entry_id), None)
+        return self.line("entries", index) if index is not None else None
+
+    def as_data(self) -> dict[str, Json]:
+        return {
+            "catalog": self.catalog,
+            "probed": self.probed,
+            "target": self.target,
+            "source": dict(sorted(self.source.items())),
+            "entries": [record.as_data() for record in self.entries],
+        }
+
+
+def parse_evidence(loaded: LoadedYaml) -> Evidence:
+    """The evidence a loaded evidence file holds, checked against its schema."""
+    validate(loaded, "errors-evidence", f"this file is written by probe: run `{PROBE}` again")
+    data: Mapping[str, Any] = loaded.data
+    return Evidence(
+        catalog=data["catalog"],
+        probed=data["probed"],
+        target=data["target"],
+        source=dict(data["source"]),
+        entries=tuple(Record.from_data(record) for record in data["entries"]),
+        file=loaded.file,
+        document=loaded,
+    )
+
+
+def source_fingerprints(sources: SourceFiles, catalog: ErrorsCatalog) -> dict[str, str]:
     """`file:symbol` -> fingerprint of each symbol the catalog cites (the functions its entries come from)."""
     prints: dict[str, str] = {}
-    for source in catalog.get("sources", []):
-        for name in source.get("symbols", []):
-            try:
-                symbol = find_symbol(root, source["path"], name)
-            except SourceError:
-                symbol = None
-            prints[f"{source['path']}:{name}"] = symbol.fingerprint if symbol else "missing"
+    for source in catalog.sources:
+        for name in source.symbols:
+            symbol = sources.symbol_or_none(source.path, name)
+            prints[f"{source.path}:{name}"] = symbol.fingerprint if symbol else "missing"
     return prints
-
-
-def records_by_id(evidence: Mapping[str, Any] | None) -> dict[str, Mapping[str, Any]]:
-    """Evidence entries keyed by entry id."""
-    return {record["id"]: record for record in (evidence or {}).get("entries", [])}

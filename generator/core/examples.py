@@ -14,14 +14,19 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 from urllib.parse import urlsplit
 
 import jinja2
 
 from generator.core import template_cache
 from generator.core.errors import CatalogError
-from generator.core.yamlio import first_line
+from generator.core.limits import EXAMPLE_MAX_BYTES, EXAMPLE_MAX_REPEAT
+from generator.core.models import ErrorsCatalog, Json
+from generator.core.notes import Notes, WrittenExample
+from generator.core.pages import holds_marker
+from generator.core.render_budget import short
+from generator.core.sandbox import BoundedSandbox
+from generator.core.yamlio import LoadedYaml
 
 DEFAULT_HEADERS = (("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream"))
 DEFAULT_ENDPOINT = "http://127.0.0.1:8000/mcp"
@@ -57,35 +62,19 @@ class Example:
         return f"sha256:{digest.hexdigest()[:16]}"
 
 
-def endpoint_of(notes: Mapping[str, Any]) -> str:
+def endpoint_of(notes: Notes) -> str:
     """The server URL the examples show."""
-    return str(notes.get("endpoint") or DEFAULT_ENDPOINT)
+    return notes.endpoint or DEFAULT_ENDPOINT
 
 
-def raw_examples(notes: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    """Entry id -> the `example` mapping as written, for every entry that has one."""
-    entries = notes.get("entries") or {}
-    return {
-        entry_id: fields["example"]
-        for entry_id, fields in entries.items()
-        if isinstance(fields, Mapping) and isinstance(fields.get("example"), Mapping)
-    }
-
-
-def examples_of(
-    catalog: Mapping[str, Any], notes: Mapping[str, Any], *, notes_file: str, notes_text: str = ""
-) -> dict[str, Example]:
-    """Entry id -> resolved example, in catalog order, for the catalog's entries whose notes have one.
-
-    `notes_file` and `notes_text` only serve to locate an example that cannot be resolved.
-    """
-    written = raw_examples(notes)
-    constants = catalog.get("constants") or {}
+def examples_of(catalog: ErrorsCatalog, notes: Notes) -> dict[str, Example]:
+    """Entry id -> resolved example, in catalog order, for the catalog's entries whose notes have one."""
+    written = notes.examples()
     examples = {}
-    for entry in catalog.get("entries", []):
-        if entry["id"] in written:
-            where = Where(notes_file, _entry_line(notes_text, entry["id"]), f"entries/{entry['id']}/example")
-            examples[entry["id"]] = resolve(entry["id"], written[entry["id"]], constants, where)
+    for entry in catalog.entries:
+        if entry.id in written:
+            where = Where(notes.file, None, f"entries/{entry.id}/example", notes.document)
+            examples[entry.id] = resolve(entry.id, written[entry.id], catalog.constants, where)
     return examples
 
 
@@ -95,89 +84,121 @@ class Where:
 
     file: str
     line: int | None
+    """The example's line, when the caller knows it."""
     path: str
+    lines: LoadedYaml | None = None
+    """The notes file, to find the line of the field at fault."""
 
-
-def _entry_line(text: str, entry_id: str) -> int | None:
-    return first_line(text, lambda line: line.startswith(" ") and line.strip().startswith(f"{entry_id}:"))
+    def line_at(self, *field: str) -> int | None:
+        """The line of `field` in the example (of the example itself when no field is given)."""
+        if self.lines is None:
+            return self.line
+        return self.lines.line_of(tuple(self.path.split("/")) + field)
 
 
 REQUEST_FIELDS = ("method", "headers", "body", "raw", "size", "repeat")
 BODY_FIELDS = ("body", "raw", "untriggerable")
 
 
-def _check_fields(raw: Mapping[str, Any], where: Where) -> None:
+def _check_fields(raw: WrittenExample, where: Where) -> None:
     """Exactly one of body, raw and untriggerable; an untriggerable example describes no request."""
-    given = [field for field in BODY_FIELDS if field in raw]
+    given = [field for field in BODY_FIELDS if field in raw.given]
     problem = None
     if len(given) != 1:
         problem = f"has {' and '.join(given)}" if given else "has none of body, raw and untriggerable"
-    elif given == ["untriggerable"] and (extra := [f for f in REQUEST_FIELDS if f in raw]):
+    elif given == ["untriggerable"] and (extra := [f for f in REQUEST_FIELDS if f in raw.given]):
         problem = f"is untriggerable, yet describes a request ({', '.join(extra)})"
     if problem:
         raise CatalogError(
             f"{where.path}: the example {problem}",
             file=where.file,
-            line=where.line,
+            line=where.line_at(),
             hint="give exactly one of `body` (JSON), `raw` (text) or `untriggerable` (why no request can)",
         )
 
 
-def resolve(entry_id: str, raw: Mapping[str, Any], constants: Mapping[str, Any], where: Where) -> Example:
-    """Turn one `example:` mapping into the request it describes."""
+def resolve(entry_id: str, raw: WrittenExample, constants: Mapping[str, Json], where: Where) -> Example:
+    """Turn one `example:` as written into the request it describes."""
     _check_fields(raw, where)
-    if "untriggerable" in raw:
-        return Example(entry_id, untriggerable=str(raw["untriggerable"]).strip())
-    text = str(raw["raw"]) if "raw" in raw else json.dumps(raw.get("body"), ensure_ascii=False)
+    if raw.untriggerable is not None:
+        reason = str(raw.untriggerable).strip()
+        if holds_marker(reason):
+            raise CatalogError(
+                f"{where.path}/untriggerable: a line of it starts like a docgen marker (`<!-- docgen:`), "
+                "which would end the examples' region early and leave a page no command can read",
+                file=where.file,
+                line=where.line_at("untriggerable"),
+                hint="reword it, or put the marker inside backticks",
+            )
+        return Example(entry_id, untriggerable=reason)
+    text = str(raw.raw) if raw.raw is not None else json.dumps(raw.body, ensure_ascii=False)
     body = text.encode("utf-8")
-    size = _count(raw["size"], constants, where, "size") if "size" in raw else None
+    size = _count(raw.size, constants, where, "size") if raw.size is not None else None
     if size is not None:
         if size < len(body):
             raise CatalogError(
                 f"{where.path}/size: {size} bytes is less than the body itself ({len(body)} bytes)",
                 file=where.file,
-                line=where.line,
+                line=where.line_at("size"),
                 hint="give a size at least as large as the body, or drop `size`",
             )
         body += b" " * (size - len(body))
-    repeat = _count(raw["repeat"], constants, where, "repeat") if "repeat" in raw else 1
-    headers = _merged_headers(raw.get("headers") or {})
-    method = str(raw.get("method", "POST"))
-    return Example(entry_id, method, headers, body, text, size, repeat)
+    repeat = _count(raw.repeat, constants, where, "repeat") if raw.repeat is not None else 1
+    return Example(entry_id, raw.method, _merged_headers(raw.headers), body, text, size, repeat)
 
 
-def _merged_headers(extra: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+def _merged_headers(extra: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     """The default headers, overridden (case-insensitively) or extended by the example's own."""
     merged = {name.lower(): (name, value) for name, value in DEFAULT_HEADERS}
     for name, value in extra.items():
-        merged[str(name).lower()] = (str(name), str(value))
+        merged[name.lower()] = (name, value)
     return tuple(merged.values())
 
 
 @cache
 def _environment() -> jinja2.Environment:
-    """The environment repeat counts are worked out in: strict, no escaping, cached between runs."""
-    return template_cache.attach(jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False))
+    """The environment counts are worked out in: docgen's bounded sandbox, cached between runs."""
+    return template_cache.attach(BoundedSandbox())
 
 
-def _count(value: Any, constants: Mapping[str, Any], where: Where, field: str) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
+_COUNT_LIMITS = {"size": EXAMPLE_MAX_BYTES, "repeat": EXAMPLE_MAX_REPEAT}
+
+
+def _count(value: int | str, constants: Mapping[str, Json], where: Where, field: str) -> int:
+    """A `size` or `repeat`, worked out and held to its limit (generator/core/limits.py)."""
+    count = (
+        value
+        if isinstance(value, int) and not isinstance(value, bool)
+        else _worked_out(value, constants, where, field)
+    )
+    if count > _COUNT_LIMITS[field]:
+        unit = "bytes" if field == "size" else "times"
+        raise CatalogError(
+            f"{where.path}/{field}: {count:,} {unit} is more than an example may ask for "
+            f"({_COUNT_LIMITS[field]:,} {unit})",
+            file=where.file,
+            line=where.line_at(field),
+            hint="no documented error needs a request this large; lower it",
+        )
+    return count
+
+
+def _worked_out(value: int | str, constants: Mapping[str, Json], where: Where, field: str) -> int:
     try:
         template = template_cache.from_string(_environment(), str(value), name="example-count")
         rendered = template.render(constants).strip()
     except jinja2.TemplateError as err:
         raise CatalogError(
-            f"{where.path}/{field}: {value!r} cannot be worked out: {err}",
+            f"{where.path}/{field}: {short(value)} cannot be worked out: {err.message or type(err).__name__}",
             file=where.file,
-            line=where.line,
+            line=where.line_at(field),
             hint=f"use the catalog's constants: {', '.join(sorted(constants)) or 'none'}",
         ) from err
-    if not rendered.isdigit() or int(rendered) < 1:
+    if not (rendered.isdigit() and len(rendered) <= 20) or int(rendered) < 1:
         raise CatalogError(
-            f"{where.path}/{field}: {value!r} gives {rendered!r}, not a whole number of at least 1",
+            f"{where.path}/{field}: {short(value)} gives {short(rendered)}, not a whole number of at least 1",
             file=where.file,
-            line=where.line,
+            line=where.line_at(field),
             hint="write a number, or an expression such as '{{ RATE_LIMIT_REQUESTS + 1 }}'",
         )
     return int(rendered)

@@ -2,49 +2,94 @@
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-# Kinds, grouped as the text report shows them.
-GROUPS: dict[str, tuple[str, ...]] = {
-    "Contract changes (clients may break)": ("contract-code", "contract-status", "contract-removed"),
+
+class Kind(enum.StrEnum):
+    """Every kind of finding check reports; each is produced by exactly one part of `generator.check`."""
+
+    CONTRACT_CODE = "contract-code"
+    CONTRACT_STATUS = "contract-status"
+    CONTRACT_REMOVED = "contract-removed"
+    ENTRY_ADDED = "entry-added"
+    ENTRY_REMOVED = "entry-removed"
+    CODE_CHANGED = "code-changed"
+    STATUS_CHANGED = "status-changed"
+    MESSAGE_CHANGED = "message-changed"
+    CONDITION_CHANGED = "condition-changed"
+    DATA_CHANGED = "data-changed"
+    CAUSE_DRAFT_CHANGED = "cause-draft-changed"
+    CONSTANT_CHANGED = "constant-changed"
+    TOOL_ADDED = "tool-added"
+    TOOL_REMOVED = "tool-removed"
+    TOOL_CHANGED = "tool-changed"
+    CATALOG_STALE = "catalog-stale"
+    PAGE_STALE = "page-stale"
+    REGION_HAND_EDITED = "region-hand-edited"
+    PAGE_MISSING_REGION = "page-missing-region"
+    NOTES_GAP = "notes-gap"
+    NOTES_ORPHAN = "notes-orphan"
+    NOTES_UNKNOWN_CONSTANT = "notes-unknown-constant"
+    LIKELY_SUCCESSOR = "likely-successor"
+    CITATION_FILE = "citation-file"
+    CITATION_SYMBOL = "citation-symbol"
+    LINK_BROKEN = "link-broken"
+    ANCHOR_BROKEN = "anchor-broken"
+    VERIFICATION_STALE = "verification-stale"
+    VERIFICATION_MISSING = "verification-missing"
+    EXAMPLE_MISSING = "example-missing"
+    EVIDENCE_MISSING = "evidence-missing"
+    EVIDENCE_STALE = "evidence-stale"
+    EVIDENCE_MISMATCH = "evidence-mismatch"
+    SPEC_DIFFERENCE = "spec-difference"
+    SPEC_BASELINE_STALE = "spec-baseline-stale"
+    SPEC_UNKNOWN_CONDITION = "spec-unknown-condition"
+
+
+# Kinds, grouped as the text report shows them (and in the order it lists them).
+GROUPS: dict[str, tuple[Kind, ...]] = {
+    "Contract changes (clients may break)": (Kind.CONTRACT_CODE, Kind.CONTRACT_STATUS, Kind.CONTRACT_REMOVED),
     "Catalog drift (the code changed)": (
-        "entry-added",
-        "entry-removed",
-        "code-changed",
-        "status-changed",
-        "message-changed",
-        "condition-changed",
-        "data-changed",
-        "cause-draft-changed",
-        "constant-changed",
-        "tool-added",
-        "tool-removed",
-        "tool-changed",
-        "catalog-stale",
+        Kind.ENTRY_ADDED,
+        Kind.ENTRY_REMOVED,
+        Kind.CODE_CHANGED,
+        Kind.STATUS_CHANGED,
+        Kind.MESSAGE_CHANGED,
+        Kind.CONDITION_CHANGED,
+        Kind.DATA_CHANGED,
+        Kind.CAUSE_DRAFT_CHANGED,
+        Kind.CONSTANT_CHANGED,
+        Kind.TOOL_ADDED,
+        Kind.TOOL_REMOVED,
+        Kind.TOOL_CHANGED,
+        Kind.CATALOG_STALE,
     ),
-    "Page drift": ("page-stale", "region-hand-edited", "page-missing-region"),
-    "Notes": ("notes-gap", "notes-orphan", "notes-unknown-constant", "likely-successor"),
-    "Citations and links": ("citation-file", "citation-symbol", "link-broken", "anchor-broken"),
-    "Last verified": ("verification-stale", "verification-missing"),
+    "Page drift": (Kind.PAGE_STALE, Kind.REGION_HAND_EDITED, Kind.PAGE_MISSING_REGION),
+    "Notes": (Kind.NOTES_GAP, Kind.NOTES_ORPHAN, Kind.NOTES_UNKNOWN_CONSTANT, Kind.LIKELY_SUCCESSOR),
+    "Citations and links": (Kind.CITATION_FILE, Kind.CITATION_SYMBOL, Kind.LINK_BROKEN, Kind.ANCHOR_BROKEN),
+    "Last verified": (Kind.VERIFICATION_STALE, Kind.VERIFICATION_MISSING),
     "Evidence and specification": (
-        "example-missing",
-        "evidence-missing",
-        "evidence-stale",
-        "evidence-mismatch",
-        "spec-difference",
-        "spec-baseline-stale",
-        "spec-unknown-condition",
+        Kind.EXAMPLE_MISSING,
+        Kind.EVIDENCE_MISSING,
+        Kind.EVIDENCE_STALE,
+        Kind.EVIDENCE_MISMATCH,
+        Kind.SPEC_DIFFERENCE,
+        Kind.SPEC_BASELINE_STALE,
+        Kind.SPEC_UNKNOWN_CONDITION,
     ),
 }
+_GROUP_OF = {kind: title for title, kinds in GROUPS.items() for kind in kinds}
+_ORDER = {kind: index for index, kind in enumerate(kind for kinds in GROUPS.values() for kind in kinds)}
 
 
 @dataclass(frozen=True)
 class Finding:
     """One way in which the docs and the code disagree."""
 
-    kind: str
+    kind: Kind
     file: str
     line: int | None
     subject: str
@@ -60,16 +105,8 @@ class Finding:
         return f"{self.file}:{self.line}" if self.line else self.file
 
 
-def _group_of(kind: str) -> str:
-    for title, kinds in GROUPS.items():
-        if kind in kinds:
-            return title
-    return "Other"
-
-
 def _sorted(findings: Iterable[Finding]) -> list[Finding]:
-    order = {kind: index for index, kind in enumerate(k for kinds in GROUPS.values() for k in kinds)}
-    return sorted(findings, key=lambda f: (order.get(f.kind, 999), f.file, f.line or 0, f.subject))
+    return sorted(findings, key=lambda f: (_ORDER[f.kind], f.file, f.line or 0, f.subject))
 
 
 def as_text(findings: Sequence[Finding], *, fix: str) -> str:
@@ -79,7 +116,7 @@ def as_text(findings: Sequence[Finding], *, fix: str) -> str:
     lines: list[str] = []
     current = None
     for finding in _sorted(findings):
-        group = _group_of(finding.kind)
+        group = _GROUP_OF[finding.kind]
         if group != current:
             lines.append(f"\n{group}:")
             current = group

@@ -69,12 +69,31 @@ class Settings:
         """Where the editor-owned notes of catalog `name` live."""
         return self.data_dir / f"{name}.notes.yaml"
 
+    def evidence_path(self, name: str) -> Path:
+        """Where probe writes the evidence of catalog `name`."""
+        return self.data_dir / f"{name}.evidence.yaml"
+
+    def spec_paths(self, spec: str) -> tuple[Path, Path]:
+        """The classification and the baseline of specification `spec`."""
+        return self.data_dir / "specs" / f"{spec}.yaml", self.data_dir / "specs" / f"{spec}.baseline.yaml"
+
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, for messages and catalogs."""
-        try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            return path.as_posix()
+        return relative_path(path, self.root)
+
+
+def relative_path(path: Path, root: Path, *, follow_links: bool = True) -> str:
+    """`path` relative to `root` when it is inside it (as POSIX text), else `path` itself: the one way docgen
+    names a file in a message, a catalog or a finding.
+
+    `follow_links=False` names a link by where it stands rather than by the file it leads to.
+    """
+    try:
+        if not follow_links:
+            return path.absolute().relative_to(root.absolute()).as_posix()
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix() if follow_links else relative_path(path, root)
 
 
 def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:
@@ -84,7 +103,7 @@ def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:
         raise ConfigError(
             "no mkdocs.yml here", file=display, hint="run docgen from the project root, or pass --config PATH"
         )
-    loaded = read_yaml(config_file, display, error=ConfigError)
+    loaded = read_yaml(config_file, display, error=ConfigError, aliases=True)
     if not isinstance(loaded.data, dict):
         raise ConfigError("expected a mapping at the top of the file", file=display, line=1)
     section, base = _plugin_section(loaded)
@@ -94,10 +113,32 @@ def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:
         loaded=loaded,
         base=base,
         root=root,
-        docs_dir=root / str(loaded.data.get("docs_dir", "docs")),
+        docs_dir=_docs_dir(loaded, root),
         site_url=loaded.data.get("site_url"),
         repo_url=loaded.data.get("repo_url"),
     )
+
+
+def _docs_dir(loaded: LoadedYaml, root: Path) -> Path:
+    """mkdocs.yml's `docs_dir`: inside the project (render would write outside it otherwise), and, when
+    given, a folder that exists (a misspelt one would leave check nothing to compare, and call it clean)."""
+    given = loaded.data.get("docs_dir", "docs")
+    docs_dir = root / str(given)
+    problem = None
+    if not isinstance(given, str) or not given:
+        problem = f"expected a folder relative to mkdocs.yml, got {given!r}"
+    elif not docs_dir.resolve().is_relative_to(root):
+        problem = f"{given} is outside the project; docgen reads and writes pages inside it only"
+    elif "docs_dir" in loaded.data and not docs_dir.is_dir():  # the default may be missing: see read_pages
+        problem = f"{given} is not a folder" if docs_dir.exists() else f"{given} does not exist"
+    if problem:
+        raise ConfigError(
+            f"'docs_dir': {problem}",
+            file=loaded.file,
+            line=loaded.line_of(("docs_dir",)) if "docs_dir" in loaded.data else None,
+            hint="point docs_dir at the folder of the site's pages (default: docs)",
+        )
+    return docs_dir
 
 
 def settings_from_plugin_config(
@@ -109,7 +150,7 @@ def settings_from_plugin_config(
     repo_url: str | None = None,
 ) -> Settings:
     """Build settings from the plugin options MkDocs has already parsed (for the MkDocs plugin)."""
-    loaded = read_yaml(config_file, config_file.name, error=ConfigError)
+    loaded = read_yaml(config_file, config_file.name, error=ConfigError, aliases=True)
     base: tuple[str | int, ...]
     try:
         _section, base = _plugin_section(loaded)
@@ -201,6 +242,9 @@ def _build_settings(
     for key in ("data_dir", "templates_dir"):
         if key in section and not (isinstance(section[key], str) and section[key]):
             check.fail((*base, key), f"expected a folder relative to mkdocs.yml, got {section[key]!r}")
+        elif key in section and not (root / section[key]).resolve().is_relative_to(root):
+            hint = "keep docgen's folders inside the project"
+            check.fail((*base, key), f"{section[key]} is outside the project", hint)
     raw_catalogs = section.get("catalogs")
     catalogs: dict[str, CatalogConfig] = {}
     if not isinstance(raw_catalogs, dict) or not raw_catalogs:
@@ -241,6 +285,9 @@ def _catalog(
     if not isinstance(source, str) or not source:
         check.fail((*path, "source"), "expected the path of a Python file or package")
         source = ""
+    elif Path(source).is_absolute() or not (root / source).resolve().is_relative_to(root):
+        hint = "give a path relative to mkdocs.yml, inside the project"
+        check.fail((*path, "source"), f"{source} is outside the project", hint)
     elif not (root / source).exists():
         check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
     if kind == "tools":

@@ -10,13 +10,12 @@ from __future__ import annotations
 import ast
 import builtins
 import hashlib
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from generator.core.errors import InputError, SourceError
+from generator.core.yamlio import decode_utf8, read_bytes
 
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
@@ -49,57 +48,86 @@ def citation_path(root: Path, file: str, *, page: str, line: int | None = None) 
     return path
 
 
-_parsed_elsewhere: dict[bytes, ast.Module] = {}
-"""Trees that another stage parsed from exactly these bytes, while `reusing` lends them."""
+class SourceFiles:
+    """The source files that catalogs and pages cite, as one project sees them: each file read once and
+    parsed once, each symbol located and fingerprinted once.
 
-
-@contextmanager
-def reusing(trees: Mapping[bytes, ast.Module]) -> Iterator[None]:
-    """Within the block, a cited file whose bytes are a key of `trees` is not parsed again.
-
-    check has griffe parse every source file to extract the catalogs and then fingerprints the functions the
-    pages cite, most of them in those same files: parsing them twice was a third of what check spends on a
-    large backend. griffe's tree is `ast.parse`'s for the same text, and a tree is only reused for the very
-    bytes it was parsed from, so fingerprints cannot differ. The trees are lent for the block only (a long
-    `mkdocs serve` would otherwise keep every version of every file).
+    Reading them is the one time a stage other than extract looks at source: they are the project's, as the
+    catalogs and pages are, so they come through the loaded project rather than from the stage itself.
     """
-    saved = dict(_parsed_elsewhere)
-    _parsed_elsewhere.update(trees)
-    try:
-        yield
-    finally:
-        _parsed_elsewhere.clear()
-        _parsed_elsewhere.update(saved)
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._bytes: dict[str, bytes | None] = {}
+        self._trees: dict[str, ast.Module] = {}
+        self._symbols: dict[tuple[str, str], Symbol | None] = {}
+        self._parsed: dict[bytes, ast.Module] = {}
+
+    def adopt(self, trees: Mapping[bytes, ast.Module]) -> None:
+        """Take trees another stage parsed, keyed by the bytes they were parsed from, instead of parsing a
+        file with exactly those bytes again.
+
+        check has griffe parse every source file to extract the catalogs and then fingerprints the functions
+        the pages cite, most of them in those same files. griffe's tree is `ast.parse`'s for the same text,
+        and a tree is only taken for the very bytes it was parsed from, so fingerprints cannot differ.
+        """
+        self._parsed.update(trees)
+
+    def read(self, file: str) -> bytes | None:
+        """The bytes of `file` (relative to the project root), or None when it is not a file."""
+        if file not in self._bytes:
+            path = self.root / file
+            self._bytes[file] = read_bytes(path, file, error=SourceError) if path.is_file() else None
+        return self._bytes[file]
+
+    def exists(self, file: str) -> bool:
+        return self.read(file) is not None
+
+    def symbol(self, file: str, name: str) -> Symbol | None:
+        """The symbol `name` (`func`, `Class` or `Class.method`) defined in `file`, or None.
+
+        Raises:
+            SourceError: the file is not valid Python, not UTF-8, or too large to read.
+        """
+        key = (file, name)
+        if key not in self._symbols:
+            tree = self._tree(file)
+            self._symbols[key] = _locate(tree, file, name) if tree is not None else None
+        return self._symbols[key]
+
+    def symbol_or_none(self, file: str, name: str) -> Symbol | None:
+        """`symbol`, with a file that does not parse counted as defining nothing."""
+        try:
+            return self.symbol(file, name)
+        except SourceError:
+            return None
+
+    def lines(self, file: str, name: str) -> tuple[int, int] | None:
+        """(first, last) line of a cited symbol, for source links; None when it cannot be found."""
+        symbol = self.symbol_or_none(file, name)
+        return (symbol.first_line, symbol.last_line) if symbol else None
+
+    def _tree(self, file: str) -> ast.Module | None:
+        if file not in self._trees:
+            source = self.read(file)
+            if source is None:
+                return None
+            tree = self._parsed.get(source)
+            self._trees[file] = tree if tree is not None else _parse(source, file)
+        return self._trees[file]
 
 
 def _parse(source: bytes, display: str) -> ast.Module:
-    tree = _parsed_elsewhere.get(source)
-    return tree if tree is not None else _parse_bytes(source, display)
-
-
-@lru_cache(maxsize=64)
-def _parse_bytes(source: bytes, display: str) -> ast.Module:
-    """Parse once per distinct content, so a file edited between two calls is parsed again."""
+    text = decode_utf8(source, display, error=SourceError)
     try:
-        return ast.parse(source.decode("utf-8"), filename=display)
+        return ast.parse(text, filename=display)
     except SyntaxError as err:
         raise SourceError(f"syntax error: {err.msg}", file=display, line=err.lineno) from err
-    except UnicodeDecodeError as err:
-        raise SourceError("not valid UTF-8", file=display, hint="save the file as UTF-8") from err
+    except (ValueError, RecursionError, MemoryError) as err:
+        raise SourceError("too deeply nested or too large to parse", file=display) from err
 
 
-def find_symbol(root: Path, file: str, name: str) -> Symbol | None:
-    """The symbol `name` (`func`, `Class` or `Class.method`) defined in `file`, or None."""
-    path = root / file
-    if not path.is_file():
-        return None
-    return _symbol(path.read_bytes(), file, name)
-
-
-@lru_cache(maxsize=1024)
-def _symbol(source: bytes, file: str, name: str) -> Symbol | None:
-    """Located and fingerprinted once per content: check asks for each cited symbol more than once."""
-    tree = _parse(source, file)
+def _locate(tree: ast.Module, file: str, name: str) -> Symbol | None:
     scope: list[ast.stmt] = tree.body
     node: _Definition | None = None
     for part in name.split("."):
@@ -139,8 +167,8 @@ def _fingerprint(node: _Definition, module_names: frozenset[str]) -> str:
     own or a builtin renamed to `_`.
 
     The names are renamed in place and put back afterwards, rather than in a copy of the tree: copying a
-    large function (by unparsing and parsing it again) took more time than the rest together. The tree is
-    shared with the parse cache, so it must come out as it went in.
+    large function (by unparsing and parsing it again) took more time than the rest together. The tree
+    may be shared with another stage, so it must come out as it went in.
     """
     keep = module_names | {node.name} | _BUILTINS
     renamed: list[tuple[ast.AST, str, str]] = []
@@ -157,12 +185,3 @@ def _fingerprint(node: _Definition, module_names: frozenset[str]) -> str:
         for child, field, name in renamed:
             setattr(child, field, name)
     return f"sha256:{hashlib.sha256(dumped.encode('utf-8')).hexdigest()[:16]}"
-
-
-def symbol_lines(root: Path, file: str, name: str) -> tuple[int, int] | None:
-    """(first, last) line of a cited symbol, for source links; None when it cannot be found."""
-    try:
-        symbol = find_symbol(root, file, name)
-    except SourceError:
-        return None
-    return (symbol.first_line, symbol.last_line) if symbol else None

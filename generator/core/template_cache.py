@@ -13,7 +13,8 @@ The cache lives outside the project, so `docgen check` still writes nothing ther
 
 A cache only ever saves time: one that cannot be created, read or written is ignored, and entries are
 kept apart by everything that changes the compiled code (Jinja's version, the Python version, the
-environment's syntax and whitespace options).
+environment's syntax and whitespace options, and whether and how it is sandboxed: code compiled for Jinja's
+plain environment runs attributes and operators directly, and must never be loaded into docgen's sandbox).
 """
 
 from __future__ import annotations
@@ -87,9 +88,23 @@ def attach(environment: jinja2.Environment) -> jinja2.Environment:
     if directory is not None:
         options = tuple(repr(getattr(environment, option, None)) for option in _CODE_OPTIONS)
         extensions = tuple(sorted(environment.extensions))  # their import names: they add syntax
-        namespace = repr((jinja2.__version__, options, extensions))
+        namespace = repr((jinja2.__version__, options, extensions, _code_kind(environment)))
         environment.bytecode_cache = TemplateCache(directory, namespace)
     return environment
+
+
+def _code_kind(environment: jinja2.Environment) -> tuple[object, ...]:
+    """What makes an environment generate other code for the same source: a sandbox calls its hooks where
+    a plain environment runs operators and attributes directly, so their entries must never be mixed up."""
+    kind = type(environment)
+    return (
+        f"{kind.__module__}.{kind.__qualname__}",
+        f"{environment.code_generator_class.__module__}.{environment.code_generator_class.__qualname__}",
+        environment.sandboxed,
+        getattr(environment, "code_version", None),
+        tuple(sorted(getattr(environment, "intercepted_binops", ()))),
+        tuple(sorted(getattr(environment, "intercepted_unops", ()))),
+    )
 
 
 @lru_cache(maxsize=4096)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+import os
+import stat
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -11,8 +12,10 @@ from typing import Any
 
 import yaml
 
+from generator.core import yamlbounds as bounds
 from generator.core import yamlnodes
 from generator.core.errors import CatalogError, DocgenError
+from generator.core.limits import MAX_FILE_BYTES, YAML_MAX_DEPTH
 
 Path_ = tuple[str | int, ...]
 
@@ -71,8 +74,16 @@ class LoadedYaml:
             loader.dispose()
         return lines
 
-    def line_of(self, path: Path_) -> int | None:
-        """The line of `path`, or of its nearest ancestor that has one."""
+    def line(self, path: Path_) -> int | None:
+        """The line of the key or item at `path` (keys as text, items by index); None when there is none.
+
+        The one way docgen finds where something is written in a YAML file, for findings and errors alike.
+        """
+        return self.lines.get(tuple(path))
+
+    def line_of(self, path: Path_) -> int:
+        """The line of `path`, or of its nearest ancestor that has one (the first line at worst): for an
+        error about something that may be missing, such as a required key."""
         path = tuple(path)
         while path:
             if path in self.lines:
@@ -81,16 +92,29 @@ class LoadedYaml:
         return 1
 
 
-def load_yaml(text: str, file: str | Path, *, error: type[DocgenError] = CatalogError) -> LoadedYaml:
-    """Parse `text`; a syntax error becomes `error` located at `file:line`."""
+def load_yaml(
+    text: str, file: str | Path, *, error: type[DocgenError] = CatalogError, aliases: bool = False
+) -> LoadedYaml:
+    """Parse `text`; a syntax error, or a shape docgen refuses (generator/core/yamlbounds.py), becomes
+    `error` located at `file:line`.
+
+    `aliases=True` (for mkdocs.yml only) lets anchors and aliases through, bounded; docgen's own files may
+    have none.
+    """
     loader = _LOADERS[0]
     try:
+        bounds.refuse_deep_brackets(text)
         try:
-            data = _parse(text, loader)
+            data = _parse(text, loader, aliases=aliases)
         except yaml.YAMLError:
             # libyaml words some errors differently: the pure-Python parser reports them as it always has.
             loader = _LOADERS[-1]
-            data = _parse(text, loader)
+            data = _parse(text, loader, aliases=aliases)
+    except bounds.Refused as err:
+        raise error(err.message, file=file, line=err.line, hint=err.hint) from err
+    except RecursionError as err:
+        refused = bounds.too_deep(None)
+        raise error(refused.message, file=file, hint=refused.hint) from err
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         problem = err.problem or err.context or "malformed YAML"
@@ -100,32 +124,27 @@ def load_yaml(text: str, file: str | Path, *, error: type[DocgenError] = Catalog
             line=mark.line + 1 if mark else None,
             hint="fix the YAML syntax at that line (indentation, quoting, a missing colon)",
         ) from err
-    except yaml.YAMLError as err:
+    except (yaml.YAMLError, ValueError) as err:  # ValueError: an integer too long to read
         raise error(f"invalid YAML: {err}", file=file) from err
     return LoadedYaml(data=data, file=str(file), text=text, loader=loader)
 
 
-def safe_load(text: str) -> Any:
-    """`yaml.safe_load` on libyaml's parser; a document it rejects is parsed again by the pure-Python parser,
-    so that errors read as they always have."""
-    try:
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError:
-        return yaml.safe_load(text)
-
-
-def _parse(text: str, loader_class: type[Any]) -> Any:
+def _parse(text: str, loader_class: type[Any], *, aliases: bool) -> Any:
     """The data of `text`, without lines (LoadedYaml.lines finds them again from the text when asked)."""
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None
-        if "&" not in text:  # no anchor, so no alias: every node is built once, as in a tree
+        anchor = bounds.anchor_line(text, loader_class) if "&" in text else None
+        if anchor is not None and not aliases:
+            bounds.refuse_anchors(text, loader_class)
+        if anchor is None:
             try:
-                return _plain(node, loader)
+                return _plain(node, loader, 0)  # no alias, so every node is built once, as in a tree
             except _NotPlain:
                 pass
+        bounds.check_expansion(node, anchor)  # aliases followed, depth and duplicate keys, as `_plain` does
         return loader.construct_document(node)
     finally:
         loader.dispose()
@@ -139,7 +158,7 @@ class _NotPlain(Exception):
     """The document has a node `_plain` leaves to PyYAML's constructor (a merge key, a tagged collection)."""
 
 
-def _plain(node: yaml.Node, loader: Any) -> Any:
+def _plain(node: yaml.Node, loader: Any, depth: int) -> Any:
     """The data of a document of plain mappings, lists and scalars, built straight from its nodes.
 
     PyYAML's constructor does the same in five times the time: it remembers every node (for aliases) and
@@ -148,15 +167,22 @@ def _plain(node: yaml.Node, loader: Any) -> Any:
     """
     if isinstance(node, yaml.ScalarNode):
         return node.value if node.tag == _STR else loader.construct_object(node)
+    if depth >= YAML_MAX_DEPTH:
+        raise bounds.too_deep(node.start_mark.line + 1)
     if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ:
-        return [_plain(item, loader) for item in node.value]
+        return [_plain(item, loader, depth + 1) for item in node.value]
     if not (isinstance(node, yaml.MappingNode) and node.tag == _MAP):
         raise _NotPlain  # a tagged collection (`!!set`, `!ENV [...]`), or a tag at odds with its node
-    mapping = {}
+    mapping: dict[Any, Any] = {}
+    key_lines: dict[Any, int] = {}
     for key, value in node.value:
         if not isinstance(key, yaml.ScalarNode) or key.tag in _SPECIAL_KEYS:
             raise _NotPlain  # a merge key, or a list or mapping as a key (which PyYAML rejects, located)
-        mapping[_plain(key, loader)] = _plain(value, loader)
+        name = _plain(key, loader, depth + 1)
+        if name in mapping:
+            raise bounds.duplicate_key(key.value, key_lines[name], key.start_mark.line + 1)
+        key_lines[name] = key.start_mark.line + 1
+        mapping[name] = _plain(value, loader, depth + 1)
     return mapping
 
 
@@ -172,6 +198,57 @@ def _record_lines(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None
             _record_lines(item, (*path, index), lines)
 
 
+def read_bytes(path: Path, display: str, *, error: type[DocgenError] = CatalogError) -> bytes:
+    """A file's bytes, within docgen's limits: only a regular file (a link is followed), at most
+    MAX_FILE_BYTES. Anything else is refused before a byte is read (a `.py` that is a link to `/dev/zero`
+    would otherwise be read until memory runs out).
+    """
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise error(
+                "not a regular file (a folder, a device or a pipe); docgen reads only files",
+                file=display,
+                hint="replace it with a file, or remove it",
+            )
+        _refuse_large(info.st_size, display, error)
+        with path.open("rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                raise error("not a regular file", file=display)  # replaced after the first look
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError as err:
+        raise error("file not found", file=display) from err
+    except OSError as err:
+        raise error(f"cannot read the file: {err.strerror}", file=display) from err
+    _refuse_large(len(data), display, error)
+    return data
+
+
+def _refuse_large(size: int, display: str, error: type[DocgenError]) -> None:
+    if size > MAX_FILE_BYTES:
+        raise error(
+            f"the file is {size:,} bytes, over docgen's limit of {MAX_FILE_BYTES:,} bytes for one file",
+            file=display,
+            hint="docgen reads no file this large; split it, or keep it out of what docgen reads",
+        )
+
+
+def decode_utf8(data: bytes, display: str, *, error: type[DocgenError], encoding: str = "utf-8") -> str:
+    """`data` as text; bytes that are not UTF-8 are an error at their line and column."""
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise error(
+            f"not valid UTF-8: byte 0x{data[err.start]:02x} at line {line}, column {column} "
+            f"(byte {err.start} of the file)",
+            file=display,
+            line=line,
+            hint="save the file as UTF-8",
+        ) from err
+
+
 def read_text(
     path: Path,
     display: str,
@@ -180,27 +257,23 @@ def read_text(
     encoding: str = "utf-8",
     newline: str | None = None,
 ) -> str:
-    """A file's text; a missing, unreadable or non-UTF-8 file becomes `error`, located at `display`.
+    """A file's text; a missing, unreadable, oversized, non-regular or non-UTF-8 file becomes `error`,
+    located at `display` (and, for bytes that are not UTF-8, at their line).
 
-    `newline=""` keeps line endings as written (pages are spliced byte for byte); `encoding="utf-8-sig"`
-    drops a byte-order mark, as MkDocs does.
+    `newline=""` keeps line endings as written (pages are spliced byte for byte); otherwise `\r\n` and `\r`
+    read as `\n`, as Python's text files do. `encoding="utf-8-sig"` drops a byte-order mark, as MkDocs does.
     """
-    try:
-        with path.open(encoding=encoding, newline=newline) as stream:
-            return stream.read()
-    except FileNotFoundError as err:
-        raise error("file not found", file=display) from err
-    except UnicodeDecodeError as err:
-        raise error(
-            f"not valid UTF-8 (byte {err.start})", file=display, hint="save the file as UTF-8"
-        ) from err
-    except OSError as err:
-        raise error(f"cannot read the file: {err.strerror}", file=display) from err
+    text = decode_utf8(read_bytes(path, display, error=error), display, error=error, encoding=encoding)
+    if newline is None and "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
-def read_yaml(path: Path, display: str, *, error: type[DocgenError] = CatalogError) -> LoadedYaml:
+def read_yaml(
+    path: Path, display: str, *, error: type[DocgenError] = CatalogError, aliases: bool = False
+) -> LoadedYaml:
     """Read and parse a YAML file; unreadable or non-UTF-8 files become `error` too."""
-    return load_yaml(read_text(path, display, error=error), display, error=error)
+    return load_yaml(read_text(path, display, error=error), display, error=error, aliases=aliases)
 
 
 class _StableDumper(yaml.SafeDumper):
@@ -264,8 +337,3 @@ def dump_yaml(data: Any, *, header: str = "") -> str:
     finally:
         dumper.dispose()
     return header + stream.getvalue()
-
-
-def first_line(text: str, matches: Callable[[str], bool]) -> int | None:
-    """The 1-based number of the first line of `text` that `matches`, for pointing a message at it."""
-    return next((number for number, line in enumerate(text.splitlines(), start=1) if matches(line)), None)

@@ -27,6 +27,15 @@ class Call:
     conditions: tuple[str, ...]
 
 
+def unparse(node: ast.AST) -> str:
+    """`ast.unparse`, except that an integer too long for Python to print in decimal (a hexadecimal literal of
+    thousands of digits) comes out as `...` instead of raising ValueError."""
+    try:
+        return ast.unparse(node)
+    except ValueError:
+        return "..."
+
+
 def callee_name(call: ast.Call) -> str:
     """The name a call is made by: `f` for `f(...)` and for `module.f(...)`."""
     func = call.func
@@ -86,12 +95,12 @@ class CallFinder:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             return
         if isinstance(statement, ast.If | ast.While):
-            test = ast.unparse(statement.test)
+            test = unparse(statement.test)
             yield from self._direct(statement, [statement.test], guards)
             yield from self.calls(statement.body, (*guards, test))
             yield from self.calls(statement.orelse, (*guards, f"not ({test})"))
         elif isinstance(statement, ast.For | ast.AsyncFor):
-            loop = f"for {ast.unparse(statement.target)} in {ast.unparse(statement.iter)}"
+            loop = f"for {unparse(statement.target)} in {unparse(statement.iter)}"
             yield from self._direct(statement, [statement.iter], guards)
             yield from self.calls(statement.body, (*guards, loop))
             yield from self.calls(statement.orelse, guards)
@@ -109,17 +118,17 @@ class CallFinder:
         yield from self.calls(statement.body, guards)
         for handler in statement.handlers:
             if any(self._may_call(inner) for inner in handler.body):
-                caught = f"except {ast.unparse(handler.type)}" if handler.type else "except"
+                caught = f"except {unparse(handler.type)}" if handler.type else "except"
                 yield from self.calls(handler.body, (*guards, caught))
         yield from self.calls(statement.orelse, guards)
         yield from self.calls(statement.finalbody, guards)
 
     def _match(self, statement: ast.Match, guards: tuple[str, ...]) -> Iterator[Call]:
-        subject = ast.unparse(statement.subject)
+        subject = unparse(statement.subject)
         for case in statement.cases:
             if any(self._may_call(inner) for inner in case.body):
-                pattern = f"{subject} matches {ast.unparse(case.pattern)}"
-                extra = (f"{ast.unparse(case.guard)}",) if case.guard else ()
+                pattern = f"{subject} matches {unparse(case.pattern)}"
+                extra = (f"{unparse(case.guard)}",) if case.guard else ()
                 yield from self.calls(case.body, (*guards, pattern, *extra))
 
     def _direct(self, statement: ast.stmt, roots: list[Any], guards: tuple[str, ...]) -> Iterator[Call]:

@@ -13,11 +13,11 @@ import builtins
 import functools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Any
 
+from generator.core.models import ErrorEntry
 from generator.extract.sites import ErrorSite
 
 _BUILTINS = frozenset(dir(builtins))
@@ -56,15 +56,14 @@ def canonical_message(message: str, module_names: frozenset[str]) -> str:
     return _PLACEHOLDER.sub(lambda m: "{" + canonical_expression(m.group(1), module_names) + "}", message)
 
 
-def signature(entry: Mapping[str, Any] | ErrorSite, module_names: frozenset[str]) -> dict[str, Hashable]:
-    """The comparable facts of an entry (old catalog dict or new site), local names canonicalised."""
-    get: Callable[[str], Any] = entry.get if isinstance(entry, Mapping) else lambda k: getattr(entry, k)
+def signature(entry: ErrorEntry | ErrorSite, module_names: frozenset[str]) -> dict[str, Hashable]:
+    """The comparable facts of an entry (of the old catalog, or a new site), local names canonicalised."""
     return {
-        "function": get("function"),
-        "code": get("code"),
-        "status": get("status"),
-        "message": canonical_message(get("message"), module_names),
-        "conditions": tuple(canonical_expression(c, module_names) for c in get("conditions") or ()),
+        "function": entry.function,
+        "code": entry.code,
+        "status": entry.status,
+        "message": canonical_message(entry.message, module_names),
+        "conditions": tuple(canonical_expression(c, module_names) for c in entry.conditions),
     }
 
 
@@ -81,35 +80,29 @@ _PASSES: Sequence[tuple[str, ...]] = (
 
 def assign_ids(
     sites: Sequence[ErrorSite],
-    previous: Sequence[Mapping[str, Any]],
+    previous: Sequence[ErrorEntry],
     module_names: frozenset[str],
 ) -> tuple[list[str], list[LikelySuccessor]]:
     """An id for every site (in order), and the likely successors of old entries that found no match."""
     if _unchanged(sites, previous):
         # The common case, and what the passes would conclude anyway: the first pass pairs sites that agree
         # on every fact in order, so each site keeps the id of the old entry at its position.
-        return [str(entry["id"]) for entry in previous], []
+        return [entry.id for entry in previous], []
     return _matched_ids(sites, previous, module_names)
 
 
-def _unchanged(sites: Sequence[ErrorSite], previous: Sequence[Mapping[str, Any]]) -> bool:
+def _unchanged(sites: Sequence[ErrorSite], previous: Sequence[ErrorEntry]) -> bool:
     """Whether every site states, as written, the facts of the old entry at its position."""
     return len(sites) == len(previous) and all(
         (site.function, site.code, site.status, site.message, site.conditions)
-        == (
-            old.get("function"),
-            old.get("code"),
-            old.get("status"),
-            old.get("message"),
-            tuple(old.get("conditions") or ()),
-        )
+        == (old.function, old.code, old.status, old.message, old.conditions)
         for site, old in zip(sites, previous, strict=True)
     )
 
 
 def _matched_ids(
     sites: Sequence[ErrorSite],
-    previous: Sequence[Mapping[str, Any]],
+    previous: Sequence[ErrorEntry],
     module_names: frozenset[str],
 ) -> tuple[list[str], list[LikelySuccessor]]:
     """The passes of the module docstring, from the most to the least certain evidence."""
@@ -120,16 +113,16 @@ def _matched_ids(
     for number, keys in enumerate(_PASSES):
         pairs = _unique_pairs(new_sigs, old_sigs, keys, ids, free_old, in_order=number == 0)
         for new_index, old_index in pairs:
-            ids[new_index] = str(previous[old_index]["id"])
+            ids[new_index] = previous[old_index].id
             free_old.discard(old_index)
-    by_old_id = {str(previous[i]["id"]): i for i in free_old}
+    by_old_id = {previous[i].id: i for i in free_old}
     for index, site in enumerate(sites):
         # Same headline as an unmatched old entry: the message's slug is the old id, so it is the same error.
         same_headline = by_old_id.get(slug(site.message)) if ids[index] is None else None
         if same_headline is not None and same_headline in free_old:
-            ids[index] = str(previous[same_headline]["id"])
+            ids[index] = previous[same_headline].id
             free_old.discard(same_headline)
-    taken = {i for i in ids if i} | {str(previous[i]["id"]) for i in free_old}
+    taken = {i for i in ids if i} | {previous[i].id for i in free_old}
     successors: list[LikelySuccessor] = []
     # Each vanished entry is named as the predecessor of one new entry at most.
     unnamed = {i: _Candidate(_as_text(old_sigs[i])) for i in sorted(free_old)}
@@ -141,7 +134,7 @@ def _matched_ids(
             if best is not None:
                 old_index, ratio = best
                 del unnamed[old_index]
-                successors.append(LikelySuccessor(str(previous[old_index]["id"]), str(ids[index]), ratio))
+                successors.append(LikelySuccessor(previous[old_index].id, str(ids[index]), ratio))
     return [str(i) for i in ids], successors
 
 

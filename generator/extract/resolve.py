@@ -3,7 +3,9 @@
 Resolves literals, unary minus, arithmetic, module constants (also imported from other modules of the loaded
 package), class attributes such as `IntEnum` members, and members of a few standard-library enums. Nothing of
 the backend is imported or run: values come from griffe's static model of the source. Anything else is an
-error that names the expression, never a guess.
+error that names the expression, never a guess. Folding is bounded (generator/core/limits.py): an operation
+whose result would pass MAX_INT_BITS or MAX_FOLDED_ITEMS (`9**9**9`, `'x' * 10**10`, `1 << 10**12`) is
+refused from the size of its operands, before it is computed.
 """
 
 from __future__ import annotations
@@ -14,11 +16,15 @@ import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import griffe
 
-Value = int | float | str | bool | None | tuple[Any, ...]
+from generator.core.limits import MAX_FOLDED_ITEMS, MAX_INT_BITS
+from generator.core.models import Json
+from generator.extract.calls import unparse
+
+Value = int | float | str | bool | None | tuple["Value", ...]
 
 # Standard-library enums whose members are safe to read: importing them runs no backend code.
 STDLIB_ENUMS: dict[str, Any] = {"http.HTTPStatus": http.HTTPStatus}
@@ -51,6 +57,18 @@ class Unresolvable(Exception):
         self.reason = reason
 
 
+class TooLarge(Unresolvable):
+    """An expression whose value would be larger than docgen folds (generator/core/limits.py)."""
+
+    def __init__(self, expression: str, reason: str, unit: str) -> None:
+        limit = f"{MAX_INT_BITS:,} bits" if unit == "bits" else f"{MAX_FOLDED_ITEMS:,} items"
+        super().__init__(_shortened(expression), f"{reason}; docgen folds constants up to {limit}")
+
+
+def _shortened(expression: str) -> str:
+    return expression if len(expression) <= 60 else expression[:57] + "..."
+
+
 @dataclass(frozen=True)
 class Resolved:
     """A value, and the module-level names it was computed from (for drift grouping)."""
@@ -80,7 +98,11 @@ class Resolver:
         if isinstance(value, http.HTTPStatus):
             value = int(value)
         if not isinstance(value, int | float | str | bool | tuple) and value is not None:
-            raise Unresolvable(ast.unparse(node), "it names a module or class, not a value")
+            raise Unresolvable(unparse(node), "it names a module or class, not a value")
+        if _is_int(value) and value.bit_length() > MAX_INT_BITS:  # a literal such as 0xfff...f
+            raise TooLarge(unparse(node), f"it has {value.bit_length():,} bits", "bits")
+        if isinstance(value, str | tuple) and len(value) > MAX_FOLDED_ITEMS:
+            raise TooLarge(unparse(node), f"it has {len(value):,} items", "items")
         return Resolved(value, tuple(sorted(set(names))))
 
     def evaluate_text(self, source: str, scope: griffe.Object) -> Resolved:
@@ -121,18 +143,22 @@ class Resolver:
             return tuple(self._eval(item, scope, names) for item in node.elts)
         if isinstance(node, ast.Name | ast.Attribute):
             return self._final(self._reference(node, scope, names), node, names)
-        raise Unresolvable(ast.unparse(node), f"{type(node).__name__} expressions are not evaluated")
+        raise Unresolvable(unparse(node), f"{type(node).__name__} expressions are not evaluated")
 
     @staticmethod
     def _arith(function: Callable[..., Any], node: ast.expr, *operands: Any) -> Any:
-        if not all(isinstance(o, int | float) and not isinstance(o, bool) for o in operands):
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mult):
-                try:
-                    return function(*operands)
-                except TypeError:
-                    pass
-            raise Unresolvable(ast.unparse(node), "arithmetic on something that is not a number")
-        return function(*operands)
+        numbers = all(isinstance(o, int | float) and not isinstance(o, bool) for o in operands)
+        if not numbers and not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mult)):
+            raise Unresolvable(unparse(node), "arithmetic on something that is not a number")
+        if isinstance(node, ast.BinOp):
+            refuse_large_result(node, *operands)
+        try:
+            result = function(*operands)
+        except TypeError as err:
+            raise Unresolvable(unparse(node), "arithmetic on something that is not a number") from err
+        except (ArithmeticError, ValueError) as err:  # 1 // 0, 2.0 ** 10000, 1 << -1
+            raise Unresolvable(unparse(node), f"it cannot be computed: {err}") from err
+        return result
 
     def _final(self, reference: Reference, node: ast.expr, names: list[str]) -> Any:
         if isinstance(reference, griffe.Attribute):
@@ -152,7 +178,7 @@ class Resolver:
         if isinstance(node, ast.Attribute):
             base = self._reference(node.value, scope, names)
             return self._member(base, node.attr, node)
-        raise Unresolvable(ast.unparse(node), "not a name")
+        raise Unresolvable(unparse(node), "not a name")
 
     def _lookup(self, scope: griffe.Object, name: str, node: ast.expr) -> Reference:
         module = scope if scope.is_module else scope.module
@@ -160,9 +186,7 @@ class Resolver:
         if key not in self._names:
             member = module.members.get(name)
             if member is None:
-                raise Unresolvable(
-                    ast.unparse(node), f"`{name}` is not defined at module level in {module.path}"
-                )
+                raise Unresolvable(unparse(node), f"`{name}` is not defined at module level in {module.path}")
             self._names[key] = self._follow(member, node)
         return self._names[key]
 
@@ -174,7 +198,7 @@ class Resolver:
             member = base.members.get(name)
             if member is not None:
                 return self._follow(member, node)
-        raise Unresolvable(ast.unparse(node), f"`{name}` is not a known member")
+        raise Unresolvable(unparse(node), f"`{name}` is not a known member")
 
     def _follow(self, member: griffe.Object | griffe.Alias, node: ast.expr) -> Reference:
         if isinstance(member, griffe.Alias):
@@ -186,19 +210,49 @@ class Resolver:
                 if target in STDLIB_ENUMS:
                     return STDLIB_ENUMS[target]
                 raise Unresolvable(
-                    ast.unparse(node), f"it is imported from {target}, outside the loaded source"
+                    unparse(node), f"it is imported from {target}, outside the loaded source"
                 ) from None
         if isinstance(member, griffe.Attribute | griffe.Module | griffe.Class):
             return member
-        raise Unresolvable(ast.unparse(node), f"`{member.name}` is a {member.kind.value}, not a constant")
+        raise Unresolvable(unparse(node), f"`{member.name}` is a {member.kind.value}, not a constant")
+
+
+def refuse_large_result(node: ast.BinOp, left: Any, right: Any) -> None:
+    """Raise TooLarge when `left <op> right` would pass docgen's folding limits, before computing it.
+
+    Exact for repetition and shifts; for powers, the lower bound on the result's size is what is compared,
+    so a result that fits is never refused.
+    """
+    op = node.op
+    integers = _is_int(left) and _is_int(right)
+    bits = items = 0
+    if integers and isinstance(op, ast.Pow) and right > 0 and abs(left) > 1:
+        bits = (abs(left).bit_length() - 1) * right + 1
+    elif integers and isinstance(op, ast.LShift) and right > 0:
+        bits = left.bit_length() + right
+    elif integers and isinstance(op, ast.Mult):
+        bits = left.bit_length() + right.bit_length() - 1
+    elif isinstance(op, ast.Mult) and (_is_int(left) or _is_int(right)):
+        count, sequence = (left, right) if _is_int(left) else (right, left)
+        items = count * len(sequence) if isinstance(sequence, str | tuple) else 0
+    elif isinstance(op, ast.Add) and isinstance(left, str | tuple) and isinstance(right, str | tuple):
+        items = len(left) + len(right)
+    if bits > MAX_INT_BITS:
+        raise TooLarge(unparse(node), f"the result would have at least {bits:,} bits", "bits")
+    if items > MAX_FOLDED_ITEMS:
+        raise TooLarge(unparse(node), f"it would make {items:,} items", "items")
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 _CONSTANT_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 
-def module_constants(module: griffe.Module, resolver: Resolver) -> dict[str, Any]:
+def module_constants(module: griffe.Module, resolver: Resolver) -> dict[str, Json]:
     """Every UPPER_CASE module-level name of `module` whose value resolves statically, by name."""
-    constants: dict[str, Any] = {}
+    constants: dict[str, Json] = {}
     for name in sorted(module.members):
         member = module.members[name]
         if not _CONSTANT_NAME.match(name):
@@ -212,5 +266,12 @@ def module_constants(module: griffe.Module, resolver: Resolver) -> dict[str, Any
                 value = resolver.constant(target).value
             except Unresolvable:
                 continue
-            constants[name] = list(value) if isinstance(value, tuple) else value
+            constants[name] = as_json(value)
     return constants
+
+
+def as_json(value: Value) -> Json:
+    """A resolved value as catalogs write it: tuples become lists."""
+    if isinstance(value, tuple):
+        return [as_json(item) for item in value]
+    return value

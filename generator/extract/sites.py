@@ -1,7 +1,7 @@
 """Find every call of the error constructor in the scanned functions, and resolve what it says.
 
 griffe models modules, functions and constants but not what happens inside a function body, so a small griffe
-extension keeps each function's AST node (and each module's source) while griffe visits it; generator/calls.py
+extension keeps each function's AST node (and each module's source) while griffe visits it; `calls`
 finds the calls and their guarding conditions, and the code below resolves what each call says.
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 import griffe
 
 from generator.core.errors import ConfigError, SourceError, suggest
-from generator.core.settings import CatalogConfig
-from generator.extract.calls import Call, CallFinder, callee_name, name_counts
+from generator.core.models import Source
+from generator.core.settings import CatalogConfig, relative_path
+from generator.extract.calls import Call, CallFinder, callee_name, name_counts, unparse
 from generator.extract.resolve import Resolver, Unresolvable
-from generator.extract.source import display_path
 
 
 class FunctionBodies(griffe.Extension):
@@ -30,7 +30,7 @@ class FunctionBodies(griffe.Extension):
         self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.code: dict[str, str] = {}
         self.trees: dict[bytes, ast.Module] = {}
-        """Each module's whole tree, by the bytes it was parsed from (for `citations.reusing`)."""
+        """Each module's whole tree, by the bytes it was parsed from (for `SourceFiles.adopt`)."""
 
     def on_module_node(self, *, node: Any, agent: Any, **kwargs: Any) -> None:
         code = getattr(agent, "code", None)
@@ -92,7 +92,7 @@ def extract_error_sites(
     module: griffe.Module,
     bodies: FunctionBodies,
     resolver: Resolver,
-    root: Path,
+    files: ModuleFiles,
 ) -> list[ErrorSite]:
     """All constructor calls in the configured functions, in configuration order, then source order.
 
@@ -106,7 +106,7 @@ def extract_error_sites(
     sites: list[ErrorSite] = []
     for function_name in config.functions:
         function = find_function(module, function_name)
-        home, file = function.module, module_file(function.module, root)
+        home, file = function.module, files(function.module)
         node = bodies.nodes.get(function.path)
         if node is None:
             raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
@@ -121,24 +121,33 @@ def extract_error_sites(
     return sites
 
 
-def module_file(module: griffe.Module, root: Path) -> str:
-    """The file a module was read from, relative to the project root (a package: its `__init__.py`)."""
-    path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
-    return display_path(path, root)
+class ModuleFiles:
+    """The file each module was read from, relative to the project root (a package: its `__init__.py`),
+    worked out once per module in a run: extract asks once per function, and naming a file resolves it."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._files: dict[str, str] = {}
+
+    def __call__(self, module: griffe.Module) -> str:
+        if module.path not in self._files:
+            path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
+            self._files[module.path] = relative_path(path, self.root)
+        return self._files[module.path]
 
 
-def cited_sources(config: CatalogConfig, module: griffe.Module, root: Path) -> list[dict[str, Any]]:
+def cited_sources(config: CatalogConfig, module: griffe.Module, files: ModuleFiles) -> tuple[Source, ...]:
     """The files an errors catalog comes from, each with the constructors and functions defined there, by
     their names in that file, in configuration order."""
-    files: dict[str, list[str]] = {}
+    by_file: dict[str, list[str]] = {}
     named = [(name, "constructor") for name in config.constructors]
     for name, what in [*named, *((name, "function") for name in config.functions)]:
         function = find_function(module, name, what=what)
         local = function.path.removeprefix(f"{function.module.path}.")
         if local.endswith(".__init__") and not name.endswith("__init__"):
             local = local.removesuffix(".__init__")  # a class constructor is cited as the class
-        files.setdefault(module_file(function.module, root), []).append(local)
-    return [{"path": path, "symbols": symbols} for path, symbols in files.items()]
+        by_file.setdefault(files(function.module), []).append(local)
+    return tuple(Source(path, tuple(symbols)) for path, symbols in by_file.items())
 
 
 class _Site:
@@ -268,7 +277,7 @@ def _template(node: ast.JoinedStr) -> str:
         if isinstance(value, ast.Constant):
             parts.append(str(value.value))
         elif isinstance(value, ast.FormattedValue):
-            parts.append("{" + ast.unparse(value.value) + "}")
+            parts.append("{" + unparse(value.value) + "}")
     return "".join(parts)
 
 

@@ -7,14 +7,17 @@ load is parsed here once more to report exactly where and why.
 from __future__ import annotations
 
 import ast
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import griffe
 
 from generator.core.errors import ConfigError, SourceError
+from generator.core.limits import MAX_FILE_BYTES
+from generator.core.settings import relative_path
+from generator.core.yamlio import read_text
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ def load_top_package(
     location: SourceLocation, *, root: Path, extensions: Sequence[griffe.Extension] = ()
 ) -> griffe.Module:
     """Load the whole top-level package of `location` statically, every module of it."""
+    package_path = location.search_path / location.package
+    check_source_files(package_path if package_path.is_dir() else package_path.with_suffix(".py"), root)
     loader = griffe.GriffeLoader(
         extensions=griffe.load_extensions(*extensions),
         search_paths=[location.search_path],
@@ -100,33 +105,39 @@ def _report_unparsable(folder: Path, root: Path, loaded: set[Path] | None = None
     for file in files:
         if loaded is not None and file.resolve() in loaded:
             continue
-        shown = display_path(file, root)
+        shown = relative_path(file, root)
+        text = read_text(file, shown, error=SourceError)
         try:
-            ast.parse(file.read_bytes().decode("utf-8"), filename=shown)
-        except UnicodeDecodeError as err:
-            line = file.read_bytes()[: err.start].count(b"\n") + 1
+            ast.parse(text, filename=shown)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as err:
+            line = err.lineno if isinstance(err, SyntaxError) else None
+            reason = err.msg if isinstance(err, SyntaxError) else "too deeply nested or too large to parse"
             raise SourceError(
-                f"not valid UTF-8 (byte 0x{file.read_bytes()[err.start]:02x})",
+                f"syntax error: {reason}", file=shown, line=line, hint="fix the Python syntax"
+            ) from err
+
+
+def check_source_files(folder: Path, root: Path) -> None:
+    """Refuse, before griffe reads anything, a Python file of the package that docgen would not read itself:
+    not a regular file, over the size limit, or a link to a file outside the project (whose docstrings
+    would end up in the catalog)."""
+    files = sorted(folder.rglob("*.py*")) if folder.is_dir() else [folder]
+    for file in files:
+        if file.suffix not in (".py", ".pyi"):
+            continue
+        shown = relative_path(file, root, follow_links=False)
+        if not file.resolve().is_relative_to(root.resolve()):
+            raise SourceError(
+                "a link to a file outside the project",
                 file=shown,
-                line=line,
-                hint="save the file as UTF-8",
-            ) from err
-        except SyntaxError as err:
-            raise SourceError(
-                f"syntax error: {err.msg}", file=shown, line=err.lineno, hint="fix the Python syntax"
-            ) from err
+                hint="docgen reads source inside the project",
+            )
+        try:
+            info = file.stat()
         except OSError as err:
             raise SourceError(f"cannot read the file: {err.strerror}", file=shown) from err
-
-
-@lru_cache(maxsize=4096)
-def display_path(path: Path, root: Path) -> str:
-    """`path` relative to the project root when it is inside it.
-
-    Remembered: resolving a path stats each of its parts, and extract asks about the same few files once
-    per function it reads.
-    """
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return path.as_posix()
+        if not stat.S_ISREG(info.st_mode):
+            raise SourceError("not a regular file (a folder, a device or a pipe)", file=shown)
+        if info.st_size > MAX_FILE_BYTES:
+            limit = f"over docgen's limit of {MAX_FILE_BYTES:,} bytes for one file"
+            raise SourceError(f"the file is {info.st_size:,} bytes, {limit}", file=shown)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 import griffe
 
 from generator.core.errors import SourceError
+from generator.core.models import Parameter, Source, Tool, ToolsCatalog
 from generator.core.settings import CatalogConfig
-from generator.extract.resolve import Resolver, Unresolvable
+from generator.extract.resolve import Resolver, Unresolvable, Value, as_json
 
 # Python annotations -> the JSON Schema type a client sends.
 _JSON_TYPES = {
@@ -28,22 +28,23 @@ _KINDS = {"tool": "tools", "resource": "resources", "prompt": "prompts"}
 
 def tools_catalog(
     config: CatalogConfig, module: griffe.Module, resolver: Resolver, file: str
-) -> dict[str, Any]:
-    """The tools catalog of `module` as plain data, each list in source order."""
-    found: dict[str, list[dict[str, Any]]] = {kind: [] for kind in _KINDS.values()}
+) -> ToolsCatalog:
+    """The tools catalog of `module`, each list in source order."""
+    found: dict[str, list[Tool]] = {kind: [] for kind in _KINDS.values()}
     functions = [m for m in module.members.values() if isinstance(m, griffe.Function)]
     for function in sorted(functions, key=lambda f: f.lineno or 0):
         for role, decorator_name in config.decorators.items():
             decorator = _decorator(function, decorator_name)
             if decorator is not None:
                 found[_KINDS[role]].append(_item(function, decorator, resolver, file))
-    symbols = [item["function"] for kind in _KINDS.values() for item in found[kind]]
-    return {
-        "catalog": config.name,
-        "kind": "tools",
-        "sources": [{"path": file, "symbols": symbols}],
-        **found,
-    }
+    symbols = tuple(item.function for kind in _KINDS.values() for item in found[kind])
+    return ToolsCatalog(
+        name=config.name,
+        sources=(Source(file, symbols),),
+        tools=tuple(found["tools"]),
+        resources=tuple(found["resources"]),
+        prompts=tuple(found["prompts"]),
+    )
 
 
 def _decorator(function: griffe.Function, name: str) -> ast.Call | ast.expr | None:
@@ -57,27 +58,29 @@ def _decorator(function: griffe.Function, name: str) -> ast.Call | ast.expr | No
     return None
 
 
-def _item(function: griffe.Function, decorator: ast.expr, resolver: Resolver, file: str) -> dict[str, Any]:
+def _item(function: griffe.Function, decorator: ast.expr, resolver: Resolver, file: str) -> Tool:
     options = _decorator_options(decorator, function, resolver, file)
-    docs = _docstring(function)
-    item: dict[str, Any] = {"name": options.get("name", function.name), "function": function.name}
-    if "uri_template" in options:
-        item["uri_template"] = options["uri_template"]
-    item["description"] = options.get("description", docs["summary"])
-    item["parameters"] = [
-        _parameter(parameter, docs["parameters"], resolver, function, file)
+    summary, descriptions = _docstring(function)
+    parameters = tuple(
+        _parameter(parameter, descriptions, resolver, function, file)
         for parameter in function.parameters
         if parameter.name not in {"self", "cls"} and not parameter.name.startswith("_")
-    ]
-    return item
+    )
+    return Tool(
+        name=str(options.get("name", function.name)),
+        function=function.name,
+        description=str(options.get("description", summary)),
+        parameters=parameters,
+        uri_template=str(options["uri_template"]) if "uri_template" in options else None,
+    )
 
 
 def _decorator_options(
     node: ast.expr, function: griffe.Function, resolver: Resolver, file: str
-) -> dict[str, Any]:
+) -> dict[str, Value]:
     if not isinstance(node, ast.Call):
         return {}
-    options: dict[str, Any] = {}
+    options: dict[str, Value] = {}
     try:
         if node.args:
             options["uri_template"] = resolver.evaluate(node.args[0], function.module).value
@@ -94,7 +97,8 @@ def _decorator_options(
     return options
 
 
-def _docstring(function: griffe.Function) -> dict[str, Any]:
+def _docstring(function: griffe.Function) -> tuple[str, dict[str, str]]:
+    """The docstring's summary, and each parameter's description."""
     summary, parameters = "", {}
     if function.docstring is not None:
         for section in function.docstring.parse(griffe.Parser.google):
@@ -102,7 +106,7 @@ def _docstring(function: griffe.Function) -> dict[str, Any]:
                 summary = str(section.value).split("\n\n")[0].replace("\n", " ").strip()
             elif section.kind is griffe.DocstringSectionKind.parameters:
                 parameters = {p.name: " ".join(p.description.split()) for p in section.value}
-    return {"summary": summary, "parameters": parameters}
+    return summary, parameters
 
 
 def _parameter(
@@ -111,8 +115,8 @@ def _parameter(
     resolver: Resolver,
     function: griffe.Function,
     file: str,
-) -> dict[str, Any]:
-    default: Any = None
+) -> Parameter:
+    default: Value = None
     if parameter.default is not None:
         try:
             default = resolver.evaluate_text(str(parameter.default), function.module).value
@@ -123,13 +127,13 @@ def _parameter(
                 line=function.lineno,
                 hint="use a literal or a module constant as the default",
             ) from err
-    return {
-        "name": parameter.name,
-        "type": json_type(str(parameter.annotation)) if parameter.annotation is not None else "any",
-        "required": parameter.default is None,
-        "default": list(default) if isinstance(default, tuple) else default,
-        "description": descriptions.get(parameter.name, ""),
-    }
+    return Parameter(
+        name=parameter.name,
+        type=json_type(str(parameter.annotation)) if parameter.annotation is not None else "any",
+        required=parameter.default is None,
+        default=as_json(default),
+        description=descriptions.get(parameter.name, ""),
+    )
 
 
 def json_type(annotation: str) -> str:

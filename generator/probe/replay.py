@@ -2,8 +2,8 @@
 
 This is the one part of docgen that runs the server, and only because it is asked to: in process through
 its ASGI app (`--app MODULE:ATTR`, imported afresh from the project root, so its rate limiter starts
-empty), or over HTTP (`--url`). The requests come from `generator.examples`; the evidence is plain data,
-dumped as YAML and written by `generator.writer`: the same bytes for the same answers, apart from the date.
+empty), or over HTTP (`--url`). The requests come from `generator.core.examples`; the evidence is dumped
+as YAML and written by `generator.core.writer`: the same bytes for the same answers, apart from the date.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from typing import Any
 import httpx
 
 from generator.core.errors import ConfigError, SourceError
+from generator.core.evidence import Evidence, Observed, Record
 from generator.core.examples import Example
+from generator.core.models import ErrorsCatalog
 from generator.core.yamlio import dump_yaml
 
 KEPT_HEADERS = ("content-type", "retry-after", "connection")
@@ -154,60 +156,55 @@ def _observation(response: httpx.Response, requests: int) -> Observation:
 
 
 def build_evidence(
-    catalog: Mapping[str, Any],
+    catalog: ErrorsCatalog,
     examples: Mapping[str, Example],
     seen: Mapping[str, Observation],
     *,
     date: str,
     target: str,
     source: Mapping[str, str],
-) -> dict[str, Any]:
-    """The evidence file's data, entries in catalog order."""
-    return {
-        "catalog": catalog["catalog"],
-        "probed": date,
-        "target": target,
-        "source": dict(sorted(source.items())),
-        "entries": list(_records(catalog, examples, seen)),
-    }
+) -> Evidence:
+    """The evidence of one probe run, entries in catalog order."""
+    return Evidence(
+        catalog=catalog.name,
+        probed=date,
+        target=target,
+        source=dict(sorted(source.items())),
+        entries=tuple(_records(catalog, examples, seen)),
+    )
 
 
 def _records(
-    catalog: Mapping[str, Any], examples: Mapping[str, Example], seen: Mapping[str, Observation]
-) -> Iterator[dict[str, Any]]:
-    for entry in catalog.get("entries", []):
-        example = examples.get(entry["id"])
+    catalog: ErrorsCatalog, examples: Mapping[str, Example], seen: Mapping[str, Observation]
+) -> Iterator[Record]:
+    for entry in catalog.entries:
+        example = examples.get(entry.id)
         if example is None:
             continue
-        record: dict[str, Any] = {"id": entry["id"], "example": example.fingerprint}
         if example.untriggerable is not None:
-            record["untriggerable"] = example.untriggerable
-            yield record
+            yield Record(entry.id, example.fingerprint, untriggerable=example.untriggerable)
             continue
-        answer = seen[entry["id"]]
-        observed = {
-            "status": answer.status,
-            "code": answer.code,
-            "headers": answer.headers,
-            "body": answer.body,
-        }
-        record["requests"] = answer.requests
-        record["expected"] = {"code": entry["code"], "status": entry["status"]}
-        record["observed"] = observed
-        record["reproduced"] = (answer.code, answer.status) == (entry["code"], entry["status"])
-        yield record
+        answer = seen[entry.id]
+        yield Record(
+            entry.id,
+            example.fingerprint,
+            requests=answer.requests,
+            expected=(entry.code, entry.status),
+            observed=Observed(answer.status, answer.code, answer.headers, answer.body),
+            reproduced=(answer.code, answer.status) == (entry.code, entry.status),
+        )
 
 
-def dump_evidence(evidence: Mapping[str, Any], notes_file: str) -> str:
+def dump_evidence(evidence: Evidence, notes_file: str) -> str:
     """The evidence as YAML, with a header saying where it comes from."""
     header = (
         f"# Written by `docgen probe` from the examples in {notes_file}: do not edit by hand.\n"
         "# Run `docgen probe` again after changing the server or an example; `docgen check` reports\n"
         "# evidence older than the source it was taken from.\n"
     )
-    return dump_yaml(dict(evidence), header=header)
+    return dump_yaml(evidence.as_data(), header=header)
 
 
-def not_reproduced(evidence: Mapping[str, Any]) -> list[dict[str, Any]]:
+def not_reproduced(evidence: Evidence) -> list[Record]:
     """The records whose answer differs from the catalog's code and status."""
-    return [record for record in evidence["entries"] if record.get("reproduced") is False]
+    return [record for record in evidence.entries if record.reproduced is False]

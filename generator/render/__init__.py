@@ -1,7 +1,8 @@
 """The render stage: catalogs, notes and templates become the generated regions of pages; text in, text out.
 
-Owns: region markers (`regions`), the renderer (`renderer`), what each template sees (`context`,
-`evidence_context`), and the template filters (`filters`). Nothing here writes a file.
+Owns: region markers (`regions`), what rendering works from (`inputs`), the Jinja environment over the
+project's templates (`environment`), what each template sees (`context`, `evidence_context`), the template
+filters (`filters`), and the renderer (`renderer`). Nothing here reads or writes a file.
 
 May import: `generator.core`.
 """

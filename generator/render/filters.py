@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 _NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six"]
@@ -32,4 +33,9 @@ def cell(value: Any) -> str:
     return " ".join(str(value).split()).replace("|", "\\|")
 
 
-FILTERS = {"kib": kib, "number_word": number_word, "join_code": join_code, "cell": cell}
+FILTERS: dict[str, Callable[..., Any]] = {
+    "kib": kib,
+    "number_word": number_word,
+    "join_code": join_code,
+    "cell": cell,
+}

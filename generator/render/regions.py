@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from generator.core.errors import TemplateError
+from generator.core.pages import MARKER_PREFIX
 
 RegionState = Literal["fresh", "stale", "hand-edited"]
 """fresh: the body is what render would write. stale: docgen wrote it, but the inputs changed since.
@@ -107,9 +108,9 @@ def parse_regions(text: str, *, page: str) -> list[Region]:
     """
     regions: list[Region] = []
     open_: tuple[re.Match[str], int, int, str] | None = None
-    for number, offset, line in _lines_outside_fences(text):
+    for number, offset, line in _lines_outside_fences(text, page=page):
         content = line.rstrip("\r\n")
-        if not content.startswith("<!-- docgen:"):
+        if not content.startswith(MARKER_PREFIX):
             continue
         begin, end = _BEGIN.fullmatch(content), _END.fullmatch(content)
         if begin is not None:
@@ -182,19 +183,62 @@ def _close(
     )
 
 
-def _lines_outside_fences(text: str) -> Iterator[tuple[int, int, str]]:
-    """(1-based number, offset, line with its ending) for each line not inside a fenced code block."""
+def _lines_outside_fences(text: str, *, page: str) -> Iterator[tuple[int, int, str]]:
+    """(1-based number, offset, line with its ending) for each line not inside a fenced code block.
+
+    A fence never closed runs to the end of the page (as Markdown reads it), so markers below it would be
+    read as code: a hand edit inside their region would go unseen by check and by `mkdocs build --strict`.
+    Such a fence is an error when it hides a marker.
+    """
     fence: str | None = None
+    opened = hidden = 0
     for number, match in enumerate(_LINE.finditer(text), start=1):
         line = match.group(0)
         opener = _FENCE.match(line)
         if fence is None and opener is not None:
-            fence = opener.group(1)
+            fence, opened, hidden = opener.group(1), number, 0
         elif fence is not None:
             if opener is not None and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
                 fence = None
+            elif not hidden and line.startswith(MARKER_PREFIX):
+                hidden = number
         else:
             yield number, match.start(), line
+    if fence is not None and hidden:
+        raise TemplateError(
+            f"the code fence opened at line {opened} is never closed, so the docgen marker at line {hidden} "
+            "is read as code and its region is not checked",
+            file=page,
+            line=opened,
+            hint=f"close the code block with a line of {fence} before the marker",
+        )
+
+
+def check_body(body: str, region: Region, *, page: str) -> None:
+    """Refuse a body that would change where regions begin and end once written: a line that is a docgen
+    marker, or a code fence left open (which would hide the end marker). The page could not be read back.
+    """
+    fence: str | None = None
+    for number, line in enumerate(body.splitlines(), start=1):
+        opener = _FENCE.match(line)
+        if fence is None and opener is not None:
+            fence = opener.group(1)
+        elif fence is not None and opener is not None and opener.group(1)[0] == fence[0]:
+            fence = None if len(opener.group(1)) >= len(fence) else fence
+        elif fence is None and line.startswith(MARKER_PREFIX):
+            raise _unreadable(region, page, f"its line {number} would be a docgen marker (`{line[:60]}`)")
+    if fence is not None:
+        raise _unreadable(region, page, f"it leaves a code fence ({fence}) open")
+
+
+def _unreadable(region: Region, page: str, reason: str) -> TemplateError:
+    return TemplateError(
+        f"the text rendered for region {region.name!r} cannot be written: {reason}, and the page could "
+        "not be read back; it is left as it is",
+        file=page,
+        line=region.line,
+        hint="the text comes from the notes or the template: take the marker out, or close the fence",
+    )
 
 
 def splice(text: str, regions: Sequence[Region], bodies: Sequence[str | None]) -> str:

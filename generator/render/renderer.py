@@ -1,43 +1,30 @@
-"""Render the generated regions of the pages in docs/ from the catalogs, the notes and the templates.
+"""Render the generated regions of the pages from the catalogs, the notes and the templates.
 
-The core is text in, text out: `Renderer.render_page(text, page=...)` returns the page with every
-region re-rendered and a report per region, and writes nothing. `render_pages` runs it over every
-page of the site for `docgen render` (which hands the result to `generator.writer`); `docgen check`
-and the MkDocs plugin use the same calls.
+The core is text in, text out: `Renderer.render_page(text, page=...)` returns the page with every region
+re-rendered and a report per region, and reads and writes nothing. `renderer_for` makes a renderer over a
+loaded project; `render_all` runs it over every page of the project for `docgen render` (which hands the
+result to `generator.core.writer`); `docgen check` and the MkDocs plugin use the same calls.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import jinja2
+from jinja2.exceptions import SecurityError
 
 from generator.core.errors import DocgenError, TemplateError, suggest
-from generator.core.pages import page_titles, read_pages, split_front_matter
-from generator.render.context import (
-    SiteSettings,
-    build_context,
-    catalog_json_path,
-    make_environment,
-    render_entry_notes,
-)
-from generator.render.regions import Region, RegionState, parse_regions, splice, state_of
-
-SymbolLocator = Callable[[str, str], tuple[int, int] | None]
-"""(file relative to the project root, symbol name) -> its first and last line, or None when unknown."""
-
-__all__ = [
-    "PageResult",
-    "RegionReport",
-    "Renderer",
-    "catalog_as_json",
-    "catalog_json_path",
-    "render_all",
-    "render_pages",
-]
+from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.notes import Notes
+from generator.core.pages import page_titles, split_front_matter
+from generator.core.project import Project
+from generator.core.sandbox import TemplateFailure
+from generator.render.context import build_context, render_entry_notes
+from generator.render.environment import make_environment
+from generator.render.inputs import RenderInputs, SymbolLines, no_lines
+from generator.render.regions import Region, RegionState, check_body, parse_regions, splice, state_of
 
 
 @dataclass(frozen=True)
@@ -76,37 +63,10 @@ class PageResult:
 
 
 class Renderer:
-    """Renders regions for one site: the catalogs, notes and templates are fixed when it is made.
+    """Renders regions for one site from inputs fixed when it is made (see `RenderInputs`)."""
 
-    Parameters:
-        settings: Where templates live and the site and repository URLs.
-        catalogs: Catalog name -> catalog (as loaded from `data/<name>.yaml`).
-        notes: Catalog name -> notes (as loaded from `data/<name>.notes.yaml`); a missing name means no notes.
-        titles: Every page of the site (docs-relative path) -> its title, for Related links.
-        source_ref: The git ref source links point at (a branch for committed pages, a commit for the site).
-        locate_symbol: (file, symbol) -> (first, last) line or None, to link each cited symbol to its lines.
-        environment: The Jinja environment of another renderer of the same templates, to share the templates
-            it has compiled (by default the renderer makes its own).
-    """
-
-    def __init__(
-        self,
-        settings: SiteSettings,
-        catalogs: Mapping[str, Mapping[str, Any]],
-        notes: Mapping[str, Mapping[str, Any]],
-        *,
-        titles: Mapping[str, str],
-        source_ref: str = "HEAD",
-        locate_symbol: SymbolLocator | None = None,
-        environment: jinja2.Environment | None = None,
-    ) -> None:
-        self.settings = settings
-        self.catalogs = catalogs
-        self.notes = notes
-        self.titles = titles
-        self.source_ref = source_ref
-        self.locate_symbol: SymbolLocator = locate_symbol or (lambda file, symbol: None)
-        self.environment = environment or make_environment(settings.templates_dir)
+    def __init__(self, inputs: RenderInputs) -> None:
+        self.inputs = inputs
 
     def render_page(self, text: str, *, page: str, force: bool = False) -> PageResult:
         """Re-render every region of `text`; bytes outside the regions are kept exactly.
@@ -119,6 +79,14 @@ class Renderer:
         Raises:
             TemplateError: malformed markers, an unknown template or catalog, or a template that fails.
         """
+        try:
+            return self._render_page(text, page=page, force=force)
+        except DocgenError as err:
+            if err.file == page:  # located by docs-relative path: name it from the project root
+                err.file = f"{self.inputs.docs_folder}/{page}"
+            raise
+
+    def _render_page(self, text: str, *, page: str, force: bool) -> PageResult:
         regions = parse_regions(text, page=page)
         if not regions:
             return PageResult(page, text, text, ())
@@ -128,17 +96,20 @@ class Renderer:
         bodies: list[str | None] = []
         for region in regions:
             expected = self.render_region(region, page=page, meta=meta)
+            check_body(expected, region, page=page)
             actual = region.body(text)
             state = state_of(region, actual, expected)
             reports.append(RegionReport(page, region.line, region.name, state, expected, actual))
             bodies.append(None if state == "hand-edited" and not force else expected)
-        return PageResult(page, text, splice(text, regions, bodies), tuple(reports), tuple(sorted(catalogs)))
+        result = splice(text, regions, bodies)
+        _check_reads_back(result, regions, page)
+        return PageResult(page, text, result, tuple(reports), tuple(sorted(catalogs)))
 
     def render_region(self, region: Region, *, page: str, meta: Mapping[str, Any]) -> str:
         """The body of one region: the template's output between a blank line after the begin marker and
         a blank line before the end marker, so the Markdown around it parses the same everywhere."""
         template = self._template(region, page)
-        context = build_context(self, region, page=page, meta=meta)
+        context = build_context(self.inputs, region, page=page, meta=meta)
         try:
             output = template.render(context)
         except DocgenError:
@@ -149,18 +120,32 @@ class Renderer:
 
     def _template(self, region: Region, page: str) -> jinja2.Template:
         name = f"{region.name}.md.j2"
+        environment = self.inputs.environment
         try:
-            return self.environment.get_template(name)
+            return environment.get_template(name)
         except jinja2.TemplateNotFound as err:
-            known = [t.removesuffix(".md.j2") for t in self.environment.list_templates(extensions=["j2"])]
+            known = [t.removesuffix(".md.j2") for t in environment.list_templates(extensions=["j2"])]
             raise TemplateError(
-                f"region {region.name!r} has no template {self.settings.templates_dir.name}/{name}",
+                f"region {region.name!r} has no template {self.inputs.templates_folder}/{name}",
                 file=page,
                 line=region.line,
                 hint=suggest(region.name, known) or f"known regions: {', '.join(sorted(known))}",
             ) from err
         except jinja2.TemplateSyntaxError as err:
             raise _syntax_error(err) from err
+
+
+def _check_reads_back(text: str, regions: Sequence[Region], page: str) -> None:
+    """Never hand on a page that would not parse back into the same regions (check_body refuses the causes
+    it knows; this is the last word)."""
+    again = parse_regions(text, page=page)
+    if [(r.name, r.attrs) for r in again] != [(r.name, r.attrs) for r in regions]:
+        raise TemplateError(
+            "the rendered page would not read back with the same generated regions; it is left as it is",
+            file=page,
+            line=regions[0].line if regions else None,
+            hint="look for a docgen marker or an open code fence in the notes or the templates",
+        )
 
 
 def _syntax_error(err: jinja2.TemplateSyntaxError) -> TemplateError:
@@ -183,46 +168,71 @@ def _translate(
         if traceback.tb_frame.f_code.co_filename == template.filename:
             line = traceback.tb_lineno
         traceback = traceback.tb_next
+    hint = (
+        "the page's front matter or the catalog lacks what the template uses; add it, or guard it with"
+        " `is defined` in the template"
+    )
+    if isinstance(err, TemplateFailure):
+        hint = "fix the template at that line (the error is its own, not the data's)"
+    elif isinstance(err, SecurityError):
+        hint = "templates render in a sandbox: they may use the data they are given, docgen's filters and"
+        hint += " `range` and `namespace`, within the limits README.md lists"
     return TemplateError(
         f"{err.message or type(err).__name__} (rendering region {region.name!r} of {page}:{region.line})",
         file=template.filename,
         line=line,
-        hint="the page's front matter or the catalog lacks what the template uses; add it, or guard it with"
-        " `is defined` in the template",
+        hint=hint,
     )
 
 
-def catalog_as_json(renderer: Renderer, name: str) -> dict[str, Any]:
+def catalog_as_json(inputs: RenderInputs, name: str) -> dict[str, Any]:
     """The catalog `name` as published beside its page: its facts, plus each entry's notes rendered
     (`cause` and `action` as Markdown, null where the notes have a gap)."""
-    catalog: dict[str, Any] = copy.deepcopy(dict(renderer.catalogs[name]))
-    for entry in catalog.get("entries", []):
-        entry["cause"], entry["action"] = render_entry_notes(renderer, name, entry["id"])
-    return catalog
+    catalog = inputs.catalogs[name]
+    data: dict[str, Any] = catalog.as_data()
+    if isinstance(catalog, ErrorsCatalog):
+        entries = []
+        for entry in catalog.entries:
+            cause, action = render_entry_notes(inputs, name, entry.id)
+            entries.append({**entry.as_data(), "cause": cause, "action": action})
+        data["entries"] = entries
+    return data
 
 
-def render_all(
-    settings: SiteSettings,
-    catalogs: Mapping[str, Mapping[str, Any]],
-    notes: Mapping[str, Mapping[str, Any]],
+def renderer_for(
+    project: Project,
     *,
-    force: bool = False,
+    catalogs: Mapping[str, Catalog] | None = None,
+    notes: Mapping[str, Notes] | None = None,
     source_ref: str = "HEAD",
-    pages: Mapping[str, str] | None = None,
-) -> list[PageResult]:
-    """Render every page of the site that has regions; reads pages and templates, writes nothing."""
-    texts = read_pages(settings.docs_dir) if pages is None else pages
-    renderer = Renderer(settings, catalogs, notes, titles=page_titles(texts), source_ref=source_ref)
-    results = [renderer.render_page(text, page=page, force=force) for page, text in texts.items()]
+    symbol_lines: SymbolLines = no_lines,
+    environment: jinja2.Environment | None = None,
+) -> Renderer:
+    """A renderer over `project`: its committed catalogs and notes unless others are given (check renders
+    what extract found), its templates, pages (for titles), evidence and specifications.
+
+    `environment` shares the templates another renderer of the same project has compiled.
+    """
+    settings = project.settings
+    inputs = RenderInputs(
+        catalogs=project.catalogs() if catalogs is None else catalogs,
+        notes=project.notes if notes is None else notes,
+        evidence=project.evidence,
+        specs=project.specs,
+        titles=page_titles(project.pages, docs=settings.relative(settings.docs_dir)),
+        environment=environment
+        or make_environment(project.templates, settings.relative(settings.templates_dir)),
+        templates_folder=settings.relative(settings.templates_dir),
+        docs_folder=settings.relative(settings.docs_dir),
+        site_url=settings.site_url,
+        repo_url=settings.repo_url,
+        source_ref=source_ref,
+        symbol_lines=symbol_lines,
+    )
+    return Renderer(inputs)
+
+
+def render_all(renderer: Renderer, pages: Mapping[str, str], *, force: bool = False) -> list[PageResult]:
+    """Every page of `pages` that has regions, rendered; reads and writes nothing."""
+    results = [renderer.render_page(text, page=page, force=force) for page, text in pages.items()]
     return [result for result in results if result.regions]
-
-
-def render_pages(
-    settings: SiteSettings,
-    catalogs: Mapping[str, Mapping[str, Any]],
-    notes: Mapping[str, Mapping[str, Any]],
-    *,
-    force: bool = False,
-) -> dict[str, str]:
-    """{docs-relative page path: full new page text} for every page that has regions."""
-    return {result.page: result.text for result in render_all(settings, catalogs, notes, force=force)}

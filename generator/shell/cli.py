@@ -1,7 +1,8 @@
 """The `docgen` command: a thin shell over the pure pipeline.
 
 Exit codes: 0 clean, 1 drift (check) or a failed probe, 2 usage or configuration error, 3 unreadable input
-(source, YAML, template). A user error ends in a located message, never a traceback.
+(source, YAML, template) or an output that cannot be written (nothing is then changed). A user error ends in
+a located message, never a traceback.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from generator import __version__
+from generator.core import limits
 from generator.core.errors import DocgenError
 from generator.core.settings import Settings, load_settings
 
@@ -32,12 +35,34 @@ typical use:
 """
 
 
-ENVIRONMENT = """\
+def _limits_help() -> str:
+    """The limits of generator/core/limits.py, as `docgen --help` lists them."""
+    mb, cap = 2**20, limits
+    rows = {
+        "files read": f"regular files only, at most {cap.MAX_FILE_BYTES // mb} MiB each",
+        "YAML": f"nesting up to {cap.YAML_MAX_DEPTH} levels; no key given twice; no anchors or aliases in\n"
+        f"docgen's files, and at most {cap.YAML_MAX_NODES:,} values once mkdocs.yml's are followed",
+        "constant folding": f"integers up to {cap.MAX_INT_BITS:,} bits, strings and tuples up to "
+        f"{cap.MAX_FOLDED_ITEMS:,} items",
+        "templates, notes": f"in Jinja's sandbox; per render at most {cap.TEMPLATE_MAX_WORK:,} units of "
+        f"work,\n{cap.TEMPLATE_MAX_SECONDS:g} s, and {cap.TEMPLATE_MAX_TEXT:,} characters or items in any "
+        "value or the output",
+        "examples": f"size up to {cap.EXAMPLE_MAX_BYTES // mb} MiB, repeat up to {cap.EXAMPLE_MAX_REPEAT:,}",
+    }
+    lines = ["limits (fixed, so that an untrusted pull request cannot exhaust the machine; see README.md):"]
+    for label, text in rows.items():
+        first, *rest = text.split("\n")
+        lines += [f"  {label:<18} {first}", *(f"  {'':<18} {line}" for line in rest)]
+    return "\n".join([*lines, "Going past a limit is a located error with exit code 3.", ""])
+
+
+ENVIRONMENT = f"""\
 environment:
   DOCGEN_CACHE_DIR   where compiled templates are kept between runs
                      (default: $XDG_CACHE_HOME/docgen, else ~/.cache/docgen)
   DOCGEN_NO_CACHE=1  compile every template afresh and keep nothing
-"""
+
+{_limits_help()}"""
 
 CHECK_EXAMPLES = """\
 examples:
@@ -182,6 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=ENVIRONMENT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"docgen {__version__}")
     parser.add_argument(
         "-f",
         "--config",
@@ -228,6 +254,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DocgenError as error:
         print(f"docgen {args.command}: error: {error}", file=sys.stderr)
         return error.exit_code
+    except (RecursionError, MemoryError) as error:  # the last line of defence behind the limits
+        print(
+            f"docgen {args.command}: error: an input is too large or too deeply nested to process "
+            f"({type(error).__name__}); no limit caught it first, which is a bug in docgen: please report it",
+            file=sys.stderr,
+        )
+        return 3
     except KeyboardInterrupt:
         return 130
 

@@ -1,28 +1,30 @@
-"""What each docgen sub-command does: run the pure stages, then report (and, except for check, write)."""
+"""What each docgen sub-command does: load the project once, run the stages on it, then report (and, except
+for check, write through `generator.core.writer`)."""
 
 from __future__ import annotations
 
 import argparse
 import datetime
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 from generator.check.drift import FIX
 from generator.check.run import run_check
 from generator.check.stamps import fingerprints, stamp
-from generator.core import catalog as catalogs
-from generator.core.catalog import notes_report
 from generator.core.errors import ConfigError
-from generator.core.evidence import evidence_path, source_fingerprints
-from generator.core.examples import endpoint_of, examples_of, raw_examples
+from generator.core.evidence import Evidence, source_fingerprints
+from generator.core.examples import endpoint_of, examples_of
 from generator.core.findings import as_github, as_json, as_text
-from generator.core.pages import read_pages, split_front_matter
+from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.notes import notes_report
+from generator.core.pages import front_matter
+from generator.core.project import Project, load_project
 from generator.core.settings import Settings
 from generator.core.writer import write_outputs
 from generator.extract.pipeline import extract
-from generator.render.renderer import render_all
+from generator.render.renderer import render_all, renderer_for
 
 
 def _say(message: str) -> None:
@@ -31,41 +33,42 @@ def _say(message: str) -> None:
 
 def extract_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen extract`: rewrite data/<catalog>.yaml from the source."""
-    result = extract(settings)
+    project = load_project(settings, site=False)
+    result = extract(project)
     changed = write_outputs(settings.root, result.outputs)
     for name, data in result.catalogs.items():
         path = settings.relative(settings.catalog_path(name))
-        count = len(data.get("entries", [])) if data["kind"] == "errors" else len(data["tools"])
+        count = len(data.entries) if isinstance(data, ErrorsCatalog) else len(data.tools)
         state = "updated" if path in changed else "unchanged"
-        _say(f"{path}: {state} ({count} {'entries' if data['kind'] == 'errors' else 'tools'})")
+        _say(f"{path}: {state} ({count} {'entries' if data.kind == 'errors' else 'tools'})")
         for successor in result.successors.get(name, []):
             _say(
                 f"{path}: new entry '{successor.new_id}' most likely replaces '{successor.old_id}' "
                 f"(similarity {successor.similarity:.2f}); if so, rename its key in "
-                f"{settings.relative(settings.notes_path(name))} so the prose follows it"
+                f"{project.notes[name].file} so the prose follows it"
             )
-        if data["kind"] == "errors":
-            _report_notes(settings, name, data)
+        if isinstance(data, ErrorsCatalog):
+            _report_notes(project, name, data)
     return 0
 
 
-def _report_notes(settings: Settings, name: str, data: dict[str, object]) -> None:
-    notes_path = settings.notes_path(name)
-    notes = catalogs.load_notes(notes_path, settings.relative(notes_path))
-    report = notes_report(data, notes)
-    shown = settings.relative(notes_path)
+def _report_notes(project: Project, name: str, catalog: ErrorsCatalog) -> None:
+    notes = project.notes[name]
+    report = notes_report(catalog, notes)
     for entry_id in report.gaps:
-        _say(f"{shown}: entry '{entry_id}' has no cause or action yet; add them under 'entries:'")
+        _say(f"{notes.file}: entry '{entry_id}' has no cause or action yet; add them under 'entries:'")
     for entry_id in report.orphans:
-        _say(f"{shown}: notes for '{entry_id}', which is no longer in the catalog; move or delete them")
+        _say(f"{notes.file}: notes for '{entry_id}', which is no longer in the catalog; move or delete them")
 
 
 def render_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen render`: rewrite the generated regions of docs/ from data/ and templates/."""
-    loaded, notes = catalogs.load_committed(settings)
-    results = render_all(settings, loaded, notes, force=args.force)
+    project = load_project(settings)
+    results = render_all(renderer_for(project), project.pages, force=args.force)
     docs = settings.relative(settings.docs_dir)
-    outputs = {f"{docs}/{result.page}": result.text for result in results if result.changed}
+    # Every page is handed to the writer, changed or not: it rewrites only those that changed, and clears
+    # the temporary files a killed run left beside any of them.
+    outputs = {f"{docs}/{result.page}": result.text for result in results}
     changed = write_outputs(settings.root, outputs)
     skipped = 0
     for result in results:
@@ -84,7 +87,7 @@ def render_command(settings: Settings, args: argparse.Namespace) -> int:
 
 def check_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen check`: report drift between code and docs; write nothing."""
-    findings = run_check(settings, base=args.base)
+    findings = run_check(load_project(settings, base=args.base))
     if args.format == "github":
         sys.stdout.write(as_github(findings))
         if findings:
@@ -109,59 +112,62 @@ def _date(given: str | None) -> str:
 def verify_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen verify PAGE...`: stamp today's date and the cited symbols' fingerprints into each page."""
     date = _date(args.date)
-    loaded, notes = catalogs.load_committed(settings)
+    project = load_project(settings)
+    renderer = renderer_for(project)
     outputs: dict[str, str] = {}
     for page_path in args.pages:
-        path = page_path if page_path.is_absolute() else Path.cwd() / page_path
-        shown = settings.relative(path)
-        try:
-            page = path.resolve().relative_to(settings.docs_dir.resolve()).as_posix()
-            text = path.read_text(encoding="utf-8")
-        except (ValueError, OSError) as err:
-            raise ConfigError(
-                f"{shown} is not a page under {settings.relative(settings.docs_dir)}/",
-                hint="pass a Markdown file inside docs_dir",
-            ) from err
-        meta, _body = split_front_matter(text, page=shown)
-        prints = fingerprints(settings.root, meta, page=shown)
+        page, shown = _page_of(settings, page_path, project.pages)
+        text = project.pages[page]
+        prints = fingerprints(project.sources, front_matter(text, page=shown), page=shown)
         stamped = stamp(text, date=date, prints=prints, page=shown)
-        pages = {**read_pages(settings.docs_dir), page: stamped}
-        rendered = {r.page: r.text for r in render_all(settings, loaded, notes, pages=pages)}
-        outputs[shown] = rendered.get(page, stamped)
+        outputs[shown] = renderer.render_page(stamped, page=page).text
         _say(f"{shown}: verified {date}, {len(prints)} cited symbol(s) fingerprinted")
     write_outputs(settings.root, outputs)
     return 0
 
 
+def _page_of(settings: Settings, given: Path, pages: Mapping[str, str]) -> tuple[str, str]:
+    """The docs-relative path of a page named on the command line, and the path messages show."""
+    path = given if given.is_absolute() else Path.cwd() / given
+    shown = settings.relative(path)
+    try:
+        page = path.resolve().relative_to(settings.docs_dir.resolve()).as_posix()
+    except ValueError:
+        page = None
+    if page is not None and page not in pages and not path.is_file():
+        raise ConfigError(f"{shown}: no such page", hint="pass a Markdown file inside docs_dir")
+    if page is None or page not in pages:
+        raise ConfigError(
+            f"{shown} is not a page under {settings.relative(settings.docs_dir)}/",
+            hint="pass a Markdown file inside docs_dir",
+        )
+    return page, shown
+
+
 def probe_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen probe`: replay the examples against the server, write the evidence, name each failed row."""
     probe, date = _probe_module(), _date(args.date)
-    loaded, notes = catalogs.load_committed(settings)
-    names = _probe_catalogs(settings, loaded, notes, args.catalog)
+    project = load_project(settings, site=False)
+    catalogs = project.catalogs()
     failed: list[str] = []
     refused: dict[str, int] = {}
-    for name in names:
-        notes_path = settings.notes_path(name)
-        shown_notes = settings.relative(notes_path)
-        examples = examples_of(
-            loaded[name],
-            notes[name],
-            notes_file=shown_notes,
-            notes_text=notes_path.read_text(encoding="utf-8"),
-        )
+    for name in _probe_catalogs(project, catalogs, args.catalog):
+        catalog, notes = catalogs[name], project.notes[name]
+        assert isinstance(catalog, ErrorsCatalog)
+        examples = examples_of(catalog, notes)
         if args.app:
-            target = probe.app_target(args.app, settings.root, endpoint_of(notes[name]))
+            target = probe.app_target(args.app, settings.root, endpoint_of(notes))
         else:
             target = probe.url_target(args.url)
         seen = probe.observe(target, list(examples.values()), timeout=args.timeout)
-        source = source_fingerprints(settings.root, loaded[name])
+        source = source_fingerprints(project.sources, catalog)
         evidence = probe.build_evidence(
-            loaded[name], examples, seen, date=date, target=target.label, source=source
+            catalog, examples, seen, date=date, target=target.label, source=source
         )
-        path = settings.relative(evidence_path(settings.data_dir, name))
-        write_outputs(settings.root, {path: probe.dump_evidence(evidence, shown_notes)})
+        path = settings.relative(settings.evidence_path(name))
+        write_outputs(settings.root, {path: probe.dump_evidence(evidence, notes.file)})
         failed += _probe_report(path, evidence)
-        refused |= {r["id"]: r["observed"]["status"] for r in probe.not_reproduced(evidence)}
+        refused |= {r.id: r.observed.status for r in probe.not_reproduced(evidence) if r.observed}
     if failed:
         _say(f"docgen probe: {len(failed)} row(s) did not reproduce: {', '.join(failed)}")
         if args.url and any(status == 429 for status in refused.values()):
@@ -181,11 +187,13 @@ def _probe_module() -> ModuleType:
     return probe
 
 
-def _probe_catalogs(
-    settings: Settings, loaded: dict[str, Any], notes: dict[str, Any], wanted: str | None
-) -> list[str]:
+def _probe_catalogs(project: Project, catalogs: Mapping[str, Catalog], wanted: str | None) -> list[str]:
     """The errors catalogs to probe: `wanted`, or every one whose notes carry examples."""
-    with_examples = [n for n, c in loaded.items() if c.get("kind") == "errors" and raw_examples(notes[n])]
+    with_examples = [
+        name
+        for name, catalog in catalogs.items()
+        if isinstance(catalog, ErrorsCatalog) and project.notes[name].examples()
+    ]
     if wanted is not None and wanted not in with_examples:
         raise ConfigError(
             f"--catalog {wanted!r} is not an errors catalog with examples",
@@ -199,22 +207,23 @@ def _probe_catalogs(
     return [wanted] if wanted else with_examples
 
 
-def _probe_report(path: str, evidence: dict[str, Any]) -> list[str]:
+def _probe_report(path: str, evidence: Evidence) -> list[str]:
     """Say what each row answered; return the ids of the rows that did not reproduce."""
     failed = []
-    for record in evidence["entries"]:
-        if "untriggerable" in record:
-            _say(f"  {record['id']}: not probed (cannot be triggered from outside)")
+    for record in evidence.entries:
+        if record.untriggerable is not None:
+            _say(f"  {record.id}: not probed (cannot be triggered from outside)")
             continue
-        seen, wanted = record["observed"], record["expected"]
-        answer = f"{seen['code']} / HTTP {seen['status']}"
-        if record["reproduced"]:
-            _say(f"  {record['id']}: reproduced ({answer})")
+        assert record.observed is not None and record.expected is not None
+        seen, (code, status) = record.observed, record.expected
+        answer = f"{seen.code} / HTTP {seen.status}"
+        if record.reproduced:
+            _say(f"  {record.id}: reproduced ({answer})")
         else:
-            failed.append(record["id"])
+            failed.append(record.id)
             _say(
-                f"  {record['id']}: NOT reproduced: the table says {wanted['code']} / HTTP "
-                f"{wanted['status']}, the server answered {answer}"
+                f"  {record.id}: NOT reproduced: the table says {code} / HTTP {status}, the server answered "
+                f"{answer}"
             )
-    _say(f"{path}: written ({evidence['target']}, {evidence['probed']})")
+    _say(f"{path}: written ({evidence.target}, {evidence.probed})")
     return failed

@@ -15,11 +15,9 @@ Configured in mkdocs.yml as the `docgen` plugin (the same section the CLI reads)
 
 from __future__ import annotations
 
-import ast
 import json
 import logging
 import subprocess
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,17 +29,12 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from generator.core.catalog import load_committed
 from generator.core.errors import DocgenError, TemplateError
-from generator.core.pages import page_titles
+from generator.core.project import load_project
 from generator.core.settings import Settings, settings_from_plugin_config
 from generator.core.yamlio import read_text
-from generator.render.renderer import (
-    PageResult,
-    Renderer,
-    catalog_as_json,
-    catalog_json_path,
-)
+from generator.render.context import catalog_json_path
+from generator.render.renderer import PageResult, Renderer, catalog_as_json, renderer_for
 
 if TYPE_CHECKING:  # the live-reload server (http.server, watchdog) is not loaded by `mkdocs build`
     from mkdocs.livereload import LiveReloadServer
@@ -50,10 +43,10 @@ log = logging.getLogger("mkdocs.plugins.docgen")
 
 
 class DocgenConfig(base.Config):  # type: ignore[no-untyped-call]
-    """The docgen section of mkdocs.yml; validated in full by `generator.config`."""
+    """The docgen section of mkdocs.yml; validated in full by `generator.core.settings`."""
 
     catalogs = c.Type(dict, default={})
-    """Catalog name -> how to extract it (see generator/config.py)."""
+    """Catalog name -> how to extract it (see generator/core/settings.py)."""
     data_dir = c.Type(str, default="data")
     """Where catalogs and notes live, relative to mkdocs.yml."""
     templates_dir = c.Type(str, default="templates")
@@ -102,23 +95,21 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         return files
 
     def _render(self, settings: Settings, pages: dict[str, str]) -> list[PageResult]:
-        catalogs, notes = load_committed(settings)
+        project = load_project(settings, pages=pages)
+        catalogs = project.catalogs()
         if self.serving:
             # Imported here: griffe is needed only while serving, and would slow every `mkdocs build`.
             from generator.extract.pipeline import extract  # noqa: PLC0415
 
-            catalogs = extract(settings, dump=False).catalogs
-        titles = page_titles(pages)
-        committed = site = Renderer(settings, catalogs, notes, titles=titles)
+            catalogs = extract(project, dump=False).catalogs
+        committed = site = renderer_for(project, catalogs=catalogs)
         if settings.repo_url:  # the site links each cited symbol to its lines at the built commit
-            site = Renderer(
-                settings,
-                catalogs,
-                notes,
-                titles=titles,
+            site = renderer_for(
+                project,
+                catalogs=catalogs,
                 source_ref=_commit(settings.root),
-                locate_symbol=lambda file, symbol: locate_symbol(settings.root / file, symbol),
-                environment=committed.environment,
+                symbol_lines=project.sources.lines,
+                environment=committed.inputs.environment,
             )
         self.site_pages, self._site_renderer = {}, site
         results = []
@@ -138,7 +129,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
     def _publish(self, result: PageResult, files: Files, config: MkDocsConfig) -> None:
         assert self._site_renderer is not None
         for name in result.catalogs:
-            data = catalog_as_json(self._site_renderer, name)
+            data = catalog_as_json(self._site_renderer.inputs, name)
             text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
             path = catalog_json_path(result.page, name)
             if files.get_file_from_path(path) is None:
@@ -200,22 +191,3 @@ def _commit(root: Path) -> str:
     except OSError:
         return "HEAD"
     return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "HEAD"
-
-
-@cache
-def _definitions(path: Path, mtime: float) -> dict[str, tuple[int, int]]:
-    tree = ast.parse(path.read_bytes(), filename=str(path))
-    lines: dict[str, tuple[int, int]] = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-            lines[node.name] = (first, node.end_lineno or node.lineno)
-    return lines
-
-
-def locate_symbol(path: Path, symbol: str) -> tuple[int, int] | None:
-    """The lines of a top-level function or class, read statically with `ast`; None when not found."""
-    try:
-        return _definitions(path, path.stat().st_mtime).get(symbol)
-    except (OSError, SyntaxError, ValueError):
-        return None

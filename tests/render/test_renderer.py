@@ -5,25 +5,31 @@ from __future__ import annotations
 import difflib
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
 
-from generator.core.catalog import load_catalog, load_notes
 from generator.core.errors import TemplateError
-from generator.core.pages import page_titles, read_pages
-from generator.core.settings import Settings
+from generator.core.notes import EntryNotes, Notes
+from generator.core.pages import read_pages
+from generator.core.project import Project, load_project
+from generator.core.settings import CatalogConfig, Settings, load_settings
 from generator.render.regions import digest_of
-from generator.render.renderer import Renderer, catalog_as_json, render_all, render_pages
+from generator.render.renderer import Renderer, catalog_as_json, render_all, renderer_for
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(path.name for path in GOLDEN.iterdir() if (path / "case.yaml").is_file())
 UPDATE = os.environ.get("DOCGEN_UPDATE_GOLDEN") == "1"
 
 
-def make_settings(root: Path, templates: Path, **urls: str | None) -> Settings:
-    return Settings(
+def golden_project(root: Path, templates: Path, **urls: str | None) -> Project:
+    """The project of a golden folder: each catalog in its data/ configured, the templates given."""
+    catalogs = {}
+    for path in sorted((root / "data").glob("*.yaml")):
+        if not path.name.endswith(".notes.yaml"):
+            kind = yaml.safe_load(path.read_text(encoding="utf-8"))["kind"]
+            catalogs[path.stem] = CatalogConfig(path.stem, kind, source="not read")
+    settings = Settings(
         root=root,
         config_file=root / "mkdocs.yml",
         docs_dir=root / "docs",
@@ -31,42 +37,23 @@ def make_settings(root: Path, templates: Path, **urls: str | None) -> Settings:
         templates_dir=templates,
         site_url=urls.get("site_url"),
         repo_url=urls.get("repo_url"),
-        catalogs={},
+        catalogs=catalogs,
     )
-
-
-def load_data(data_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    catalogs, notes = {}, {}
-    for path in sorted(data_dir.glob("*.yaml")):
-        if not path.name.endswith(".notes.yaml"):
-            catalogs[path.stem] = load_catalog(path, path.name)
-            notes_path = data_dir / f"{path.stem}.notes.yaml"
-            notes[path.stem] = load_notes(notes_path, notes_path.name)
-    return catalogs, notes
+    return load_project(settings)
 
 
 def render_case(folder: Path, templates: Path) -> dict[str, str]:
     spec = yaml.safe_load((folder / "case.yaml").read_text(encoding="utf-8")) or {}
-    settings = make_settings(folder, templates, site_url=spec.get("site_url"), repo_url=spec.get("repo_url"))
+    project = golden_project(folder, templates, site_url=spec.get("site_url"), repo_url=spec.get("repo_url"))
     lines = spec.get("symbol_lines") or {}
 
     def locate(file: str, symbol: str) -> tuple[int, int] | None:
         found = lines.get(file, {}).get(symbol)
         return (found[0], found[1]) if found else None
 
-    catalogs, notes = load_data(folder / "data")
-    pages = read_pages(folder / "docs")
-    renderer = Renderer(
-        settings,
-        catalogs,
-        notes,
-        titles=page_titles(pages),
-        source_ref=spec.get("source_ref", "HEAD"),
-        locate_symbol=locate,
-    )
-    force = spec.get("force", False)
-    results = [renderer.render_page(text, page=page, force=force) for page, text in pages.items()]
-    return {result.page: result.text for result in results if result.regions}
+    renderer = renderer_for(project, source_ref=spec.get("source_ref", "HEAD"), symbol_lines=locate)
+    results = render_all(renderer, project.pages, force=spec.get("force", False))
+    return {result.page: result.text for result in results}
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -101,9 +88,8 @@ def test_golden_cases_cover_the_required_ground() -> None:
 
 
 @pytest.fixture
-def renderer(repo_root: Path, tmp_path: Path) -> Renderer:
-    catalogs, notes = load_data(GOLDEN / "notes-gap" / "data")
-    return Renderer(make_settings(tmp_path, repo_root / "templates"), catalogs, notes, titles={})
+def renderer(repo_root: Path) -> Renderer:
+    return renderer_for(golden_project(GOLDEN / "notes-gap", repo_root / "templates"))
 
 
 def outside_regions(text: str) -> str:
@@ -191,7 +177,7 @@ def test_unknown_template_names_page_line_and_suggests(renderer: Renderer) -> No
     page = "# T\n\n<!-- docgen:begin error-tabel catalog=demo -->\n<!-- docgen:end error-tabel -->\n"
     with pytest.raises(TemplateError) as caught:
         renderer.render_page(page, page="developers/x.md")
-    assert caught.value.location == "developers/x.md:3"
+    assert caught.value.location == "docs/developers/x.md:3"  # from the project root
     assert "error-tabel" in caught.value.message
     assert caught.value.hint == "did you mean 'error-table'?"
 
@@ -200,15 +186,16 @@ def test_unknown_catalog_is_located(renderer: Renderer) -> None:
     page = "<!-- docgen:begin error-table catalog=dmeo -->\n<!-- docgen:end error-table -->\n"
     with pytest.raises(TemplateError) as caught:
         renderer.render_page(page, page="p.md")
-    assert caught.value.location == "p.md:1"
+    assert caught.value.location == "docs/p.md:1"
     assert caught.value.hint == "did you mean 'demo'?"
 
 
-def test_unknown_constant_in_notes_names_notes_file_entry_and_field(repo_root: Path, tmp_path: Path) -> None:
-    catalogs, _ = load_data(GOLDEN / "constant-substitution" / "data")
-    notes = {"limits": {"entries": {"too-many": {"cause": "Over {{ RATE_LIMIT_REQUEST }} requests."}}}}
-    settings = make_settings(tmp_path, repo_root / "templates")
-    renderer = Renderer(settings, catalogs, notes, titles={})
+def test_unknown_constant_in_notes_names_notes_file_entry_and_field(repo_root: Path) -> None:
+    project = golden_project(GOLDEN / "constant-substitution", repo_root / "templates")
+    notes = {
+        "limits": Notes("data/limits.notes.yaml", {"too-many": EntryNotes("Over {{ RATE_LIMIT_REQUEST }}.")})
+    }
+    renderer = renderer_for(project, notes=notes)
     page = "<!-- docgen:begin error-table catalog=limits -->\n<!-- docgen:end error-table -->\n"
     with pytest.raises(TemplateError) as caught:
         renderer.render_page(page, page="p.md")
@@ -222,7 +209,8 @@ def broken_template(tmp_path: Path, source: str) -> Renderer:
     templates = tmp_path / "templates"
     templates.mkdir()
     (templates / "broken.md.j2").write_text(source, encoding="utf-8")
-    return Renderer(make_settings(tmp_path, templates), {}, {}, titles={})
+    (tmp_path / "docs").mkdir()
+    return renderer_for(golden_project(tmp_path, templates))
 
 
 def test_template_syntax_error_names_template_file_and_line(tmp_path: Path) -> None:
@@ -247,7 +235,7 @@ def test_related_page_that_does_not_exist_is_located(renderer: Renderer) -> None
     page = "---\nrelated: [nope.md]\n---\n<!-- docgen:begin related -->\n<!-- docgen:end related -->\n"
     with pytest.raises(TemplateError) as caught:
         renderer.render_page(page, page="guide/p.md")
-    assert caught.value.location == "guide/p.md:4"
+    assert caught.value.location == "docs/guide/p.md:4"
     assert "guide/nope.md" in caught.value.message
 
 
@@ -256,39 +244,34 @@ def test_invalid_front_matter_is_located(renderer: Renderer) -> None:
     page += "<!-- docgen:end related -->\n"
     with pytest.raises(TemplateError) as caught:
         renderer.render_page(page, page="p.md")
-    assert caught.value.location == "p.md:3"
+    assert caught.value.location == "docs/p.md:3"
 
 
 # --- the whole site -------------------------------------------------------------------------------
 
 
-def test_pages_without_regions_are_left_out(repo_root: Path, tmp_path: Path) -> None:
-    catalogs, notes = load_data(GOLDEN / "notes-gap" / "data")
-    settings = make_settings(tmp_path, repo_root / "templates")
+def test_pages_without_regions_are_left_out(renderer: Renderer) -> None:
     pages = {"plain.md": "# Plain\n", "with.md": ODD_PAGES["lf"]}
-    results = render_all(settings, catalogs, notes, pages=pages)
+    results = render_all(renderer, pages)
     assert [result.page for result in results] == ["with.md"]
     assert results[0].catalogs == ("demo",)
 
 
 def test_committed_pages_are_up_to_date(repo_root: Path) -> None:
-    from generator.core.catalog import load_committed
-    from generator.core.settings import load_settings
-
-    settings = load_settings(repo_root / "mkdocs.yml")
-    catalogs, notes = load_committed(settings)
-    results = render_all(settings, catalogs, notes)
+    project = load_project(load_settings(repo_root / "mkdocs.yml"))
+    results = render_all(renderer_for(project), project.pages)
     stale = [f"{r.page}:{region.line} {region.name} {region.state}" for r in results for region in r.regions]
     assert all(line.endswith("fresh") for line in stale), "run `docgen render`:\n" + "\n".join(stale)
-    assert render_pages(settings, catalogs, notes) == {r.page: r.original for r in results}
+    assert {r.page: r.text for r in results} == {r.page: project.pages[r.page] for r in results}
     pages = {r.page for r in results}
     assert {"developers/mcp-errors.md", "developers/mcp-public-tools.md", "index.md"} <= pages
 
 
 def test_catalog_json_carries_rendered_notes(renderer: Renderer) -> None:
-    data = catalog_as_json(renderer, "demo")
+    data = catalog_as_json(renderer.inputs, "demo")
     by_id = {entry["id"]: entry for entry in data["entries"]}
     assert by_id["cause-only"]["cause"] == "The method is unknown."
     assert by_id["cause-only"]["action"] is None
     assert by_id["undocumented"]["cause"] is None
-    assert renderer.catalogs["demo"]["entries"][0].get("cause") is None  # the input is not modified
+    facts = renderer.inputs.catalogs["demo"].as_data()["entries"][0]
+    assert list(by_id["cause-only"]) == [*facts, "cause", "action"]

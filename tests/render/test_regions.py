@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from generator.core.errors import TemplateError
-from generator.render.regions import Region, begin_marker, digest_of, parse_regions, splice, state_of
+from generator.render.regions import (
+    Region,
+    begin_marker,
+    check_body,
+    digest_of,
+    parse_regions,
+    splice,
+    state_of,
+)
 
 PAGE = """# Title
 
@@ -106,3 +114,33 @@ def test_splice_writes_the_region_line_ending() -> None:
         result
         == f"a\r\n<!-- docgen:begin x k=v digest={digest} -->\r\none\r\ntwo\r\n<!-- docgen:end x -->\r\nz"
     )
+
+
+def test_an_unclosed_fence_that_hides_a_marker_is_an_error() -> None:
+    text = "# T\n\n```\nsome code\n<!-- docgen:begin x -->\nedited\n<!-- docgen:end x -->\n"
+    with pytest.raises(TemplateError, match="never closed, so the docgen marker at line 5") as caught:
+        parse_regions(text, page="docs/p.md")
+    assert caught.value.location == "docs/p.md:3"
+    assert parse_regions("# T\n\n```\nno marker below\n", page="p.md") == []  # Markdown's own business
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ("a\n<!-- docgen:end t -->\n", "line 2 would be a docgen marker"),
+        ("<!-- docgen:begin u -->\n", "line 1 would be a docgen marker"),
+        ("```\ncode\n", "leaves a code fence (```) open"),
+        ("~~~~\n~~~\n", "leaves a code fence (~~~~) open"),
+    ],
+)
+def test_a_body_that_would_not_read_back_is_refused(body: str, reason: str) -> None:
+    _text, region = region_with("", None)
+    with pytest.raises(TemplateError, match="cannot be written") as caught:
+        check_body(body, region, page="docs/p.md")
+    assert reason in caught.value.message
+    assert caught.value.location == "docs/p.md:1"
+
+
+def test_a_body_may_show_markers_inside_a_closed_fence() -> None:
+    _text, region = region_with("", None)
+    check_body("```markdown\n<!-- docgen:begin x -->\n```\n", region, page="p.md")

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.catalog import load_catalog, load_notes
-from generator.core.spec import compare, differences, here, load_spec, required
+from generator.core.models import ErrorEntry, ErrorsCatalog
+from generator.core.notes import Notes
+from generator.core.spec import Citation, Condition, Outcome, Spec, compare, differences, here, required
 from generator.shell.cli import main
-from tests.helpers import copy_project
+from tests.helpers import copy_project, load
 
 SERVER = "backend/app/mcp_server.py"
 NOTES = "data/mcp-errors.notes.yaml"
@@ -46,25 +47,29 @@ def edit(root: Path, relative: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
+def committed(repo_root: Path) -> tuple[ErrorsCatalog, Notes, Spec]:
+    """The repository's errors catalog, its notes and the specification they name, as check loads them."""
+    project = load(repo_root, site=False)
+    catalog, spec = project.catalogs()["mcp-errors"], project.spec_of("mcp-errors")
+    assert isinstance(catalog, ErrorsCatalog) and spec is not None and spec.name == "mcp-2026-07-28"
+    return catalog, project.notes["mcp-errors"], spec
+
+
 def test_the_committed_catalog_differs_exactly_where_the_baseline_says(repo_root: Path) -> None:
-    catalog = load_catalog(repo_root / "data/mcp-errors.yaml", "mcp-errors.yaml")
-    notes = load_notes(repo_root / NOTES, NOTES)
-    spec = load_spec(repo_root, repo_root / "data", "mcp-2026-07-28", named_in=NOTES)
+    catalog, notes, spec = committed(repo_root)
     comparisons = compare(catalog, notes, spec)
-    found = {c.condition["id"]: c.differs for c in comparisons if c.differs}
+    found = {c.condition.id: c.differs for c in comparisons if c.differs}
     assert found == KNOWN_DIFFERENCES
-    assert {key: tuple(value["differs"]) for key, value in spec.accepted.items()} == KNOWN_DIFFERENCES
-    assert all(value["reason"].strip() for value in spec.accepted.values())
-    agrees = {c.condition["id"] for c in comparisons if not c.differs}
+    assert {key: value.differs for key, value in spec.accepted.items()} == KNOWN_DIFFERENCES
+    assert all(value.reason.strip() for value in spec.accepted.values())
+    agrees = {c.condition.id for c in comparisons if not c.differs}
     assert {"header-mismatch", "notification", "tool-execution-failure", "method-not-found"} <= agrees
-    assert all(c.condition["source"]["url"].startswith("https://") for c in comparisons)
+    assert all(c.condition.source.url.startswith("https://") for c in comparisons)
 
 
 def test_how_a_difference_reads(repo_root: Path) -> None:
-    catalog = load_catalog(repo_root / "data/mcp-errors.yaml", "mcp-errors.yaml")
-    notes = load_notes(repo_root / NOTES, NOTES)
-    spec = load_spec(repo_root, repo_root / "data", "mcp-2026-07-28", named_in=NOTES)
-    by_id = {c.condition["id"]: c for c in compare(catalog, notes, spec)}
+    catalog, notes, spec = committed(repo_root)
+    by_id = {c.condition.id: c for c in compare(catalog, notes, spec)}
     assert here(by_id["unknown-tool"]) == "`-32601` at HTTP `200`"
     assert required(by_id["unknown-tool"].condition) == "a JSON-RPC error: `-32602`"
     assert here(by_id["routing-header-missing"]) == "no JSON-RPC error (no row of the table)"
@@ -79,8 +84,8 @@ def test_how_a_difference_reads(repo_root: Path) -> None:
     [
         ("error", [], ("outcome",)),
         ("is-error-result", [], ()),
-        ("accepted", [{"code": -32600, "status": 400}], ("outcome",)),
-        ("error", [{"code": -32602, "status": 400, "data_keys": ["a"]}], ("status", "data")),
+        ("accepted", [(-32600, 400, ())], ("outcome",)),
+        ("error", [(-32602, 400, ("a",))], ("status", "data")),
     ],
     ids=[
         "error answered normally",
@@ -90,10 +95,14 @@ def test_how_a_difference_reads(repo_root: Path) -> None:
     ],
 )
 def test_differences_by_outcome(
-    outcome: str, entries: list[dict[str, object]], expected: tuple[str, ...]
+    outcome: Outcome, entries: list[tuple[int, int, tuple[str, ...]]], expected: tuple[str, ...]
 ) -> None:
-    condition = {"outcome": outcome, "code": -32602, "status": 404, "data": ["a", "b"]}
-    assert differences(condition, entries) == expected
+    source = Citation("https://example.com/spec", "Errors")
+    condition = Condition("c", "The client errs.", outcome, "MUST", source, -32602, 404, ("a", "b"))
+    answers = [
+        ErrorEntry("e", code, status, "m", "f", "app.py", data_keys=keys) for code, status, keys in entries
+    ]
+    assert differences(condition, answers) == expected
 
 
 def test_a_new_difference_fails_check(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,6 +115,14 @@ def test_a_new_difference_fails_check(project: Path, capsys: pytest.CaptureFixtu
     code, found = findings(project, capsys)
     new = [f for f in found if f["kind"] == "spec-difference"]
     assert code == 1
+    assert {f["kind"] for f in found} == {
+        "spec-difference",
+        "status-changed",
+        "page-stale",
+        "evidence-mismatch",
+        "evidence-stale",
+        "verification-stale",
+    }
     assert [f["subject"] for f in new] == ["method-not-found"]
     assert new[0]["file"] == SERVER  # annotated on the raise site
     assert (new[0]["old"], new[0]["new"]) == (
@@ -121,23 +138,40 @@ STALE = {
         'METHOD_NOT_FOUND, f"Unknown {kind}: {name}")',
         'INVALID_PARAMS, f"Unknown {kind}: {name}")',
         {("unknown-tool", "code"), ("unknown-resource", "code"), ("unknown-prompt", "code")},
+        "code-changed",
     ),
     "the version error now says what was requested": (
         'data={"supported": list(SUPPORTED_PROTOCOL_VERSIONS)},',
         'data={"supported": list(SUPPORTED_PROTOCOL_VERSIONS), "requested": version},',
         {("unsupported-protocol-version", "data")},
+        "data-changed",
     ),
 }
 
 
-@pytest.mark.parametrize(("old", "new", "expected"), STALE.values(), ids=STALE)
+@pytest.mark.parametrize(("old", "new", "expected", "drift"), STALE.values(), ids=STALE)
 def test_a_baseline_entry_that_no_longer_holds_fails_check(
-    project: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, expected: set[tuple[str, str]]
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    old: str,
+    new: str,
+    expected: set[tuple[str, str]],
+    drift: str,
 ) -> None:
     edit(project, SERVER, old, new)
     code, found = findings(project, capsys)
     stale = [f for f in found if f["kind"] == "spec-baseline-stale"]
     assert code == 1
+    # The catalog drifted (`drift`), which the pages, the evidence and the stamps all follow.
+    evidence = {"evidence-mismatch"} if drift == "code-changed" else set()
+    assert {f["kind"] for f in found} == {
+        "spec-baseline-stale",
+        drift,
+        "page-stale",
+        "evidence-stale",
+        "verification-stale",
+        *evidence,
+    }
     assert {
         (str(f["subject"]), str(f["message"]).split("differing in ")[1].split(",")[0]) for f in stale
     } == expected
@@ -156,10 +190,13 @@ def test_conditions_nobody_defined_are_reported(project: Path, capsys: pytest.Ca
     code, found = findings(project, capsys)
     kinds = {(f["kind"], f["subject"]) for f in found}
     assert code == 1
-    assert ("spec-unknown-condition", "parse-error.spec") in kinds
-    assert ("spec-baseline-stale", "gone-condition") in kinds
     # Nobody answers parse-error any more, so that is a difference as well: the mapping is checked both ways.
-    assert ("spec-difference", "parse-error") in kinds
+    assert kinds == {
+        ("spec-unknown-condition", "parse-error.spec"),
+        ("spec-baseline-stale", "gone-condition"),
+        ("spec-difference", "parse-error"),
+        ("page-stale", "spec-differences"),
+    }
 
 
 def test_a_notes_file_naming_a_missing_spec_is_bad_input(

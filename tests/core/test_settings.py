@@ -61,6 +61,7 @@ def line_of(text: str, needle: str) -> int:
 
 def test_a_valid_configuration_gives_every_setting(tmp_path: Path) -> None:
     write_config(tmp_path, VALID, head="site_name: test\nsite_url: https://docs.example/\ndocs_dir: pages\n")
+    (tmp_path / "pages").mkdir()  # a docs_dir that is given must exist
     settings = load(tmp_path)
     root = tmp_path.resolve()
     assert settings.root == root

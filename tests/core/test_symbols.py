@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.core import symbols as citations
-from generator.core.settings import load_settings
-from generator.extract.pipeline import extract
+from tests.helpers import run_extract_in_memory
 
 
 class _Canonical(ast.NodeTransformer):
@@ -82,23 +81,30 @@ def test_fingerprints_of_small_symbols_match_the_reference(source: str) -> None:
 def test_check_reuses_the_trees_griffe_parsed_and_fingerprints_the_same(
     repo_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings = load_settings(repo_root / "mkdocs.yml")
-    trees = extract(settings, dump=False).trees
+    trees = run_extract_in_memory(repo_root).trees
     cited = "backend/app/mcp_server.py"
     source = (repo_root / cited).read_bytes()
     assert source in trees  # griffe parsed this file, from exactly these bytes
     names = ["_rpc_error", "mcp_endpoint", "_handle"]
-    citations._symbol.cache_clear()
-    parsed = [citations.find_symbol(repo_root, cited, name) for name in names]
+    parsed = [citations.SourceFiles(repo_root).symbol(cited, name) for name in names]
 
     def no_parsing(*args: object, **kwargs: object) -> None:
-        raise AssertionError("parsed a file whose tree was lent")
+        raise AssertionError("parsed a file whose tree was adopted")
 
-    citations._symbol.cache_clear()
-    monkeypatch.setattr(citations, "_parse_bytes", no_parsing)
-    with citations.reusing(trees):
-        reused = [citations.find_symbol(repo_root, cited, name) for name in names]
+    monkeypatch.setattr(citations, "_parse", no_parsing)
+    adopting = citations.SourceFiles(repo_root)
+    adopting.adopt(trees)
+    reused = [adopting.symbol(cited, name) for name in names]
     assert reused == parsed
     assert all(symbol is not None for symbol in reused)
-    assert citations._parsed_elsewhere == {}  # lent for the block only
-    citations._symbol.cache_clear()
+    assert [adopting.symbol(cited, name) for name in names] == parsed  # a tree comes out as it went in
+
+
+def test_symbol_lines_are_read_statically(repo_root: Path) -> None:
+    source = repo_root / "backend" / "app" / "mcp_server.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    [handle] = [n for n in tree.body if isinstance(n, ast.AsyncFunctionDef) and n.name == "_handle"]
+    sources = citations.SourceFiles(repo_root)
+    assert sources.lines("backend/app/mcp_server.py", "_handle") == (handle.lineno, handle.end_lineno)
+    assert sources.lines("backend/app/mcp_server.py", "no_such_symbol") is None
+    assert sources.lines("missing.py", "_handle") is None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.catalog import SCHEMA_DIR
+from generator.core.schemas import SCHEMA_DIR
 from generator.shell.cli import main
 from tests.helpers import make_files, make_project
 
@@ -53,6 +53,8 @@ def test_help_describes_docgen_and_its_commands(capsys: pytest.CaptureFixture[st
     for command in ("extract", "render", "check", "verify", "probe"):
         assert f"\n    {command} " in shown
     assert "DOCGEN_CACHE_DIR" in shown and "DOCGEN_NO_CACHE=1" in shown
+    assert "limits (fixed, so that an untrusted pull request cannot exhaust the machine" in shown
+    assert "at most 16 MiB each" in shown and "10,000,000 units of work" in shown
 
 
 SUBCOMMANDS = {

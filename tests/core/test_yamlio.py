@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -213,7 +214,6 @@ PLAIN_OR_NOT = {
     "scalars of every kind": "s: text\ni: 404\nh: 0x1f\nf: 1.5\nb: yes\nn: ~\nd: 2026-07-28\nq: '404'\n",
     "non-string keys": "entries:\n  404: a\n  yes: b\n  ~: c\n  1.5: d\n",
     "nested lists and mappings": "a:\n- b: [1, {c: d}]\n- []\n- {}\n",
-    "duplicate keys": "a: 1\nb: 2\na: 3\n",
     "anchors and aliases": "base: &b {x: 1}\nmore: *b\nlist: [*b, *b]\n",
     "a merge key": "base: &b {x: 1, y: 2}\nchild:\n  <<: *b\n  y: 3\n",
     "a value key": "a:\n  =: 1\n",
@@ -240,7 +240,7 @@ def pyyaml(text: str) -> Any:
 
 @pytest.mark.parametrize("text", PLAIN_OR_NOT.values(), ids=PLAIN_OR_NOT)
 def test_the_plain_builder_agrees_with_pyyaml(text: str) -> None:
-    data = load_yaml(text, "x.yaml").data
+    data = load_yaml(text, "x.yaml", aliases=True).data  # as mkdocs.yml is read: anchors allowed
     assert data == pyyaml(text)
     assert [type(value) for value in _leaves(data)] == [type(value) for value in _leaves(pyyaml(text))]
 
@@ -274,3 +274,81 @@ def _leaves(data: Any) -> list[Any]:
     if isinstance(data, list):
         return [leaf for item in data for leaf in _leaves(item)]
     return [data]
+
+
+# What docgen refuses to build: anchors in its own files, aliases that expand too far, nesting too deep.
+
+
+def alias_bomb(levels: int = 9) -> str:
+    """Nine anchors, each a list naming the one before nine times: 9**9 values once followed."""
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for level in range(1, levels):
+        lines.append(f"a{level}: &a{level} [{', '.join([f'*a{level - 1}'] * 9)}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_docgen_files_may_have_no_anchor(tmp_path: Path) -> None:
+    with pytest.raises(CatalogError) as caught:
+        load_yaml("entries:\n  a: &x {cause: c}\n  b: *x\n", "data/x.notes.yaml")
+    assert caught.value.location == "data/x.notes.yaml:2"
+    assert "anchors and aliases" in caught.value.message
+    assert load_yaml("m: 'Q & A'\n", "x.yaml").data == {"m": "Q & A"}  # an ampersand is not an anchor
+
+
+def test_an_alias_bomb_is_refused_at_once() -> None:
+    started = time.monotonic()
+    with pytest.raises(CatalogError, match="anchors and aliases") as caught:
+        load_yaml(alias_bomb(), "data/x.yaml")
+    assert caught.value.line == 1
+    with pytest.raises(CatalogError, match="expand to 490,329,064 values") as caught:
+        load_yaml(alias_bomb(), "mkdocs.yml", aliases=True)
+    assert caught.value.line == 1
+    assert time.monotonic() - started < 1
+
+
+def test_mkdocs_yml_may_use_a_few_aliases() -> None:
+    text = "defaults: &d {a: 1}\nfirst: *d\nsecond: *d\n"
+    assert load_yaml(text, "mkdocs.yml", aliases=True).data == {
+        "defaults": {"a": 1},
+        "first": {"a": 1},
+        "second": {"a": 1},
+    }
+
+
+@pytest.mark.parametrize("levels", [1000, 100_000])
+def test_deep_flow_nesting_is_refused_not_a_crash(levels: int) -> None:
+    """libyaml's composer recurses in C: 100,000 brackets overflowed its stack and killed the process."""
+    with pytest.raises(CatalogError, match="nest more than 100 levels"):
+        load_yaml("a: " + "[" * levels + "]" * levels + "\n", "x.yaml")
+
+
+def test_deep_block_nesting_is_refused_at_its_line() -> None:
+    text = "".join(" " * depth + "k:\n" for depth in range(150)) + " " * 150 + "v\n"
+    with pytest.raises(CatalogError, match="nest more than 100 levels") as caught:
+        load_yaml(text, "x.yaml")
+    assert caught.value.line == 101
+
+
+def test_an_integer_too_long_to_read_is_an_error() -> None:
+    with pytest.raises(CatalogError, match="invalid YAML: Exceeds the limit"):
+        load_yaml("size: 1" + "0" * 5000 + "\n", "x.yaml")
+
+
+DUPLICATES = {
+    "a plain document": ("entries:\n  a:\n    cause: One.\n    cause: Two.\n", 4, "'cause'", "1 line above"),
+    "entry ids": ("entries:\n  a: {cause: x}\n  b: {}\n  a: {cause: y}\n", 4, "'a'", "2 lines above"),
+    "a tagged document": ("e: !!python/name:x.y\nnav: 1\nnav: 2\n", 3, "'nav'", "1 line above"),
+    "ints that read the same": ("entries:\n  404: a\n  404: b\n", 3, "'404'", "1 line above"),
+}
+
+
+@pytest.mark.parametrize(("text", "line", "key", "distance"), DUPLICATES.values(), ids=DUPLICATES)
+def test_a_key_given_twice_is_refused_naming_both_lines(
+    text: str, line: int, key: str, distance: str
+) -> None:
+    """PyYAML keeps the last value without a word: a second `cause:` would drop an editor's sentence."""
+    for aliases in (False, True):
+        with pytest.raises(CatalogError) as caught:
+            load_yaml(text, "data/x.notes.yaml", aliases=aliases)
+        assert caught.value.line == line
+        assert f"the key {key} is given twice, here and {distance}" in caught.value.message

@@ -9,17 +9,21 @@ from typing import Any
 import pytest
 
 from generator.core.errors import ConfigError, SourceError
-from generator.core.settings import load_settings
-from generator.extract.pipeline import Extraction, extract
-from tests.helpers import SEED_ROWS, make_files, make_project
+from generator.extract.pipeline import Extraction
+from tests.helpers import SEED_ROWS, make_files, make_project, run_extract_in_memory
 
 
 def run(root: Path) -> Extraction:
-    return extract(load_settings(root / "mkdocs.yml"))
+    return run_extract_in_memory(root)
+
+
+def data(root: Path) -> dict[str, Any]:
+    """The errors catalog extract finds under `root`, as the data its file holds."""
+    return run(root).catalogs["errors"].as_data()
 
 
 def entries(root: Path) -> list[dict[str, Any]]:
-    result: list[dict[str, Any]] = run(root).catalogs["errors"]["entries"]
+    result: list[dict[str, Any]] = data(root)["entries"]
     return result
 
 
@@ -222,11 +226,11 @@ def test_a_function_imported_from_another_module_is_read_where_it_is_defined(tmp
         },
     )
     result = run(tmp_path)
-    [entry] = result.catalogs["errors"]["entries"]
+    [entry] = result.catalogs["errors"].as_data()["entries"]
     assert (entry["file"], entry["status"], entry["constants_used"]) == ("app/handlers.py", 409, ["REFUSED"])
     assert entry["draft_cause"] == "The handler refused the request."
     assert result.sites["errors"][0].line == 9  # in app/handlers.py, not app/server.py
-    assert result.catalogs["errors"]["sources"] == [
+    assert result.catalogs["errors"].as_data()["sources"] == [
         {"path": "app/server.py", "symbols": ["_rpc_error", "endpoint"]},
         {"path": "app/handlers.py", "symbols": ["handle"]},
     ]
@@ -337,20 +341,20 @@ def test_module_constants_are_exported_for_notes(tmp_path: Path) -> None:
             return _rpc_error(1, -32600, "Bad", status=413)
         """,
     )
-    constants = run(tmp_path).catalogs["errors"]["constants"]
+    constants = data(tmp_path)["constants"]
     assert constants["MAX_BODY_BYTES"] == 262144
     assert constants["VERSIONS"] == ["2025-06-18", "2026-07-28"]
     assert "lower_case" not in constants and "DYNAMIC" not in constants
 
 
 def test_the_real_backend_gives_exactly_the_seed_rows(repo_root: Path) -> None:
-    result = extract(load_settings(repo_root / "mkdocs.yml"))
-    pairs = sorted((e["code"], e["status"]) for e in result.catalogs["mcp-errors"]["entries"])
+    result = run(repo_root)
+    pairs = sorted((e["code"], e["status"]) for e in result.catalogs["mcp-errors"].as_data()["entries"])
     assert pairs == sorted(SEED_ROWS)
 
 
 def test_extract_reproduces_the_committed_files_byte_for_byte(repo_root: Path) -> None:
-    result = extract(load_settings(repo_root / "mkdocs.yml"))
+    result = run(repo_root)
     assert sorted(result.outputs) == [
         "data/mcp-errors.yaml",
         "data/mcp-tools.yaml",

@@ -8,13 +8,10 @@ from typing import Any
 
 import pytest
 
-from generator.core.catalog import load_catalog
 from generator.core.errors import SourceError
-from generator.core.settings import load_settings
 from generator.core.writer import write_outputs
-from generator.extract.pipeline import extract
 from generator.extract.tools import json_type
-from tests.helpers import make_files
+from tests.helpers import make_files, read_catalog, run_extract_in_memory
 
 MKDOCS_TOOLS = """\
 site_name: test
@@ -56,8 +53,8 @@ def make_tools(root: Path, source: str) -> Path:
 
 
 def catalog(root: Path) -> dict[str, Any]:
-    result: dict[str, Any] = extract(load_settings(root / "mkdocs.yml")).catalogs["tools"]
-    return result
+    """The tools catalog extract finds under `root`, as the data its file holds."""
+    return run_extract_in_memory(root).catalogs["tools"].as_data()
 
 
 def only_tool(root: Path) -> dict[str, Any]:
@@ -273,5 +270,5 @@ def test_the_written_catalog_matches_its_schema(tmp_path: Path) -> None:
             \"\"\"A thing.\"\"\"
         """,
     )
-    write_outputs(tmp_path, extract(load_settings(tmp_path / "mkdocs.yml")).outputs)
-    assert load_catalog(tmp_path / "data" / "tools.yaml", "data/tools.yaml") == catalog(tmp_path)
+    write_outputs(tmp_path, run_extract_in_memory(tmp_path).outputs)
+    assert read_catalog(tmp_path / "data" / "tools.yaml", "data/tools.yaml").as_data() == catalog(tmp_path)

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.core.catalog import load_catalog, load_notes
-from generator.render.context import make_environment
+from generator.core.models import ErrorsCatalog
+from generator.render.environment import make_environment
 from generator.shell.cli import main
 from tests.backend.conftest import RunningServer, run_server, write_docs
-from tests.helpers import copy_project
+from tests.helpers import copy_project, load
 
 EVIDENCE = "data/mcp-errors.evidence.yaml"
 SERVER = "backend/app/mcp_server.py"
@@ -187,15 +187,16 @@ print(json.dumps(said))
 @pytest.mark.server
 def test_each_python_client_snippet_meets_its_error(repo_root: Path, live_server: RunningServer) -> None:
     """The programs in the Python tab run against the server and print the row's code."""
-    catalog = load_catalog(repo_root / "data/mcp-errors.yaml", "mcp-errors.yaml")
-    notes = load_notes(repo_root / "data/mcp-errors.notes.yaml", "mcp-errors.notes.yaml")
-    codes = {entry["id"]: entry["code"] for entry in catalog["entries"]}
-    environment = make_environment(repo_root / "templates")
-    variables = {**catalog["constants"], "endpoint": live_server.url}
+    project = load(repo_root)
+    catalog, notes = project.catalogs()["mcp-errors"], project.notes["mcp-errors"]
+    assert isinstance(catalog, ErrorsCatalog)
+    codes = {entry.id: entry.code for entry in catalog.entries}
+    environment = make_environment(project.templates)
+    variables = {**catalog.constants, "endpoint": live_server.url}
     snippets = [
-        (entry_id, environment.from_string(fields["example"]["client"]).render(variables))
-        for entry_id, fields in notes["entries"].items()
-        if "client" in fields.get("example", {})
+        (entry_id, environment.from_string(example.client).render(variables))
+        for entry_id, example in notes.examples().items()
+        if example.client is not None
     ]
     snippets.sort(key=lambda item: item[0] == "rate-limited")  # it spends the budget: last
     assert len(snippets) == 7

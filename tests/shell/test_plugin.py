@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import logging
 import re
 import subprocess
@@ -15,7 +14,8 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
 from generator.core.settings import load_settings
-from generator.shell.plugin import DocgenPlugin, _commit, locate_symbol, watched_paths
+from generator.core.symbols import SourceFiles
+from generator.shell.plugin import DocgenPlugin, _commit, watched_paths
 from tests.test_site import copy_site
 
 
@@ -78,7 +78,7 @@ def test_source_links_point_at_the_built_commit_with_line_ranges(project: Path, 
     )
     site = build_project(project)
     html = (site / "developers" / "mcp-errors" / "index.html").read_text(encoding="utf-8")
-    first, last = locate_symbol(project / "backend" / "app" / "mcp_server.py", "_handle") or (0, 0)
+    first, last = SourceFiles(project).lines("backend/app/mcp_server.py", "_handle") or (0, 0)
     assert first > 0
     # The copy is not a git checkout, so the ref is HEAD; in a checkout it is the commit (next test).
     link = f"https://github.com/example/connect/blob/HEAD/backend/app/mcp_server.py#L{first}-L{last}"
@@ -91,15 +91,6 @@ def test_the_built_commit_is_the_checkout_head(repo_root: Path) -> None:
     )
     assert _commit(repo_root) == head.stdout.strip()
     assert _commit(Path("/")) == "HEAD"
-
-
-def test_locate_symbol_reads_source_statically(repo_root: Path) -> None:
-    source = repo_root / "backend" / "app" / "mcp_server.py"
-    tree = ast.parse(source.read_text(encoding="utf-8"))
-    [handle] = [n for n in tree.body if isinstance(n, ast.AsyncFunctionDef) and n.name == "_handle"]
-    assert locate_symbol(source, "_handle") == (handle.lineno, handle.end_lineno)
-    assert locate_symbol(source, "no_such_symbol") is None
-    assert locate_symbol(repo_root / "missing.py", "_handle") is None
 
 
 def test_serve_watches_backend_data_and_templates(repo_root: Path) -> None:
@@ -142,7 +133,7 @@ def test_a_template_error_stops_the_build_with_its_location(
 ) -> None:
     edit(project / "docs" / "index.md", "<!-- docgen:end page-header -->", "<!-- docgen:end page-headr -->")
     message = build_error(project, caplog)
-    assert re.search(r"docgen: index.md:\d+: .*closes region 'page-header'", message)
+    assert re.search(r"docgen: docs/index.md:\d+: .*closes region 'page-header'", message)
 
 
 def test_a_page_that_is_not_utf8_stops_the_build_with_its_location(
@@ -150,7 +141,8 @@ def test_a_page_that_is_not_utf8_stops_the_build_with_its_location(
 ) -> None:
     (project / "docs" / "latin1.md").write_bytes(b"# Caf\xe9\n")
     message = build_error(project, caplog)
-    assert "docgen: docs/latin1.md: not valid UTF-8 (byte 5)" in message
+    located = "docgen: docs/latin1.md:1: not valid UTF-8: byte 0xe9 at line 1, column 6 (byte 5 of the file)"
+    assert located in message
 
 
 def test_while_serving_a_backend_edit_shows_without_extract(project: Path) -> None:

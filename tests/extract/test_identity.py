@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
+from generator.core.models import ErrorEntry
 from generator.extract.identity import (
     LikelySuccessor,
     _matched_ids,
@@ -43,19 +44,10 @@ def site(
     return ErrorSite(function=function, message=message, conditions=tuple(conditions), **values)
 
 
-def entries(sites: Sequence[ErrorSite], ids: Sequence[str]) -> list[dict[str, Any]]:
+def entries(sites: Sequence[ErrorSite], ids: Sequence[str]) -> list[ErrorEntry]:
     """The previous catalog's entries for `sites`, as extract would have written them."""
     return [
-        {
-            "id": entry_id,
-            "code": s.code,
-            "status": s.status,
-            "message": s.message,
-            "function": s.function,
-            "file": s.file,
-            "conditions": list(s.conditions),
-            "data_keys": list(s.data_keys),
-        }
+        ErrorEntry(entry_id, s.code, s.status, s.message, s.function, s.file, s.conditions, s.data_keys)
         for s, entry_id in zip(sites, ids, strict=True)
     ]
 
@@ -372,16 +364,7 @@ def test_a_vanished_entry_is_named_as_predecessor_once() -> None:
     def site(message: str, code: int) -> ErrorSite:
         return ErrorSite("handle", "app.py", 1, 1, code, 400, message, (), (f"kind == {code}",), None, ())
 
-    old = [
-        {
-            "id": "bad-request",
-            "function": "handle",
-            "code": -32600,
-            "status": 400,
-            "message": "Bad request",
-            "conditions": ["kind == 1"],
-        }
-    ]
+    old = [ErrorEntry("bad-request", -32600, 400, "Bad request", "handle", "app.py", ("kind == 1",))]
     ids, successors = assign_ids(
         [site("Bad request body", -32601), site("Bad request head", -32602)], old, frozenset()
     )
@@ -393,16 +376,7 @@ def test_an_entry_keeps_its_id_when_its_function_is_renamed() -> None:
     from generator.extract.identity import assign_ids
     from generator.extract.sites import ErrorSite
 
-    old = [
-        {
-            "id": "too-large",
-            "function": "endpoint",
-            "code": -32600,
-            "status": 413,
-            "message": "Too large",
-            "conditions": ["size > LIMIT"],
-        }
-    ]
+    old = [ErrorEntry("too-large", -32600, 413, "Too large", "endpoint", "app.py", ("size > LIMIT",))]
     moved = ErrorSite("transport", "app.py", 9, 9, -32600, 413, "Too large", (), ("size > LIMIT",), None, ())
     ids, successors = assign_ids([moved], old, frozenset({"LIMIT"}))
     assert ids == ["too-large"]

@@ -10,8 +10,12 @@ from typing import Any
 
 import pytest
 
+from generator.core import examples
 from generator.core.errors import CatalogError
-from generator.core.examples import Where, curl_command, examples_of, http_request, resolve
+from generator.core.examples import Example, Where, curl_command, examples_of, http_request
+from generator.core.models import ErrorEntry, ErrorsCatalog
+from generator.core.notes import WrittenExample, parse_notes
+from generator.core.yamlio import load_yaml
 from generator.shell.cli import main
 from tests.helpers import copy_project
 
@@ -20,6 +24,11 @@ WHERE = Where("data/x.notes.yaml", 7, "entries/x/example")
 BODY = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 NOTES = "data/mcp-errors.notes.yaml"
 EVIDENCE = "data/mcp-errors.evidence.yaml"
+
+
+def resolve(entry_id: str, raw: dict[str, Any], constants: dict[str, Any], where: Where) -> Example:
+    """`examples.resolve` on an example written as `raw` in the notes."""
+    return examples.resolve(entry_id, WrittenExample.from_data(raw), constants, where)
 
 
 def test_counts_come_from_the_constants_and_the_body_is_padded_to_size() -> None:
@@ -96,15 +105,14 @@ def test_a_bad_example_is_located(raw: dict[str, Any], message: str) -> None:
 
 
 def test_examples_follow_the_catalog_and_are_located_in_the_notes() -> None:
-    catalog = {"constants": {}, "entries": [{"id": "b"}, {"id": "a"}, {"id": "c"}]}
-    notes = {
-        "entries": {"a": {"example": {"body": 1}}, "b": {"example": {"raw": "x"}}, "c": {"cause": "Why."}}
-    }
-    assert list(examples_of(catalog, notes, notes_file="n.yaml")) == ["b", "a"]
-    broken = {"entries": {"a": {"example": {}}}}
+    catalog = ErrorsCatalog("n", (), {}, tuple(ErrorEntry(i, -32600, 400, "m", "f", "a.py") for i in "bac"))
+    text = "entries:\n  a:\n    example: {body: 1}\n  b:\n    example: {raw: x}\n  c:\n    cause: Why.\n"
+    notes = parse_notes(load_yaml(text, "n.yaml"), "n.yaml")
+    assert list(examples_of(catalog, notes)) == ["b", "a"]
+    broken = parse_notes(load_yaml("entries:\n  a:\n    example: {}\n", "n.yaml"), "n.yaml")
     with pytest.raises(CatalogError) as caught:
-        examples_of(catalog, broken, notes_file="n.yaml", notes_text="entries:\n  a:\n    example: {}\n")
-    assert caught.value.location == "n.yaml:2"
+        examples_of(catalog, broken)
+    assert caught.value.location == "n.yaml:3"  # the `example:` at fault, not just its entry
 
 
 # check on the evidence, on a copy of the repository.
@@ -135,8 +143,8 @@ def test_an_edited_example_makes_its_evidence_stale(
 ) -> None:
     edit(project, NOTES, '"params": {"name": "no_such_tool"', '"params": {"name": "no_such_tool_either"')
     found = kinds(project, capsys)
-    assert found["evidence-stale"] == {"unknown-name"}
-    assert "page-stale" in found  # the page shows the new request with no answer yet
+    # The page shows the new request with no answer yet.
+    assert found == {"evidence-stale": {"unknown-name"}, "page-stale": {"error-examples"}}
 
 
 def test_evidence_that_contradicts_the_catalog(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -144,8 +152,10 @@ def test_evidence_that_contradicts_the_catalog(project: Path, capsys: pytest.Cap
     start = text.index("- id: method-not-found")
     edited = text[:start] + text[start:].replace("    status: 404", "    status: 405", 2)
     (project / EVIDENCE).write_text(edited, encoding="utf-8")
-    found = kinds(project, capsys)
-    assert found["evidence-mismatch"] == {"method-not-found"}
+    assert kinds(project, capsys) == {
+        "evidence-mismatch": {"method-not-found"},
+        "page-stale": {"page-header", "error-examples"},
+    }
 
 
 def test_an_entry_without_an_example(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,11 +163,17 @@ def test_an_entry_without_an_example(project: Path, capsys: pytest.CaptureFixtur
     text = path.read_text(encoding="utf-8")
     start = text.index("    example:\n", text.index("  batch-not-supported:"))
     path.write_text(text[:start] + text[text.index("  unsupported-protocol-version:") :], encoding="utf-8")
-    assert kinds(project, capsys)["example-missing"] == {"batch-not-supported"}
+    assert kinds(project, capsys) == {
+        "example-missing": {"batch-not-supported"},
+        "page-stale": {"error-examples"},
+    }
 
 
 def test_no_evidence_yet(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (project / EVIDENCE).unlink()
     found = kinds(project, capsys)
-    assert found["evidence-missing"] == {"mcp-errors"}
-    assert "page-stale" in found  # the header no longer says the table was reproduced
+    # The header no longer says the table was reproduced, nor the examples what the server answered.
+    assert found == {
+        "evidence-missing": {"mcp-errors"},
+        "page-stale": {"page-header", "error-examples"},
+    }

@@ -9,16 +9,17 @@ import jinja2
 import pytest
 
 from generator.core import template_cache
-from generator.render.context import make_environment
+from generator.render.environment import make_environment
 
 
-def write_template(folder: Path, text: str) -> Path:
+def write_template(folder: Path, text: str) -> dict[str, str]:
+    """The one template a project with `text` as its greeting template loads."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "greeting.md.j2").write_text(text, encoding="utf-8")
-    return folder
+    return {"greeting.md.j2": text}
 
 
-def render(templates: Path, **variables: object) -> str:
+def render(templates: dict[str, str], **variables: object) -> str:
     """Render with a new environment, as a new process would."""
     return make_environment(templates).get_template("greeting.md.j2").render(variables)
 
@@ -49,27 +50,25 @@ def test_a_second_environment_reuses_the_compiled_code(
 
 
 def test_notes_compiled_from_strings_are_cached_too(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    environment = make_environment(Path("unused"))
+    environment = make_environment({})
     template = template_cache.from_string(environment, "{{ LIMIT | kib }} at most", name="note")
     assert template.render(LIMIT=262144) == "256 KiB at most"
     refuse_to_compile(monkeypatch)
-    again = template_cache.from_string(
-        make_environment(Path("unused")), "{{ LIMIT | kib }} at most", name="note"
-    )
+    again = template_cache.from_string(make_environment({}), "{{ LIMIT | kib }} at most", name="note")
     assert again.render(LIMIT=1024) == "1 KiB at most"
 
 
 def test_an_edited_template_is_compiled_again(tmp_path: Path, cache: Path) -> None:
     templates = write_template(tmp_path / "templates", "Hello {{ name }}!\n")
     assert render(templates, name="you") == "Hello you!\n"
-    write_template(templates, "Goodbye {{ name }}.\n")
-    assert render(templates, name="you") == "Goodbye you.\n"
+    edited = write_template(tmp_path / "templates", "Goodbye {{ name }}.\n")
+    assert render(edited, name="you") == "Goodbye you.\n"
 
 
 def test_environments_with_other_whitespace_rules_do_not_share_code(tmp_path: Path, cache: Path) -> None:
     templates = write_template(tmp_path / "templates", "{% if true %}\nyes\n{% endif %}\n")
     assert render(templates) == "yes\n"  # trim_blocks drops the newline after each block tag
-    plain = template_cache.attach(jinja2.Environment(loader=jinja2.FileSystemLoader(templates)))
+    plain = template_cache.attach(jinja2.Environment(loader=jinja2.DictLoader(templates)))
     assert plain.get_template("greeting.md.j2").render() == "\nyes\n"
     assert len(list(cache.iterdir())) == 2
 

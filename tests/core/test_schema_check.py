@@ -12,8 +12,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from generator.core.catalog import SCHEMA_DIR
 from generator.core.schema_check import compile_schema, conforms
+from generator.core.schemas import SCHEMA_DIR
 from generator.core.yamlio import read_yaml
 
 DOCUMENTS = {

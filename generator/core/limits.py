@@ -1,0 +1,47 @@
+"""The bounds every input is held to, so that nothing a pull request can change exhausts the machine.
+
+A pull request controls the notes, the examples, the templates, the pages, every YAML file and the source
+constants docgen folds. Each can be made to ask for unbounded work (a loop of ten billion steps, a string of
+ten gigabytes, a YAML alias bomb, a `.py` file that is a link to `/dev/zero`), so each is measured against
+one of these limits before the work is done, and going past one is a located error (exit 3), never a hang, a
+MemoryError or a traceback. They are fixed on purpose: a setting a pull request could raise would bound
+nothing. Every figure is far above what a real project needs (README.md, "On an untrusted pull request").
+"""
+
+from __future__ import annotations
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""The largest file docgen reads (YAML, pages, templates, source and cited files). Only regular files are
+read: a device, a pipe or a folder where a file is expected is refused before it is opened for reading."""
+
+YAML_MAX_DEPTH = 100
+"""How deeply mappings and lists may nest in any YAML document docgen reads."""
+
+YAML_MAX_NODES = 100_000
+"""How many values mkdocs.yml may expand to once its aliases are followed. docgen's own YAML files (notes,
+catalogs, evidence, specifications, front matter) may use no anchors or aliases at all."""
+
+MAX_INT_BITS = 4096
+"""The largest integer (in bits) that constant folding in extract, or arithmetic in a template, may make."""
+
+MAX_FOLDED_ITEMS = 100_000
+"""The longest string or tuple constant folding may make (`'x' * n`)."""
+
+TEMPLATE_MAX_TEXT = 4_000_000
+"""The longest string or list one step of a template may make, and the longest text one render may return."""
+
+TEMPLATE_MAX_WORK = 10_000_000
+"""The work one render may do: one unit per loop iteration, call, filter or operator, plus one per character
+or item that a step builds or reads through."""
+
+TEMPLATE_MAX_RANGE = 100_000
+"""The most numbers one `range()` in a template may give."""
+
+TEMPLATE_MAX_SECONDS = 10.0
+"""A render that runs longer than this is stopped at its next step, whatever its work count says."""
+
+EXAMPLE_MAX_BYTES = 16 * 1024 * 1024
+"""The largest request body an example may describe (`size:`)."""
+
+EXAMPLE_MAX_REPEAT = 100_000
+"""The most times an example may ask to be sent (`repeat:`)."""

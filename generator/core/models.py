@@ -1,0 +1,212 @@
+"""The catalogs as typed values: what extract builds, what the committed YAML is read back into.
+
+A catalog file is plain data (`as_data` gives it, key for key, in the order it is written); everything else
+in docgen works on these values. `from_data` reads data that has already passed the catalog's JSON Schema, so
+it trusts the types the schema guarantees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+Json: TypeAlias = "bool | int | float | str | list[Json] | dict[str, Json] | None"
+"""A value as YAML and JSON write it."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file a catalog draws on, with the symbols of it that the catalog cites."""
+
+    path: str
+    symbols: tuple[str, ...]
+
+    def as_data(self) -> dict[str, Json]:
+        return {"path": self.path, "symbols": list(self.symbols)}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Source:
+        return cls(str(data["path"]), tuple(data["symbols"]))
+
+
+@dataclass(frozen=True)
+class ErrorEntry:
+    """One call of the error constructor: what a client sees, and where the code decides it."""
+
+    id: str
+    code: int
+    status: int
+    message: str
+    function: str
+    file: str
+    conditions: tuple[str, ...] = ()
+    data_keys: tuple[str, ...] = ()
+    constants_used: tuple[str, ...] = ()
+    draft_cause: str | None = None
+    """The comment above the call, for editors to start the cause from."""
+
+    def as_data(self) -> dict[str, Json]:
+        data: dict[str, Json] = {
+            "id": self.id,
+            "code": self.code,
+            "status": self.status,
+            "message": self.message,
+            "function": self.function,
+            "file": self.file,
+            "conditions": list(self.conditions),
+            "data_keys": list(self.data_keys),
+            "constants_used": list(self.constants_used),
+        }
+        if self.draft_cause:
+            data["draft_cause"] = self.draft_cause
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ErrorEntry:
+        return cls(
+            id=data["id"],
+            code=data["code"],
+            status=data["status"],
+            message=data["message"],
+            function=data["function"],
+            file=data["file"],
+            conditions=tuple(data.get("conditions") or ()),
+            data_keys=tuple(data.get("data_keys") or ()),
+            constants_used=tuple(data.get("constants_used") or ()),
+            draft_cause=data.get("draft_cause"),
+        )
+
+
+@dataclass(frozen=True)
+class ErrorsCatalog:
+    """Every error a server's configured functions can answer with, and the constants they use."""
+
+    name: str
+    sources: tuple[Source, ...]
+    constants: Mapping[str, Json]
+    entries: tuple[ErrorEntry, ...]
+    kind: Literal["errors"] = field(default="errors", init=False)
+
+    def as_data(self) -> dict[str, Json]:
+        return {
+            "catalog": self.name,
+            "kind": self.kind,
+            "sources": [source.as_data() for source in self.sources],
+            "constants": dict(self.constants),
+            "entries": [entry.as_data() for entry in self.entries],
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ErrorsCatalog:
+        return cls(
+            name=data["catalog"],
+            sources=tuple(Source.from_data(source) for source in data["sources"]),
+            constants=dict(data["constants"]),
+            entries=tuple(ErrorEntry.from_data(entry) for entry in data["entries"]),
+        )
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A parameter of a tool, resource or prompt, as a client passes it."""
+
+    name: str
+    type: str
+    required: bool
+    default: Json
+    description: str
+
+    def as_data(self) -> dict[str, Json]:
+        return {
+            "name": self.name,
+            "type": self.type,
+            "required": self.required,
+            "default": self.default,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool, resource or prompt the server publishes, read from its decorator and docstring."""
+
+    name: str
+    function: str
+    description: str
+    parameters: tuple[Parameter, ...]
+    uri_template: str | None = None
+    """Resources only: the URI they answer."""
+
+    def as_data(self) -> dict[str, Json]:
+        data: dict[str, Json] = {"name": self.name, "function": self.function}
+        if self.uri_template is not None:
+            data["uri_template"] = self.uri_template
+        data["description"] = self.description
+        data["parameters"] = [parameter.as_data() for parameter in self.parameters]
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Tool:
+        return cls(
+            name=data["name"],
+            function=data["function"],
+            description=data["description"],
+            parameters=tuple(Parameter(**parameter) for parameter in data["parameters"]),
+            uri_template=data.get("uri_template"),
+        )
+
+
+TOOL_KINDS = ("tools", "resources", "prompts")
+
+
+@dataclass(frozen=True)
+class ToolsCatalog:
+    """The tools, resources and prompts a server publishes, each list in source order."""
+
+    name: str
+    sources: tuple[Source, ...]
+    tools: tuple[Tool, ...]
+    resources: tuple[Tool, ...]
+    prompts: tuple[Tool, ...]
+    kind: Literal["tools"] = field(default="tools", init=False)
+
+    def items(self, kind: str) -> tuple[Tool, ...]:
+        """The list of one of `TOOL_KINDS`."""
+        lists = {"tools": self.tools, "resources": self.resources, "prompts": self.prompts}
+        return lists[kind]
+
+    def as_data(self) -> dict[str, Json]:
+        data: dict[str, Json] = {
+            "catalog": self.name,
+            "kind": self.kind,
+            "sources": [source.as_data() for source in self.sources],
+        }
+        for kind in TOOL_KINDS:
+            data[kind] = [item.as_data() for item in self.items(kind)]
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ToolsCatalog:
+        lists = {kind: tuple(Tool.from_data(item) for item in data[kind]) for kind in TOOL_KINDS}
+        return cls(
+            name=data["catalog"],
+            sources=tuple(Source.from_data(source) for source in data["sources"]),
+            tools=lists["tools"],
+            resources=lists["resources"],
+            prompts=lists["prompts"],
+        )
+
+
+Catalog = ErrorsCatalog | ToolsCatalog
+
+
+def catalog_from_data(data: Mapping[str, Any]) -> Catalog:
+    """The typed catalog of checked catalog data, by its `kind`."""
+    if data["kind"] == "tools":
+        return ToolsCatalog.from_data(data)
+    return ErrorsCatalog.from_data(data)
+
+
+def entries_by_id(entries: Sequence[ErrorEntry]) -> dict[str, ErrorEntry]:
+    return {entry.id: entry for entry in entries}

@@ -1,0 +1,150 @@
+"""Editors' notes as typed values: per entry the prose readers see, the example request, the spec conditions.
+
+`data/<catalog>.notes.yaml` belongs to editors; docgen reads it and never writes it. The values below keep
+the file's order of entries (rows of the error table follow it) and the loaded document, whose lines
+findings and errors point at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from generator.core.errors import CatalogError
+from generator.core.models import ErrorsCatalog, Json
+from generator.core.schemas import validate
+from generator.core.yamlio import LoadedYaml
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class WrittenExample:
+    """An entry's `example:` as written, counts not yet worked out (see `generator.core.examples`)."""
+
+    given: frozenset[str]
+    """The fields the notes write: `body: null` is a body, a missing `body` is none."""
+    method: str = "POST"
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: Json = None
+    raw: str | None = None
+    size: int | str | None = None
+    repeat: int | str | None = None
+    untriggerable: str | None = None
+    client: str | None = None
+    client_note: str | None = None
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> WrittenExample:
+        known = {name for name in cls.__dataclass_fields__ if name != "given"}
+        values = {name: value for name, value in data.items() if name in known}
+        if "method" in values:
+            values["method"] = str(values["method"])
+        if "headers" in values:
+            values["headers"] = {str(k): str(v) for k, v in (values["headers"] or {}).items()}
+        return cls(given=frozenset(data), **values)
+
+
+@dataclass(frozen=True)
+class EntryNotes:
+    """What editors wrote about one entry."""
+
+    cause: str | None = None
+    action: str | None = None
+    spec: tuple[str, ...] = ()
+    """Ids of the specification's conditions this entry answers."""
+    example: WrittenExample | None = None
+
+    def prose(self, field_name: str) -> str | None:
+        """`cause` or `action`."""
+        value: str | None = getattr(self, field_name)
+        return value
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> EntryNotes:
+        example = data.get("example")
+        return cls(
+            cause=data.get("cause"),
+            action=data.get("action"),
+            spec=tuple(data.get("spec") or ()),
+            example=WrittenExample.from_data(example) if isinstance(example, Mapping) else None,
+        )
+
+
+PROSE_FIELDS = ("cause", "action")
+
+
+@dataclass(frozen=True)
+class Notes:
+    """One catalog's notes file, as loaded; a catalog without one has empty notes."""
+
+    file: str
+    """The notes file, relative to the project root (it may not exist)."""
+    entries: Mapping[str, EntryNotes] = field(default_factory=dict)
+    endpoint: str | None = None
+    """The server URL the examples show."""
+    spec: str | None = None
+    """The specification the catalog is compared with."""
+    document: LoadedYaml | None = None
+
+    def entry(self, entry_id: str) -> EntryNotes:
+        return self.entries.get(entry_id) or EntryNotes()
+
+    def line(self, *path: str | int) -> int | None:
+        """The line of `path` (e.g. `"entries", entry_id`) in the notes file, or None where it is not."""
+        return self.document.line(path) if self.document is not None else None
+
+    def examples(self) -> dict[str, WrittenExample]:
+        """Entry id -> the example as written, for every entry that has one, in the file's order."""
+        return {i: notes.example for i, notes in self.entries.items() if notes.example is not None}
+
+
+def parse_notes(loaded: LoadedYaml | None, file: str) -> Notes:
+    """Notes from a loaded notes file (None: there is none), checked against their schema."""
+    if loaded is None or loaded.data is None:
+        return Notes(file)
+    validate(loaded, "errors-notes", "see data/schema/errors-notes.schema.json for the fields an entry takes")
+    data: Mapping[str, Any] = loaded.data
+    entries = data.get("entries") or {}
+    for key in entries:
+        # YAML reads `404:` as an int and `yes:` as a bool; the schema's pattern only checks strings.
+        if not isinstance(key, str):
+            raise CatalogError(
+                f"entries/{key}: an entry id must be text, not {type(key).__name__}",
+                file=file,
+                line=loaded.line_of(("entries", str(key))),
+                hint=f"quote the id: '{key}':",
+            )
+    return Notes(
+        file=file,
+        entries={key: EntryNotes.from_data(value) for key, value in entries.items()},
+        endpoint=data.get("endpoint"),
+        spec=data.get("spec"),
+        document=loaded,
+    )
+
+
+def in_notes_order(items: Iterable[T], notes: Notes, entry_id: Callable[[T], str]) -> list[T]:
+    """`items` in the order the notes file writes their entries about, then those it does not, as given.
+
+    Editors put related errors together in the notes; the table and the examples follow that order.
+    """
+    order = {key: index for index, key in enumerate(notes.entries)}
+    return sorted(items, key=lambda item: order.get(entry_id(item), len(order)))
+
+
+@dataclass(frozen=True)
+class NotesReport:
+    """Entries without prose (gaps) and prose without an entry (orphans), for one errors catalog."""
+
+    gaps: tuple[str, ...]
+    orphans: tuple[str, ...]
+
+
+def notes_report(catalog: ErrorsCatalog, notes: Notes) -> NotesReport:
+    """Compare a catalog's ids with the ids its notes file writes about."""
+    ids = [entry.id for entry in catalog.entries]
+    gaps = tuple(i for i in ids if not notes.entry(i).cause or not notes.entry(i).action)
+    orphans = tuple(sorted(set(notes.entries) - set(ids)))
+    return NotesReport(gaps, orphans)

@@ -1,0 +1,245 @@
+"""The loaded project: everything docgen reads, read once, by the shell, before any stage runs.
+
+A shell (a `docgen` command, the MkDocs plugin) calls `load_project` and hands the result to the stages;
+extract, render, check and probe read nothing else (extract's griffe still reads the server's source, which
+is its input, and cited source files are read through `Project.sources`, each once). A file that cannot be
+read, parsed or checked stops the command here, with its location, before anything is written.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from generator.core.catalog import parse_catalog
+from generator.core.errors import CatalogError, ConfigError, TemplateError
+from generator.core.evidence import Evidence, parse_evidence
+from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.notes import Notes, parse_notes
+from generator.core.pages import read_pages
+from generator.core.schemas import packaged
+from generator.core.settings import Settings
+from generator.core.spec import Spec, parse_spec
+from generator.core.symbols import SourceFiles
+from generator.core.yamlio import LoadedYaml, load_yaml, read_text, read_yaml
+
+
+@dataclass(frozen=True)
+class CommittedCatalog:
+    """A catalog as committed in data/: its value, and the file it was read from."""
+
+    catalog: Catalog
+    document: LoadedYaml
+    """The parsed file: its data exactly as written, and the line of every key and item."""
+    text: str
+    """The file's text, line endings as written (extract keeps it when the facts have not changed)."""
+
+    @property
+    def file(self) -> str:
+        return self.document.file
+
+    def entry_line(self, entry_id: str) -> int | None:
+        """The line of an errors catalog entry (its `- id:`)."""
+        entries = self.catalog.entries if isinstance(self.catalog, ErrorsCatalog) else ()
+        index = next((i for i, entry in enumerate(entries) if entry.id == entry_id), None)
+        return self.document.line(("entries", index)) if index is not None else None
+
+    def item_line(self, kind: str, name: str) -> int | None:
+        """The line of a tool, resource or prompt (its `- name:`) in a tools catalog."""
+        items = self.catalog.items(kind) if not isinstance(self.catalog, ErrorsCatalog) else ()
+        index = next((i for i, item in enumerate(items) if item.name == name), None)
+        return self.document.line((kind, index)) if index is not None else None
+
+
+@dataclass(frozen=True)
+class Project:
+    """One project as loaded: settings, committed catalogs, notes, evidence, specs, pages, templates."""
+
+    settings: Settings
+    committed: Mapping[str, CommittedCatalog | None]
+    """Catalog name -> the committed catalog; None when it has not been extracted yet."""
+    notes: Mapping[str, Notes]
+    evidence: Mapping[str, Evidence]
+    """Errors catalog name -> its evidence, for the catalogs probe has run for."""
+    specs: Mapping[str, Spec]
+    """Specification name -> the specification, for every one a notes file names."""
+    schema_copies: Mapping[str, str | None]
+    """Project-relative path of each schema copy in data/schema/ -> its text (None: missing)."""
+    sources: SourceFiles
+    """The source files catalogs and pages cite, read when first asked for."""
+    pages: Mapping[str, str] = field(default_factory=dict)
+    """Docs-relative page path -> text, line endings as written."""
+    templates: Mapping[str, str] = field(default_factory=dict)
+    """Template name (relative to templates_dir) -> source."""
+    base_ref: str | None = None
+    base: Mapping[str, ErrorsCatalog | None] = field(default_factory=dict)
+    """With `base_ref`: each errors catalog as committed at that ref (None: not there, or unreadable)."""
+
+    def catalogs(self) -> dict[str, Catalog]:
+        """Every committed catalog; one that does not exist yet is an error (render needs them all)."""
+        found: dict[str, Catalog] = {}
+        for name, committed in self.committed.items():
+            if committed is None:
+                shown = self.settings.relative(self.settings.catalog_path(name))
+                raise CatalogError(
+                    "the catalog does not exist yet", file=shown, hint="run `docgen extract` first"
+                )
+            found[name] = committed.catalog
+        return found
+
+    def spec_of(self, catalog: str) -> Spec | None:
+        """The specification the notes of `catalog` name, if any."""
+        notes = self.notes.get(catalog)
+        return self.specs[notes.spec] if notes is not None and notes.spec else None
+
+
+def load_project(
+    settings: Settings,
+    *,
+    site: bool = True,
+    pages: Mapping[str, str] | None = None,
+    base: str | None = None,
+) -> Project:
+    """Read and check every file of the project that docgen uses.
+
+    Parameters:
+        settings: The configuration.
+        site: Also read the pages and templates (extract and probe do without them).
+        pages: The pages as a caller already read them (the MkDocs plugin reads them through MkDocs).
+        base: A git ref: also read each errors catalog as committed there (for contract changes).
+    """
+    notes = {name: _notes(settings, name) for name in settings.catalogs}
+    if pages is None and site:
+        pages = read_pages(settings.docs_dir)
+    return Project(
+        settings=settings,
+        committed={name: _committed(settings, name) for name in settings.catalogs},
+        notes=notes,
+        evidence=_evidence(settings),
+        specs=_specs(settings, notes),
+        schema_copies=_schema_copies(settings),
+        sources=SourceFiles(settings.root),
+        pages=dict(pages or {}),
+        templates=_templates(settings) if pages is not None else {},
+        base_ref=base,
+        base=_base_catalogs(settings, base) if base is not None else {},
+    )
+
+
+def _committed(settings: Settings, name: str) -> CommittedCatalog | None:
+    """The committed catalog, whose ids a new extraction keeps; None when there is none yet.
+
+    A catalog that exists but cannot be read is an error rather than a fresh start: regenerating it would
+    give every entry a new id and leave its editors' notes behind.
+    """
+    path = settings.catalog_path(name)
+    if not path.exists():
+        return None
+    shown = settings.relative(path)
+    try:
+        text = read_text(path, shown, newline="")
+        document = load_yaml(text, shown)
+        return CommittedCatalog(parse_catalog(document), document, text)
+    except CatalogError as err:
+        err.hint = (
+            f"restore it (`git checkout -- {shown}`) so its entries keep their ids, "
+            "or delete it to assign fresh ids (notes keyed by the old ids would then need renaming)"
+        )
+        raise
+
+
+def _notes(settings: Settings, name: str) -> Notes:
+    path = settings.notes_path(name)
+    shown = settings.relative(path)
+    return parse_notes(read_yaml(path, shown) if path.exists() else None, shown)
+
+
+def _evidence(settings: Settings) -> dict[str, Evidence]:
+    found = {}
+    for name, config in settings.catalogs.items():
+        path = settings.evidence_path(name)
+        if config.kind == "errors" and path.is_file():
+            found[name] = parse_evidence(read_yaml(path, settings.relative(path)))
+    return found
+
+
+def _specs(settings: Settings, notes: Mapping[str, Notes]) -> dict[str, Spec]:
+    specs: dict[str, Spec] = {}
+    for note in notes.values():
+        if not note.spec or note.spec in specs:
+            continue
+        spec_path, baseline_path = settings.spec_paths(note.spec)
+        shown, shown_baseline = settings.relative(spec_path), settings.relative(baseline_path)
+        if not spec_path.is_file():
+            raise CatalogError(
+                f"the notes name specification {note.spec!r}, but {shown} does not exist",
+                file=note.file,
+                hint="fix `spec:` in the notes, or add the classification file",
+            )
+        baseline = read_yaml(baseline_path, shown_baseline) if baseline_path.is_file() else None
+        loaded = read_yaml(spec_path, shown)
+        specs[note.spec] = parse_spec(note.spec, loaded, baseline, baseline_file=shown_baseline)
+    return specs
+
+
+def _schema_copies(settings: Settings) -> dict[str, str | None]:
+    copies: dict[str, str | None] = {}
+    for name in packaged():
+        path = settings.data_dir / "schema" / name
+        copies[settings.relative(path)] = read_text(path, settings.relative(path)) if path.is_file() else None
+    return copies
+
+
+def _templates(settings: Settings) -> dict[str, str]:
+    """Every file under templates_dir (a template may include any of them), by its name there: regular
+    files inside the folder, within the size limit, UTF-8."""
+    folder = settings.templates_dir
+    if not folder.is_dir():
+        return {}
+    templates = {}
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts:
+            continue
+        shown = settings.relative(path.parent) + "/" + path.name
+        if not path.resolve().is_relative_to(folder.resolve()):
+            raise TemplateError(
+                "the template is a link to a file outside the templates folder",
+                file=shown,
+                hint="keep templates as files inside the templates folder",
+            )
+        templates[path.relative_to(folder).as_posix()] = read_text(path, shown, error=TemplateError)
+    return templates
+
+
+def _base_catalogs(settings: Settings, ref: str) -> dict[str, ErrorsCatalog | None]:
+    found: dict[str, ErrorsCatalog | None] = {}
+    for name, config in settings.catalogs.items():
+        if config.kind == "errors":
+            found[name] = _catalog_at(settings, ref, settings.relative(settings.catalog_path(name)))
+    return found
+
+
+def _catalog_at(settings: Settings, ref: str, relative: str) -> ErrorsCatalog | None:
+    try:
+        shown = subprocess.run(
+            ["git", "show", f"{ref}:{relative}"],
+            cwd=settings.root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except OSError as err:
+        raise ConfigError(f"cannot run git: {err.strerror}", hint="install git, or drop --base") from err
+    if shown.returncode != 0:
+        if "exists on disk, but not in" in shown.stderr or "does not exist in" in shown.stderr:
+            return None
+        raise ConfigError(
+            f"cannot read {relative} at {ref!r}: {shown.stderr.strip()}",
+            hint="pass a ref that exists, e.g. --base origin/main (fetch it first in CI)",
+        )
+    try:
+        catalog = parse_catalog(load_yaml(shown.stdout, f"{ref}:{relative}"))
+    except CatalogError:
+        return None
+    return catalog if isinstance(catalog, ErrorsCatalog) else None

@@ -1,0 +1,77 @@
+"""docgen's JSON Schemas: one per kind of data file, shipped with the package and copied into data/schema/.
+
+Every YAML file docgen reads is checked against its schema before anything uses it; the first problem becomes
+a CatalogError located at the key or item at fault.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator.core.errors import CatalogError
+from generator.core.schema_check import Checker, compile_schema
+from generator.core.yamlio import LoadedYaml
+
+if TYPE_CHECKING:
+    import jsonschema
+
+SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
+
+
+@cache
+def packaged() -> dict[str, str]:
+    """File name -> text of every schema docgen ships (read once: they belong to docgen, not the project)."""
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted(SCHEMA_DIR.glob("*.schema.json"))}
+
+
+@cache
+def _schema(schema_name: str) -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(packaged()[f"{schema_name}.schema.json"])
+    return schema
+
+
+@cache
+def _conforms(schema_name: str) -> Checker:
+    return compile_schema(_schema(schema_name))
+
+
+@cache
+def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
+    # Imported only for a document that may not conform: importing jsonschema takes a tenth of a second.
+    import jsonschema  # noqa: PLC0415
+
+    return jsonschema.Draft202012Validator(_schema(schema_name))
+
+
+def validate(loaded: LoadedYaml, schema_name: str, hint: str) -> None:
+    """Check a loaded file against its JSON Schema; the first problem becomes a located CatalogError."""
+    if _conforms(schema_name)(loaded.data):
+        return  # certainly valid (generator/core/schema_check.py); jsonschema would find nothing
+    errors = sorted(_validator(schema_name).iter_errors(loaded.data), key=lambda e: list(e.absolute_path))
+    if errors:
+        error = errors[0]
+        path = (*error.absolute_path, *_key_at_fault(error))
+        where = "/".join(str(p) for p in path) or "top level"
+        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        raise CatalogError(
+            f"{where}: {error.message}{more}",
+            file=loaded.file,
+            line=loaded.line_of(path),
+            hint=hint,
+        )
+
+
+def _key_at_fault(error: jsonschema.ValidationError) -> tuple[str, ...]:
+    """The key an error is about, when it is a key (unexpected, or badly named) rather than a value.
+
+    jsonschema locates both at the enclosing mapping, whose line is that of its first key.
+    """
+    if "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str):
+        return (error.instance,)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        return tuple(str(key) for key in error.instance if key not in known)[:1]
+    return ()

@@ -1,0 +1,51 @@
+"""The Jinja environment region templates and notes render in: docgen's bounded sandbox (a pull request can
+change both), over the templates the project loaded."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import jinja2
+
+from generator.core import template_cache
+from generator.core.sandbox import BoundedSandbox
+from generator.render.filters import FILTERS
+
+
+class ProjectTemplates(jinja2.BaseLoader):
+    """Templates from the loaded project rather than from disk: rendering reads no file.
+
+    Each template is named, in errors and tracebacks, by its path relative to the project root.
+    """
+
+    def __init__(self, templates: Mapping[str, str], folder: str) -> None:
+        self.templates = templates
+        self.folder = folder
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        if template not in self.templates:
+            raise jinja2.TemplateNotFound(template)
+        return self.templates[template], f"{self.folder}/{template}", lambda: True
+
+    def list_templates(self) -> list[str]:
+        return sorted(self.templates)
+
+
+def make_environment(templates: Mapping[str, str], folder: str = "templates") -> jinja2.Environment:
+    """The environment for region templates and notes: the sandbox, strict about undefined names, with
+    deterministic whitespace and docgen's filters.
+
+    Parameters:
+        templates: Template name -> source, as the project loaded them.
+        folder: Where they were loaded from, relative to the project root (for messages).
+    """
+    environment = BoundedSandbox(
+        loader=ProjectTemplates(templates, folder),
+        filters=FILTERS,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return template_cache.attach(environment)

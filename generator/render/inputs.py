@@ -1,0 +1,57 @@
+"""What rendering works from: one value, fixed when a renderer is made, that every context builder reads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import jinja2
+
+from generator.core.evidence import Evidence
+from generator.core.models import Catalog
+from generator.core.notes import Notes
+from generator.core.spec import Spec
+
+SymbolLines = Callable[[str, str], tuple[int, int] | None]
+"""(file relative to the project root, symbol name) -> its first and last line, or None when unknown."""
+
+
+def no_lines(file: str, symbol: str) -> None:
+    """The symbol locator of a renderer that links no source lines."""
+    return None
+
+
+@dataclass(frozen=True)
+class RenderInputs:
+    """The catalogs, notes, evidence, specifications and templates regions are rendered from.
+
+    Attributes:
+        catalogs: Catalog name -> catalog.
+        notes: Catalog name -> its notes; a missing name means no notes.
+        evidence: Catalog name -> the evidence probe recorded for it.
+        specs: Specification name -> the specification, for the notes that name one.
+        titles: Every page of the site (docs-relative path) -> its title, for Related links.
+        environment: The Jinja environment of the region templates (notes render in it too).
+        templates_folder: Where the templates came from, relative to the project root (for messages).
+        docs_folder: Where the pages live, relative to the project root (for messages).
+        site_url, repo_url: From mkdocs.yml.
+        source_ref: The git ref source links point at (a branch for committed pages, a commit for the site).
+        symbol_lines: Links each cited symbol to its lines (by default, no lines).
+    """
+
+    catalogs: Mapping[str, Catalog]
+    notes: Mapping[str, Notes]
+    evidence: Mapping[str, Evidence]
+    specs: Mapping[str, Spec]
+    titles: Mapping[str, str]
+    environment: jinja2.Environment
+    templates_folder: str = "templates"
+    docs_folder: str = "docs"
+    site_url: str | None = None
+    repo_url: str | None = None
+    source_ref: str = "HEAD"
+    symbol_lines: SymbolLines = no_lines
+
+    def notes_of(self, catalog: str) -> Notes:
+        """The notes of `catalog` (empty ones when it has none)."""
+        return self.notes.get(catalog) or Notes(file="")

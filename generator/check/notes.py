@@ -13,7 +13,9 @@ import jinja2.meta
 from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorsCatalog
 from generator.core.notes import PROSE_FIELDS, Notes, notes_report
+from generator.core.errors import suggest
 from generator.core.sandbox import BoundedSandbox
+from generator.render.filters import FILTERS
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,14 @@ def notes_findings(
             notes.line("entries", found.entry_id, found.field) or notes.line("entries", found.entry_id),
             f"{found.entry_id}.{found.field}",
             f"names {', '.join(sorted(found.names))}, which the source no longer defines",
-            f"use one of the catalog's constants: {', '.join(sorted(catalog.constants))}",
+            _constant_hint(found.names, catalog),
         )
+
+
+def _constant_hint(names: frozenset[str], catalog: ErrorsCatalog) -> str:
+    """The same "did you mean" render gives for the first unknown name, else the list of constants."""
+    close = suggest(min(names), catalog.constants)
+    return close or f"use one of the catalog's constants: {', '.join(sorted(catalog.constants))}"
 
 
 def unknown_constants(notes: Notes, catalog: ErrorsCatalog) -> list[UnknownConstants]:
@@ -92,7 +100,7 @@ def _names_used(text: str) -> frozenset[str] | None:
 
 @functools.cache
 def _parser() -> BoundedSandbox:
-    return BoundedSandbox()
+    return BoundedSandbox(filters=FILTERS)  # a note that uses docgen's filters must parse here too
 
 
 def without_unknown_constants(notes: Notes, unknown: Sequence[UnknownConstants]) -> Notes:

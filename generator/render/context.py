@@ -146,7 +146,7 @@ def _related(inputs: RenderInputs, region: Region, page: str, context: Context) 
         target = posixpath.normpath(posixpath.join(posixpath.dirname(page), str(href)))
         if target not in inputs.titles:
             raise TemplateError(
-                f"related page {href!r} does not exist (looked for docs/{target})",
+                f"related page {href!r} does not exist (looked for {inputs.docs_folder}/{target})",
                 file=page,
                 line=region.line,
                 hint=suggest(target, inputs.titles) or "fix the path in the front matter's `related` list",

@@ -115,7 +115,7 @@ class Renderer:
         except DocgenError:
             raise
         except jinja2.TemplateError as err:
-            raise _translate(err, template, region, page) from err
+            raise _translate(err, template, region, f"{self.inputs.docs_folder}/{page}") from err
         return "\n" + output.strip("\n") + "\n\n"
 
     def _template(self, region: Region, page: str) -> jinja2.Template:

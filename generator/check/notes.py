@@ -10,10 +10,10 @@ from dataclasses import dataclass
 import jinja2
 import jinja2.meta
 
+from generator.core.errors import suggest
 from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorsCatalog
 from generator.core.notes import PROSE_FIELDS, Notes, notes_report
-from generator.core.errors import suggest
 from generator.core.sandbox import BoundedSandbox
 from generator.render.filters import FILTERS
 

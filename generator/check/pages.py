@@ -15,6 +15,7 @@ from generator.check.stamps import cited_symbols, stamp_findings
 from generator.core.findings import Finding, Kind
 from generator.core.pages import FrontMatter, front_matter
 from generator.core.symbols import SourceFiles
+from generator.render.discarded import DISCARDED_FOLDER
 from generator.render.renderer import PageResult
 
 
@@ -40,7 +41,9 @@ def region_findings(results: Sequence[PageResult], docs: str) -> Iterator[Findin
                     region.line,
                     region.name,
                     "this generated region was edited by hand; render will not overwrite it",
-                    "move the edit to data/*.notes.yaml or the template, then `docgen render --force`",
+                    f"the edited text lives in {'; '.join(region.places or region.edit_in)}: make the edit "
+                    "there, then run `docgen render --force` (it keeps the hand-edited text in "
+                    f"{DISCARDED_FOLDER}/)",
                     diff=diff,
                 )
             else:

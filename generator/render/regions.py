@@ -2,15 +2,16 @@
 
 A region is the text between two visible HTML-comment markers, each on a line of its own:
 
-    <!-- docgen:begin error-table catalog=mcp-errors digest=3f2a9c1e -->
+    <!-- docgen:begin error-table catalog=mcp-errors edit-in=templates/error-table.md.j2 digest=3f2a9c1e -->
     ...generated Markdown...
     <!-- docgen:end error-table -->
 
 The name after `begin` selects the template `templates/<name>.md.j2`; `key=value` attributes are
-handed to that template; `digest` is a fingerprint of the body as docgen last wrote it, so a body
-that no longer matches its digest was edited by hand. Everything outside the markers belongs to
-editors and is never changed, byte for byte. Markers inside fenced code blocks are ignored, so a
-page can show the syntax. Nothing here touches files.
+handed to that template. Two attributes are docgen's own, rewritten on every render: `edit-in` names the
+files the text comes from (where an editor changes it), and `digest` is a fingerprint of the body as docgen
+last wrote it, so a body that no longer matches its digest was edited by hand. Everything outside the
+markers belongs to editors and is never changed, byte for byte. Markers inside fenced code blocks are
+ignored, so a page can show the syntax. Nothing here touches files.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ _ATTR = re.compile(r" ([a-z][a-z0-9_-]*)=([^\s=]+)")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 DIGEST_LENGTH = 8
+DOCGEN_ATTRS = ("edit-in", "digest")
+"""Marker attributes docgen writes itself; templates never see them."""
 SYNTAX_HINT = (
     "markers look like `<!-- docgen:begin NAME key=value -->` and `<!-- docgen:end NAME -->`, each on a line"
 )
@@ -47,9 +50,11 @@ class Region:
     name: str
     """The region name; it selects the template `<name>.md.j2`."""
     attrs: tuple[tuple[str, str], ...]
-    """The marker's `key=value` attributes in written order, without `digest`."""
+    """The marker's `key=value` attributes in written order, without docgen's own (`DOCGEN_ATTRS`)."""
     digest: str | None
     """The digest recorded in the begin marker, or None for a region docgen never filled."""
+    edit_in: str | None
+    """The marker's `edit-in` (comma-separated files the text comes from), or None."""
     line: int
     """1-based line of the begin marker."""
     end_line: int
@@ -93,10 +98,13 @@ def _same(actual: str, expected: str) -> bool:
     return actual.replace("\r\n", "\n") == expected.replace("\r\n", "\n")
 
 
-def begin_marker(name: str, attrs: Sequence[tuple[str, str]], digest: str) -> str:
+def begin_marker(
+    name: str, attrs: Sequence[tuple[str, str]], digest: str, edit_in: Sequence[str] = ()
+) -> str:
     """The text of a begin marker, without its line ending."""
-    written = "".join(f" {key}={value}" for key, value in attrs)
-    return f"<!-- docgen:begin {name}{written} digest={digest} -->"
+    own = [("edit-in", ",".join(edit_in))] if edit_in else []
+    written = "".join(f" {key}={value}" for key, value in [*attrs, *own, ("digest", digest)])
+    return f"<!-- docgen:begin {name}{written} -->"
 
 
 def parse_regions(text: str, *, page: str) -> list[Region]:
@@ -172,8 +180,9 @@ def _close(
         )
     return Region(
         name=begin["name"],
-        attrs=tuple((key, value) for key, value in attrs if key != "digest"),
+        attrs=tuple((key, value) for key, value in attrs if key not in DOCGEN_ATTRS),
         digest=dict(attrs).get("digest"),
+        edit_in=dict(attrs).get("edit-in"),
         line=begin_line,
         end_line=number,
         start=begin_offset,
@@ -241,19 +250,26 @@ def _unreadable(region: Region, page: str, reason: str) -> TemplateError:
     )
 
 
-def splice(text: str, regions: Sequence[Region], bodies: Sequence[str | None]) -> str:
-    """`text` with each region's body replaced and its digest updated; a None body keeps that region as is.
+def splice(
+    text: str,
+    regions: Sequence[Region],
+    bodies: Sequence[str | None],
+    edit_in: Sequence[Sequence[str]] | None = None,
+) -> str:
+    """`text` with each region's body replaced and its marker's `edit-in` (one list of files per region)
+    and digest updated; a None body keeps that region as is.
 
     Bodies are written with the region's own line ending; every byte outside the regions is kept.
     """
     parts: list[str] = []
     cursor = 0
-    for region, body in zip(regions, bodies, strict=True):
+    sources = edit_in if edit_in is not None else [()] * len(regions)
+    for region, body, files in zip(regions, bodies, sources, strict=True):
         if body is None:
             continue
         written = body.replace("\r\n", "\n").replace("\n", region.newline)
         parts.append(text[cursor : region.start])
-        parts.append(begin_marker(region.name, region.attrs, digest_of(written)) + region.newline)
+        parts.append(begin_marker(region.name, region.attrs, digest_of(written), files) + region.newline)
         parts.append(written)
         cursor = region.body_end
     parts.append(text[cursor:])

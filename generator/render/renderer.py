@@ -24,6 +24,7 @@ from generator.core.sandbox import TemplateFailure
 from generator.render.context import build_context, render_entry_notes
 from generator.render.environment import make_environment
 from generator.render.inputs import RenderInputs, SymbolLines, no_lines
+from generator.render.provenance import edit_in, edited_places
 from generator.render.regions import Region, RegionState, check_body, parse_regions, splice, state_of
 
 
@@ -43,6 +44,11 @@ class RegionReport:
     """The body render would write now."""
     actual: str
     """The body on the page now."""
+    edit_in: tuple[str, ...] = ()
+    """The files the region's text comes from: its template, and the notes it draws on."""
+    places: tuple[str, ...] = ()
+    """For a hand-edited region: where each edited line belongs (`data/x.notes.yaml:31: id.action`, or the
+    template), in page order."""
 
 
 @dataclass(frozen=True)
@@ -95,15 +101,25 @@ class Renderer:
         reports: list[RegionReport] = []
         bodies: list[str | None] = []
         for region in regions:
-            expected = self.render_region(region, page=page, meta=meta)
-            check_body(expected, region, page=page)
-            actual = region.body(text)
-            state = state_of(region, actual, expected)
-            reports.append(RegionReport(page, region.line, region.name, state, expected, actual))
-            bodies.append(None if state == "hand-edited" and not force else expected)
-        result = splice(text, regions, bodies)
+            report = self._report(region, text, page=page, meta=meta)
+            reports.append(report)
+            bodies.append(None if report.state == "hand-edited" and not force else report.expected)
+        result = splice(text, regions, bodies, [report.edit_in for report in reports])
         _check_reads_back(result, regions, page)
         return PageResult(page, text, result, tuple(reports), tuple(sorted(catalogs)))
+
+    def _report(self, region: Region, text: str, *, page: str, meta: Mapping[str, Any]) -> RegionReport:
+        expected = self.render_region(region, page=page, meta=meta)
+        check_body(expected, region, page=page)
+        actual = region.body(text)
+        state = state_of(region, actual, expected)
+        files = edit_in(self.inputs, region, meta)
+        if state == "fresh" and region.edit_in != (",".join(files) or None):
+            state = "stale"  # the right text, but the marker no longer says where it comes from
+        places: tuple[str, ...] = ()
+        if state == "hand-edited":
+            places = edited_places(self.inputs, region, meta, actual=actual, expected=expected)
+        return RegionReport(page, region.line, region.name, state, expected, actual, files, places)
 
     def render_region(self, region: Region, *, page: str, meta: Mapping[str, Any]) -> str:
         """The body of one region: the template's output between a blank line after the begin marker and

@@ -24,7 +24,8 @@ from generator.core.project import Project, load_project
 from generator.core.settings import Settings
 from generator.core.writer import write_outputs
 from generator.extract.pipeline import extract
-from generator.render.renderer import render_all, renderer_for
+from generator.render.discarded import discarded_edits
+from generator.render.renderer import RegionReport, render_all, renderer_for
 
 
 def _say(message: str) -> None:
@@ -69,6 +70,8 @@ def render_command(settings: Settings, args: argparse.Namespace) -> int:
     # Every page is handed to the writer, changed or not: it rewrites only those that changed, and clears
     # the temporary files a killed run left beside any of them.
     outputs = {f"{docs}/{result.page}": result.text for result in results}
+    discarded = list(discarded_edits(results, docs)) if args.force else []
+    outputs |= {edit.kept: edit.text for edit in discarded}  # written with the pages, or not at all
     changed = write_outputs(settings.root, outputs)
     skipped = 0
     for result in results:
@@ -77,12 +80,25 @@ def render_command(settings: Settings, args: argparse.Namespace) -> int:
                 skipped += 1
                 _say(
                     f"{docs}/{result.page}:{region.line}: region '{region.name}' was edited by hand; left as "
-                    "it is (move the edit to the notes or the template, then run `docgen render --force`)"
+                    f"it is. Move the edit to {_places(region)}, then run `docgen render --force`"
                 )
-    for path in changed:
+    for edit in discarded:
+        _say(
+            f"{edit.page}:{edit.region.line}: region '{edit.region.name}' was edited by hand and is now "
+            f"overwritten; the edited text is kept in {edit.kept}. Move what should stay to "
+            f"{_places(edit.region)}. What changed:"
+        )
+        _say(edit.diff.rstrip("\n"))
+    kept = {edit.kept for edit in discarded}
+    pages = [path for path in changed if path not in kept]
+    for path in pages:
         _say(f"{path}: updated")
-    _say(f"{len(results)} page(s) with generated regions, {len(changed)} updated")
+    _say(f"{len(results)} page(s) with generated regions, {len(pages)} updated")
     return 1 if skipped else 0
+
+
+def _places(region: RegionReport) -> str:
+    return "; ".join(region.places or region.edit_in) or "the notes or the template"
 
 
 def check_command(settings: Settings, args: argparse.Namespace) -> int:

@@ -169,9 +169,10 @@ def _warn_about(result: PageResult, settings: Settings) -> None:
                 "run `docgen render` (after `docgen extract` if backend/ changed) and commit the page"
             )
         elif region.state == "hand-edited":
+            places = "; ".join(region.places or region.edit_in) or "the notes or the template"
             log.warning(
-                f"{where}: generated region '{region.name}' was edited by hand; move that text into the "
-                "notes (data/*.notes.yaml) or outside the markers, then run `docgen render --force`"
+                f"{where}: generated region '{region.name}' was edited by hand; move that text to {places} "
+                "(or outside the markers), then run `docgen render --force`"
             )
 
 

@@ -93,10 +93,11 @@ def renderer(repo_root: Path) -> Renderer:
 
 
 def outside_regions(text: str) -> str:
-    """The page with every region body cut out, markers' digests blanked: what editors own."""
+    """The page with every region body cut out, the attributes docgen writes (edit-in, digest) blanked: what
+    editors own."""
     import re
 
-    text = re.sub(r" digest=[0-9a-f]+ -->", " -->", text)
+    text = re.sub(r"(?: edit-in=\S+)? digest=[0-9a-f]+ -->", " -->", text)
     return re.sub(r"(<!-- docgen:begin [^\n]*\n).*?(<!-- docgen:end)", r"\1\2", text, flags=re.DOTALL)
 
 

@@ -36,9 +36,9 @@ _EXPORTS = {
     "ToolsCatalog": "generator.core.models",
     "Finding": "generator.core.findings",
     "Kind": "generator.core.findings",
-    "as_github": "generator.core.findings",
-    "as_json": "generator.core.findings",
-    "as_text": "generator.core.findings",
+    "as_github": "generator.core.reports",
+    "as_json": "generator.core.reports",
+    "as_text": "generator.core.reports",
     "write_outputs": "generator.core.writer",
     "Extraction": "generator.extract.pipeline",
     "Renderer": "generator.render.renderer",
@@ -74,9 +74,10 @@ __all__ = [
 if TYPE_CHECKING:
     from generator.check.run import run_check
     from generator.core.errors import ConfigError, DocgenError, InputError
-    from generator.core.findings import Finding, Kind, as_github, as_json, as_text
+    from generator.core.findings import Finding, Kind
     from generator.core.models import ErrorsCatalog, ToolsCatalog
     from generator.core.project import Project, load_project
+    from generator.core.reports import as_github, as_json, as_text
     from generator.core.settings import Settings, load_settings
     from generator.core.writer import write_outputs
     from generator.extract.pipeline import Extraction

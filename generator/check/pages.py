@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from generator.check.drift import FIX
 from generator.check.links import link_findings
-from generator.check.stamps import cited_symbols, stamp_findings
+from generator.check.stamps import StaleStamp, cited_symbols, stale_findings, stale_stamps, stamp_findings
 from generator.core.findings import Finding, Kind
 from generator.core.pages import FrontMatter, front_matter
 from generator.core.symbols import SourceFiles
@@ -63,6 +63,7 @@ def source_findings(
 ) -> Iterator[Finding]:
     """Missing regions, citations and Last-verified stamps of every page, and every page's links."""
     with_regions = {result.page for result in rendered}
+    stale: list[StaleStamp] = []
     for page, text in sorted(pages.items()):
         shown = f"{docs}/{page}"
         front = front_matter(text, page=shown)
@@ -70,6 +71,8 @@ def source_findings(
             yield from _missing_region(front, shown)
         yield from _citation_findings(sources, front, shown)
         yield from stamp_findings(sources, front, page=shown)
+        stale.extend(stale_stamps(sources, front, page=shown))
+    yield from stale_findings(stale)
     yield from link_findings(pages, display_root=docs)
 
 

@@ -7,6 +7,7 @@ findings; the CLI renders them.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from generator.check.contract import contract_findings
 from generator.check.drift import FIX, CatalogDrift, tools_drift
@@ -19,20 +20,50 @@ from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.notes import Notes
 from generator.core.project import Project
 from generator.extract.pipeline import Extraction, extract
-from generator.render.renderer import render_all, renderer_for
+from generator.render.renderer import PageResult, render_all, renderer_for
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """Every finding, and which of them are drift in each catalog (its entries, constants and notes)."""
+
+    findings: list[Finding]
+    by_catalog: dict[str, list[Finding]]
+    rendered: list[PageResult]
+    """Every page with regions as render would write it now (with the catalogs it draws from)."""
+    docs: str
+    """docs_dir, relative to the project root."""
+
+    def blocking(self, page: str) -> list[Finding]:
+        """What stops `docgen verify` from stamping `page` (relative to the project root): the page's own
+        findings and those of the catalogs its regions draw from. Its Last-verified findings are what
+        verify settles, so they do not count."""
+        stamps = (Kind.VERIFICATION_STALE, Kind.VERIFICATION_MISSING)
+        docs_page = page.removeprefix(f"{self.docs}/")
+        catalogs = [name for result in self.rendered if result.page == docs_page for name in result.catalogs]
+        own = [f for f in self.findings if f.kind not in stamps and (f.file == page or page in f.pages)]
+        return own + [finding for name in catalogs for finding in self.by_catalog.get(name, [])]
 
 
 def run_check(project: Project) -> list[Finding]:
     """Every finding for the project, in no particular order (with `project.base_ref`, contract changes)."""
+    return check_report(project).findings
+
+
+def check_report(project: Project) -> CheckReport:
+    """Every finding for the project, grouped as `CheckReport` says."""
     extraction = extract(project, dump=False)
     findings: list[Finding] = []
+    by_catalog: dict[str, list[Finding]] = {}
     safe_notes: dict[str, Notes] = {}
     for name, fresh in extraction.catalogs.items():
-        findings.extend(_catalog_findings(project, extraction, name, fresh))
+        drift = list(_catalog_findings(project, extraction, name, fresh))
         if isinstance(fresh, ErrorsCatalog):
             unknown = unknown_constants(project.notes[name], fresh)
-            findings.extend(notes_findings(project.notes[name], fresh, unknown))
+            drift.extend(notes_findings(project.notes[name], fresh, unknown))
             safe_notes[name] = without_unknown_constants(project.notes[name], unknown)
+        by_catalog[name] = drift
+        findings.extend(drift)
     findings.extend(_schema_copies(project, extraction))
     project.sources.adopt(extraction.trees)  # the cited files griffe has parsed are not parsed again
     renderer = renderer_for(project, catalogs=extraction.catalogs, notes=safe_notes)
@@ -44,7 +75,7 @@ def run_check(project: Project) -> list[Finding]:
     findings.extend(spec_findings(project, extraction))
     if project.base_ref is not None:
         findings.extend(contract_findings(project, extraction))
-    return findings
+    return CheckReport(findings, by_catalog, rendered, docs)
 
 
 def _catalog_findings(

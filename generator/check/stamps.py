@@ -7,7 +7,8 @@ fingerprint per cited symbol). Only those keys are rewritten; every other byte o
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 
 from generator.core.errors import InputError, TemplateError
 from generator.core.findings import Finding, Kind
@@ -113,34 +114,70 @@ def _commented(line: str, comment: str | None) -> str:
 
 
 def stamp_findings(sources: SourceFiles, front: FrontMatter, *, page: str) -> Iterator[Finding]:
-    """A finding per cited symbol whose source changed since the page was stamped."""
+    """A finding when a page cites source but was never stamped (stale stamps: `stale_stamps`)."""
     meta = front.meta
-    recorded = meta.get("verified_fingerprints")
+    if isinstance(meta.get("verified_fingerprints"), dict):
+        return
+    if meta.get("based_on") and any("file" in (item or {}) for item in meta["based_on"]):
+        yield Finding(
+            Kind.VERIFICATION_MISSING,
+            page,
+            front.line("last_verified"),
+            page,
+            "the page cites source but carries no verified fingerprints",
+            f"re-read the page against its sources, then run `docgen verify {page}`",
+        )
+
+
+@dataclass(frozen=True)
+class StaleStamp:
+    """A page stamped before one of its cited symbols changed."""
+
+    page: str
+    verified: str
+    """The page's `last_verified` date."""
+    symbol: Symbol
+    recorded: str
+
+
+def stale_stamps(sources: SourceFiles, front: FrontMatter, *, page: str) -> Iterator[StaleStamp]:
+    """Every cited symbol whose source changed since the page was stamped."""
+    recorded = front.meta.get("verified_fingerprints")
     if not isinstance(recorded, dict):
-        if meta.get("based_on") and any("file" in (item or {}) for item in meta["based_on"]):
-            yield Finding(
-                Kind.VERIFICATION_MISSING,
-                page,
-                front.line("last_verified"),
-                page,
-                "the page cites source but carries no verified fingerprints",
-                f"re-read the page against its sources, then run `docgen verify {page}`",
-            )
         return
     for file, name, symbol in cited_symbols(sources, front, page=page):
-        key = f"{file}:{name}"
-        if symbol is None:
-            continue  # reported as a citation finding
-        if recorded.get(key) != symbol.fingerprint:
-            yield Finding(
-                Kind.VERIFICATION_STALE,
-                page,
-                front.line("last_verified"),
-                key,
-                f"{name} (lines {symbol.first_line}-{symbol.last_line} of {file}) changed after the page was "
-                f"last verified on {meta.get('last_verified')}",
-                f"re-read the page against {file}:{symbol.first_line}-{symbol.last_line}, fix what is wrong, "
-                f"then run `docgen verify {page}`",
-                old=str(recorded.get(key)),
-                new=symbol.fingerprint,
-            )
+        if symbol is not None and recorded.get(f"{file}:{name}") != symbol.fingerprint:
+            verified = str(front.meta.get("last_verified"))
+            yield StaleStamp(page, verified, symbol, str(recorded.get(f"{file}:{name}")))
+
+
+def stale_findings(stamps: Iterable[StaleStamp]) -> Iterator[Finding]:
+    """One finding per changed symbol, on its source lines, listing every page stamped before the change."""
+    by_symbol: dict[str, list[StaleStamp]] = {}
+    for stamp_ in stamps:
+        by_symbol.setdefault(stamp_.symbol.key, []).append(stamp_)
+    for key, found in sorted(by_symbol.items()):
+        symbol, pages = found[0].symbol, sorted({stale.page for stale in found})
+        lines = f"{symbol.file}:{symbol.first_line}-{symbol.last_line}"
+        dated = ", ".join(f"{stale.page} (verified {stale.verified})" for stale in sorted(found, key=_page))
+        yield Finding(
+            Kind.VERIFICATION_STALE,
+            symbol.file,
+            symbol.first_line,
+            key,
+            f"{symbol.name} (lines {symbol.first_line}-{symbol.last_line}) changed after "
+            f"{_pages_word(len(pages))} citing it were last verified: {dated}",
+            f"re-read {'each page' if len(pages) > 1 else 'the page'} against {lines}, fix what is wrong, "
+            f"then run `docgen verify {' '.join(pages)}`",
+            old=", ".join(sorted({stale.recorded for stale in found})),
+            new=symbol.fingerprint,
+            pages=tuple(pages),
+        )
+
+
+def _page(stale: StaleStamp) -> str:
+    return stale.page
+
+
+def _pages_word(count: int) -> str:
+    return "the page" if count == 1 else f"the {count} pages"

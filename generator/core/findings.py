@@ -1,11 +1,11 @@
-"""Drift as data: each finding is a value, rendered as text, as GitHub annotations or as JSON."""
+"""Drift as data: each finding is a value (`generator.core.reports` renders them as text, GitHub
+annotations, Markdown or JSON)."""
 
 from __future__ import annotations
 
 import enum
-import json
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 
 class Kind(enum.StrEnum):
@@ -99,61 +99,24 @@ class Finding:
     new: str | None = None
     diff: str | None = None
     breaking: bool = False
+    pages: tuple[str, ...] = ()
+    """The pages a finding about source concerns (a changed symbol that several pages cite)."""
 
     @property
     def location(self) -> str:
         return f"{self.file}:{self.line}" if self.line else self.file
 
 
-def _sorted(findings: Iterable[Finding]) -> list[Finding]:
+def group_of(kind: Kind) -> str:
+    """The title of the report group `kind` belongs to."""
+    return _GROUP_OF[kind]
+
+
+def in_report_order(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings as the text report lists them: by group, kind, file, line and subject."""
     return sorted(findings, key=lambda f: (_ORDER[f.kind], f.file, f.line or 0, f.subject))
 
 
-def as_text(findings: Sequence[Finding], *, fix: str) -> str:
-    """A grouped human report that ends with the command that fixes what can be fixed."""
-    if not findings:
-        return "docgen check: the docs match the code.\n"
-    lines: list[str] = []
-    current = None
-    for finding in _sorted(findings):
-        group = _GROUP_OF[finding.kind]
-        if group != current:
-            lines.append(f"\n{group}:")
-            current = group
-        lines.append(f"  {finding.location}: {finding.kind}: {finding.subject}: {finding.message}")
-        if finding.old is not None or finding.new is not None:
-            lines.append(f"      was: {finding.old}")
-            lines.append(f"      now: {finding.new}")
-        if finding.diff:
-            lines.extend("      " + line for line in finding.diff.rstrip("\n").splitlines())
-        lines.append(f"      hint: {finding.hint}")
-    lines.append(f"\n{len(findings)} finding(s). To bring generated files up to date: {fix}")
-    return "\n".join(lines).lstrip("\n") + "\n"
-
-
-def _escape(text: str, *, property_value: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if property_value:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
-def as_github(findings: Sequence[Finding]) -> str:
-    """GitHub workflow commands: one `::error` annotation per finding, on the line at fault."""
-    lines = []
-    for finding in _sorted(findings):
-        place = f"file={_escape(finding.file, property_value=True)}"
-        if finding.line:
-            place += f",line={finding.line}"
-        title = _escape(f"docgen {finding.kind}: {finding.subject}", property_value=True)
-        body = f"{finding.message}"
-        if finding.old is not None or finding.new is not None:
-            body += f"\nwas: {finding.old}\nnow: {finding.new}"
-        body += f"\nhint: {finding.hint}"
-        lines.append(f"::error {place},title={title}::{_escape(body)}")
-    return "\n".join(lines) + ("\n" if lines else "")
-
-
-def as_json(findings: Sequence[Finding]) -> str:
-    """All findings as a JSON document, for other tools."""
-    return json.dumps({"findings": [asdict(f) for f in _sorted(findings)]}, indent=2, sort_keys=True) + "\n"
+def importance(finding: Finding) -> tuple[bool, int, str, int, str]:
+    """A sort key, most important first: breaking changes, then by group and kind in report order."""
+    return (not finding.breaking, _ORDER[finding.kind], finding.file, finding.line or 0, finding.subject)

@@ -140,12 +140,17 @@ def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "verify",
         help="stamp a page as re-read: today's date and a fingerprint of its cited source",
         description="Write 'last_verified' and the fingerprints of the symbols the page cites into its front "
-        "matter. check reports the page stale as soon as one of those symbols changes.",
+        "matter. check reports the page stale as soon as one of those symbols changes. A page that still has "
+        "findings (a stale or hand-edited region, drift in a catalog it shows) is not stamped: exit 1, "
+        "naming them.",
     )
     verify.add_argument(
         "pages", nargs="+", type=Path, help="pages to stamp, e.g. docs/developers/mcp-errors.md"
     )
     verify.add_argument("--date", help="the date to stamp (YYYY-MM-DD; default: today)")
+    verify.add_argument(
+        "--force", action="store_true", help="stamp even a page with open findings (they are still listed)"
+    )
     verify.set_defaults(handler=_lazy("verify_command"))
 
 

@@ -5,22 +5,22 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 
-from generator.check.drift import FIX
-from generator.check.run import run_check
+from generator.check.run import check_report, run_check
 from generator.check.stamps import fingerprints, stamp
-from generator.core.errors import ConfigError
+from generator.core.errors import ConfigError, OutputError
 from generator.core.evidence import Evidence, source_fingerprints
 from generator.core.examples import endpoint_of, examples_of
-from generator.core.findings import as_github, as_json, as_text
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.notes import notes_report
 from generator.core.pages import front_matter
 from generator.core.project import Project, load_project
+from generator.core.reports import as_github, as_json, as_markdown, as_text
 from generator.core.settings import Settings
 from generator.core.writer import write_outputs
 from generator.extract.pipeline import extract
@@ -102,17 +102,34 @@ def _places(region: RegionReport) -> str:
 
 
 def check_command(settings: Settings, args: argparse.Namespace) -> int:
-    """`docgen check`: report drift between code and docs; write nothing."""
+    """`docgen check`: report drift between code and docs; write nothing (but the job summary on GitHub)."""
     findings = run_check(load_project(settings, base=args.base))
+    exit_code = 1 if findings else 0
     if args.format == "github":
         sys.stdout.write(as_github(findings))
         if findings:
-            sys.stdout.write(as_text(findings, fix=FIX))
+            sys.stdout.write(as_text(findings))
+        _append_job_summary(as_markdown(findings))
     elif args.format == "json":
-        sys.stdout.write(as_json(findings))
+        sys.stdout.write(as_json(findings, exit_code=exit_code))
     else:
-        sys.stdout.write(as_text(findings, fix=FIX))
-    return 1 if findings else 0
+        sys.stdout.write(as_text(findings))
+    return exit_code
+
+
+def _append_job_summary(markdown: str) -> None:
+    """Add the report to the GitHub job summary, when the job has one (`$GITHUB_STEP_SUMMARY`)."""
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not target:
+        return
+    try:
+        with open(target, "a", encoding="utf-8") as summary:
+            summary.write(markdown)
+    except OSError as err:
+        raise OutputError(
+            f"cannot append to the job summary $GITHUB_STEP_SUMMARY ({target}): {err.strerror}",
+            hint="the annotations and the log above still carry every finding",
+        ) from err
 
 
 def _date(given: str | None) -> str:
@@ -126,18 +143,32 @@ def _date(given: str | None) -> str:
 
 
 def verify_command(settings: Settings, args: argparse.Namespace) -> int:
-    """`docgen verify PAGE...`: stamp today's date and the cited symbols' fingerprints into each page."""
+    """`docgen verify PAGE...`: stamp today's date and the cited symbols' fingerprints into each page,
+    unless a page still has findings of its own or in its catalogs (then nothing is stamped, unless
+    --force)."""
     date = _date(args.date)
     project = load_project(settings)
+    pages = [_page_of(settings, page_path, project.pages) for page_path in args.pages]
+    report = check_report(project)
+    blocked = {shown: found for _page, shown in pages if (found := report.blocking(shown))}
+    for shown, found in blocked.items():
+        _say(f"{shown}: {len(found)} open finding(s) the page or its catalog still has:")
+        _say(as_text(found, closing=False).rstrip("\n"))
+    if blocked and not args.force:
+        _say(
+            f"docgen verify: nothing stamped; fix the findings above first (`docgen check` lists them all), "
+            f"or stamp anyway with `docgen verify --force {' '.join(blocked)}`"
+        )
+        return 1
     renderer = renderer_for(project)
     outputs: dict[str, str] = {}
-    for page_path in args.pages:
-        page, shown = _page_of(settings, page_path, project.pages)
+    for page, shown in pages:
         text = project.pages[page]
         prints = fingerprints(project.sources, front_matter(text, page=shown), page=shown)
         stamped = stamp(text, date=date, prints=prints, page=shown)
         outputs[shown] = renderer.render_page(stamped, page=page).text
-        _say(f"{shown}: verified {date}, {len(prints)} cited symbol(s) fingerprinted")
+        forced = " despite its open findings" if shown in blocked else ""
+        _say(f"{shown}: verified {date}{forced}, {len(prints)} cited symbol(s) fingerprinted")
     write_outputs(settings.root, outputs)
     return 0
 

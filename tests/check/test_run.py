@@ -298,10 +298,7 @@ def test_removing_a_raise_site_is_an_entry_removed(project: Path, capsys: pytest
     remove_batch_refusal(project)
     _code, findings = check(project, capsys)
     located = {(f["kind"], f["file"], f["line"]) for f in findings if f["kind"] != "page-stale"}
-    pages = [
-        f"docs/developers/{name}.md" for name in ("errors-and-retries", "mcp-client-generic", "mcp-errors")
-    ]
-    pages.append("docs/developers/mcp-server.md")
+    endpoint = line_of(project, SERVER, "async def mcp_endpoint(")
     assert located == {
         (
             "entry-removed",
@@ -311,7 +308,7 @@ def test_removing_a_raise_site_is_an_entry_removed(project: Path, capsys: pytest
         ("notes-orphan", NOTES, line_of(project, NOTES, "  batch-not-supported:")),
         ("evidence-stale", EVIDENCE, line_of(project, EVIDENCE, "mcp_server.py:mcp_endpoint:")),
         ("spec-difference", SPEC, line_of(project, SPEC, "- id: batch")),
-        *(("verification-stale", page, line_of(project, page, "last_verified:")) for page in pages),
+        ("verification-stale", SERVER, endpoint),  # once, for the four pages that cite it
     }
     stale = {(f["file"], f["line"], f["subject"]) for f in findings if f["kind"] == "page-stale"}
     regions = ("page-header", "error-table", "error-examples", "spec-differences")
@@ -341,7 +338,8 @@ def test_code_side_findings_point_at_the_raise_site(
     out = capsys.readouterr().out
     lines = (project / SERVER).read_text(encoding="utf-8").splitlines()
     raise_line = next(i for i, line in enumerate(lines, 1) if "status=410" in line)
-    assert f"::error file={SERVER},line={raise_line},title=docgen status-changed%3A method-not-found::" in out
+    title = "title=docgen status-changed%3A method-not-found (+1 more)"  # one annotation per line
+    assert f"::error file={SERVER},line={raise_line},{title}::" in out
     assert "::error file=docs/developers/mcp-errors.md,line=" in out
 
 
@@ -425,10 +423,20 @@ def test_verify_stamps_and_check_reports_a_changed_handle(
     code, findings = check(project, capsys)
     stale = [f for f in findings if f["kind"] == "verification-stale"]
     assert code == 1
-    assert {f["subject"] for f in stale} == {f"{SERVER}:_handle"}
-    on_page = [f for f in stale if f["file"] == ERRORS_PAGE]
-    assert len(on_page) == 1
-    assert "_handle (lines " in str(on_page[0]["message"])
+    # Four pages cite _handle: one finding, on _handle's lines, listing the four pages.
+    assert len(stale) == 1
+    [finding] = stale
+    assert finding["subject"] == f"{SERVER}:_handle"
+    assert finding["file"] == SERVER
+    assert finding["pages"] == [
+        "docs/developers/errors-and-retries.md",
+        "docs/developers/mcp-client-generic.md",
+        ERRORS_PAGE,
+        "docs/developers/mcp-server.md",
+    ]
+    assert str(finding["message"]).startswith("_handle (lines ")
+    assert "changed after the 4 pages citing it were last verified: " in str(finding["message"])
+    assert str(finding["hint"]).endswith(f"then run `docgen verify {' '.join(finding['pages'])}`")
 
     # The evidence was taken from the old _handle, so check distrusts it too.
     assert {f["subject"] for f in findings if f["kind"] == "evidence-stale"} == {f"{SERVER}:_handle"}
@@ -438,7 +446,7 @@ def test_verify_stamps_and_check_reports_a_changed_handle(
     probe = ["probe", "--app", "backend.app.mcp_server:app", "--date", "2026-12-01"]
     assert main(["-f", str(project / "mkdocs.yml"), *probe]) == 0
     assert main(["-f", str(project / "mkdocs.yml"), "render"]) == 0
-    pages = sorted({str(project / str(f["file"])) for f in stale})
+    pages = [str(project / page) for page in finding["pages"]]
     assert main(["-f", str(project / "mkdocs.yml"), "verify", *pages, "--date", "2026-12-01"]) == 0
     assert check(project, capsys) == (0, [])
 

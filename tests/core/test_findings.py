@@ -1,10 +1,14 @@
-"""Findings as values: every kind has a group, and the three renderings say the same things."""
+"""Findings as values: every kind has a group, and every rendering says the same things."""
 
 from __future__ import annotations
 
 import json
 
-from generator.core.findings import GROUPS, Finding, Kind, as_github, as_json, as_text
+import jsonschema
+
+from generator.core.findings import GROUPS, Finding, Kind
+from generator.core.reports import as_github, as_json, as_markdown, as_text, closing_line, next_steps
+from generator.core.schemas import SCHEMA_DIR
 
 
 def test_every_kind_sits_in_exactly_one_group() -> None:
@@ -20,26 +24,93 @@ FINDINGS = [
 ]
 
 
-def test_the_text_report_groups_in_order_and_ends_with_the_fix() -> None:
-    text = as_text(FINDINGS, fix="docgen extract")
+def test_the_text_report_groups_in_order_and_ends_with_what_is_left() -> None:
+    text = as_text(FINDINGS)
     assert text.splitlines()[0] == "Contract changes (clients may break):"
     assert text.index("Catalog drift") < text.index("Notes:")
     assert "  app.py:9: status-changed: b: status changed\n      was: 404\n      now: 410\n" in text
-    assert text.endswith("3 finding(s). To bring generated files up to date: docgen extract\n")
-    assert as_text([], fix="x") == "docgen check: the docs match the code.\n"
+    assert text.endswith(
+        "3 finding(s). Left to do: `docgen extract && docgen render`; "
+        "then 2 to fix by hand (each hint says how)\n"
+    )
+    assert as_text([]) == "docgen check: the docs match the code.\n"
+
+
+def _stale(page: str) -> Finding:
+    return Finding(Kind.VERIFICATION_MISSING, page, 5, page, "not stamped", "stamp it")
+
+
+def test_the_closing_line_names_only_what_is_left() -> None:
+    # After extract and render, only stamping is left: the line says so, and names the pages.
+    pages = [_stale("docs/b.md"), _stale("docs/a.md")]
+    assert closing_line(pages) == (
+        "2 finding(s). Left to do: re-read the 2 pages against the changed source, then "
+        "`docgen verify docs/a.md docs/b.md`"
+    )
+    stale_region = Finding(Kind.PAGE_STALE, "docs/a.md", 9, "table", "stale", "render")
+    assert next_steps([stale_region]) == ["`docgen render`"]
+    changed_symbol = Finding(
+        Kind.VERIFICATION_STALE,
+        "app.py",
+        3,
+        "app.py:f",
+        "changed",
+        "re-read",
+        pages=("docs/x.md", "docs/y.md"),
+    )
+    assert next_steps([changed_symbol])[-1].endswith("`docgen verify docs/x.md docs/y.md`")
 
 
 def test_github_annotations_escape_what_the_format_reserves() -> None:
     lines = as_github(FINDINGS).splitlines()
     title = "title=docgen contract-code%3A c"
-    assert lines[0] == f"::error file=app.py,line=3,{title}::code, changed%0Ahint: announce it"
+    assert (
+        lines[0] == f"::error file=app.py,line=3,{title}::contract-code: c: code, changed%0Ahint: announce it"
+    )
     assert len(lines) == 3
 
 
-def test_json_carries_every_field_and_the_kind_as_text() -> None:
-    found = json.loads(as_json(FINDINGS))["findings"]
+def test_github_annotations_are_one_per_line_the_most_important_first() -> None:
+    same_line = [
+        Finding(Kind.STATUS_CHANGED, "app.py", 9, "b", "status changed", "extract", old="404", new="410"),
+        Finding(Kind.CONTRACT_STATUS, "app.py", 9, "b", "a client may break", "announce", breaking=True),
+    ]
+    [line] = as_github(same_line).splitlines()
+    assert line.startswith("::error file=app.py,line=9,title=docgen contract-status%3A b (+1 more)::")
+    assert line.index("contract-status: b") < line.index("status-changed: b")
+
+
+def test_json_carries_a_summary_and_every_field_and_matches_its_schema() -> None:
+    document = json.loads(as_json(FINDINGS, exit_code=1))
+    schema = json.loads((SCHEMA_DIR / "check-report.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(document)
+    assert document["schema_version"] == 1
+    assert document["summary"] == {
+        "total": 3,
+        "by_kind": {"contract-code": 1, "status-changed": 1, "notes-gap": 1},
+        "breaking": 1,
+        "exit_code": 1,
+        "next_steps": ["`docgen extract && docgen render`", "2 to fix by hand (each hint says how)"],
+    }
+    found = document["findings"]
     assert [f["kind"] for f in found] == ["contract-code", "status-changed", "notes-gap"]
     assert found[0] == {
         "kind": "contract-code", "file": "app.py", "line": 3, "subject": "c", "message": "code, changed",
-        "hint": "announce it", "old": None, "new": None, "diff": None, "breaking": True,
+        "hint": "announce it", "old": None, "new": None, "diff": None, "breaking": True, "pages": [],
     }  # fmt: skip
+    clean = json.loads(as_json([], exit_code=0))
+    jsonschema.Draft202012Validator(schema).validate(clean)
+    assert clean["summary"]["total"] == 0
+
+
+def test_the_schema_knows_every_kind() -> None:
+    schema = json.loads((SCHEMA_DIR / "check-report.schema.json").read_text(encoding="utf-8"))
+    assert sorted(schema["$defs"]["kind"]["enum"]) == sorted(kind.value for kind in Kind)
+
+
+def test_the_markdown_summary_folds_diffs_in_a_fence_longer_than_any_inside() -> None:
+    edited = Finding(Kind.REGION_HAND_EDITED, "docs/a.md", 9, "t", "edited", "move it", diff="-```x\n+```y\n")
+    markdown = as_markdown([edited])
+    assert markdown.startswith("## docgen check\n\n1 finding(s). Left to do: 1 to fix by hand")
+    assert "| `region-hand-edited` | 1 |" in markdown
+    assert "  ````diff\n  -```x\n  +```y\n  ````\n" in markdown

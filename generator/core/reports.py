@@ -1,0 +1,177 @@
+"""Findings rendered for people and tools: the text report, GitHub annotations with a job summary, JSON.
+
+Every rendering ends with, or carries, what is actually left to do: the commands that clear the findings
+they can clear, the pages to re-read and stamp, and how many findings need an edit by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from generator.core.evidence import PROBE
+from generator.core.findings import GROUPS, Finding, Kind, group_of, importance, in_report_order
+
+SCHEMA_VERSION = 1
+"""The version of `--format json` output; `generator/core/schema/check-report.schema.json` describes it."""
+
+ANNOTATION_LIMIT = 10
+"""GitHub shows at most ten error annotations per step; the rest would be dropped without a word."""
+
+_EXTRACT = frozenset(GROUPS["Catalog drift (the code changed)"])
+_RENDER = frozenset({Kind.PAGE_STALE})
+_PROBE = frozenset({Kind.EVIDENCE_MISSING, Kind.EVIDENCE_STALE, Kind.EVIDENCE_MISMATCH})
+_VERIFY = frozenset({Kind.VERIFICATION_STALE, Kind.VERIFICATION_MISSING})
+
+
+def pages_to_verify(findings: Sequence[Finding]) -> list[str]:
+    """The pages whose Last-verified stamp is stale or missing, sorted."""
+    pages: set[str] = set()
+    for finding in findings:
+        if finding.kind in _VERIFY:
+            pages.update(finding.pages or (finding.file,))
+    return sorted(pages)
+
+
+def next_steps(findings: Sequence[Finding]) -> list[str]:
+    """What is left, in the order to do it (commands in backticks), then how many findings need an edit."""
+    kinds = {finding.kind for finding in findings}
+    steps = []
+    if kinds & _EXTRACT:
+        steps.append("`docgen extract && docgen render`")
+    elif kinds & _RENDER:
+        steps.append("`docgen render`")
+    if kinds & _PROBE:
+        steps.append(f"`{PROBE} && docgen render`")
+    if kinds & _VERIFY:
+        pages = pages_to_verify(findings)
+        which = "the page" if len(pages) == 1 else f"the {len(pages)} pages"
+        steps.append(f"re-read {which} against the changed source, then `docgen verify {' '.join(pages)}`")
+    by_hand = [f for f in findings if f.kind not in _EXTRACT | _RENDER | _PROBE | _VERIFY]
+    if by_hand:
+        steps.append(f"{len(by_hand)} to fix by hand (each hint says how)")
+    return steps
+
+
+def closing_line(findings: Sequence[Finding]) -> str:
+    """`N finding(s). Left to do: ...`, naming only what these findings need."""
+    return f"{len(findings)} finding(s). Left to do: " + "; then ".join(next_steps(findings))
+
+
+def _detail_lines(finding: Finding) -> list[str]:
+    lines = []
+    if finding.old is not None or finding.new is not None:
+        lines += [f"was: {finding.old}", f"now: {finding.new}"]
+    if finding.diff:
+        lines += finding.diff.rstrip("\n").splitlines()
+    return [*lines, f"hint: {finding.hint}"]
+
+
+def as_text(findings: Sequence[Finding], *, closing: bool = True) -> str:
+    """A grouped human report; with `closing`, it ends with what is left to do."""
+    if not findings:
+        return "docgen check: the docs match the code.\n"
+    lines: list[str] = []
+    current = None
+    for finding in in_report_order(findings):
+        if group_of(finding.kind) != current:
+            current = group_of(finding.kind)
+            lines.append(f"\n{current}:")
+        lines.append(f"  {finding.location}: {finding.kind}: {finding.subject}: {finding.message}")
+        lines.extend("      " + line for line in _detail_lines(finding))
+    if closing:
+        lines.append("\n" + closing_line(findings))
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _escape(text: str, *, property_value: bool = False) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def _by_place(findings: Sequence[Finding]) -> list[list[Finding]]:
+    """Findings grouped by file and line, each group and the groups most important first."""
+    places: dict[tuple[str, int | None], list[Finding]] = {}
+    for finding in sorted(findings, key=importance):
+        places.setdefault((finding.file, finding.line), []).append(finding)
+    return sorted(places.values(), key=lambda group: importance(group[0]))
+
+
+def as_github(findings: Sequence[Finding], *, limit: int = ANNOTATION_LIMIT) -> str:
+    """GitHub workflow commands: one `::error` per source line (its findings together, the most important
+    first), at most `limit` in all; past the limit, the last annotation says how many more the job summary
+    lists."""
+    places = _by_place(findings)
+    shown = places if len(places) <= limit else places[: limit - 1]
+    lines = []
+    for group in shown:
+        first = group[0]
+        place = f"file={_escape(first.file, property_value=True)}"
+        if first.line:
+            place += f",line={first.line}"
+        more = f" (+{len(group) - 1} more)" if len(group) > 1 else ""
+        title = _escape(f"docgen {first.kind}: {first.subject}{more}", property_value=True)
+        body = "\n\n".join(
+            "\n".join([f"{f.kind}: {f.subject}: {f.message}", *_detail_lines(f)]) for f in group
+        )
+        lines.append(f"::error {place},title={title}::{_escape(body)}")
+    rest = places[len(shown) :]
+    if rest:
+        count = sum(len(group) for group in rest)
+        title = _escape("docgen check: more findings", property_value=True)
+        body = f"{count} more finding(s) at {len(rest)} more place(s): the job summary and the log list all"
+        lines.append(f"::error title={title}::{_escape(body)}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def summary(findings: Sequence[Finding], *, exit_code: int) -> dict[str, Any]:
+    """Counts per kind (in report order), the exit code, and what is left to do."""
+    counts: dict[str, int] = {}
+    for finding in in_report_order(findings):
+        counts[finding.kind.value] = counts.get(finding.kind.value, 0) + 1
+    return {
+        "total": len(findings),
+        "by_kind": counts,
+        "breaking": sum(1 for f in findings if f.breaking),
+        "exit_code": exit_code,
+        "next_steps": next_steps(findings),
+    }
+
+
+def as_json(findings: Sequence[Finding], *, exit_code: int) -> str:
+    """The report as one JSON document for other tools (schema: `check-report.schema.json`)."""
+    document = {
+        "schema_version": SCHEMA_VERSION,
+        "summary": summary(findings, exit_code=exit_code),
+        "findings": [asdict(f) for f in in_report_order(findings)],
+    }
+    return json.dumps(document, indent=2, sort_keys=True) + "\n"
+
+
+def as_markdown(findings: Sequence[Finding]) -> str:
+    """The whole report in Markdown, for the job summary (`$GITHUB_STEP_SUMMARY`): a count per kind, then
+    every finding with its details, diffs folded."""
+    if not findings:
+        return "## docgen check\n\nThe docs match the code.\n"
+    lines = ["## docgen check", "", closing_line(findings), "", "| kind | findings |", "|---|---|"]
+    lines += [f"| `{kind}` | {count} |" for kind, count in summary(findings, exit_code=1)["by_kind"].items()]
+    current = None
+    for finding in in_report_order(findings):
+        if group_of(finding.kind) != current:
+            current = group_of(finding.kind)
+            lines += ["", f"### {current}", ""]
+        lines.append(f"- `{finding.location}` **{finding.kind}** `{finding.subject}`: {finding.message}")
+        if finding.old is not None or finding.new is not None:
+            lines.append(f"  - was: `{finding.old}`, now: `{finding.new}`")
+        lines.append(f"  - hint: {finding.hint}")
+        if finding.diff:
+            fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", finding.diff)), default=0))
+            lines += ["", "  <details><summary>diff</summary>", "", f"  {fence}diff"]
+            lines += [f"  {line}" for line in finding.diff.rstrip("\n").splitlines()]
+            lines += [f"  {fence}", "", "  </details>", ""]
+    return "\n".join(lines) + "\n"

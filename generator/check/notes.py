@@ -32,15 +32,9 @@ def notes_findings(
 ) -> Iterator[Finding]:
     """Gaps, orphans and unknown constants (`unknown`, from `unknown_constants`) of one catalog's notes."""
     report = notes_report(catalog, notes)
+    drafts = {entry.id: entry.draft_cause for entry in catalog.entries}
     for entry_id in report.gaps:
-        yield Finding(
-            Kind.NOTES_GAP,
-            notes.file,
-            notes.line("entries", entry_id),
-            entry_id,
-            "the entry has no cause or no action for readers",
-            f"write 'cause:' and 'action:' under 'entries: {entry_id}:'",
-        )
+        yield _gap(notes, entry_id, drafts.get(entry_id))
     for entry_id in report.orphans:
         yield Finding(
             Kind.NOTES_ORPHAN,
@@ -65,6 +59,17 @@ def _constant_hint(names: frozenset[str], catalog: ErrorsCatalog) -> str:
     """The same "did you mean" render gives for the first unknown name, else the list of constants."""
     close = suggest(min(names), catalog.constants)
     return close or f"use one of the catalog's constants: {', '.join(sorted(catalog.constants))}"
+
+
+def _gap(notes: Notes, entry_id: str, draft: str | None) -> Finding:
+    """An entry without cause or action: readers see a gap, or the code's comment marked as a draft."""
+    missing = [field for field in PROSE_FIELDS if not notes.entry(entry_id).prose(field)]
+    message = f"the entry has no {' and no '.join(missing)} for readers"
+    hint = f"write {' and '.join(f'{field!r}' for field in missing)} under 'entries: {entry_id}:'"
+    if draft and "cause" in missing:
+        message += "; the page shows the comment above its call in the code as the cause, marked as a draft"
+        hint += f" (the draft to start from: {draft!r})"
+    return Finding(Kind.NOTES_GAP, notes.file, notes.line("entries", entry_id), entry_id, message, hint)
 
 
 def unknown_constants(notes: Notes, catalog: ErrorsCatalog) -> list[UnknownConstants]:

@@ -5,9 +5,10 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
 `catalog` (the catalog as plain data, as its YAML file has it). Some regions get more:
 
 - `page-header`: `header` with `status`, `audience`, `last_verified`, `canonical`, `reproduced`.
-- `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`; None where the notes have a
-  gap) in the notes file's order, then entries without notes in catalog order; `json_href`, the page-relative
-  link to the catalog published as JSON.
+- `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`, None where the notes have a
+  gap, and `draft_cause`, the comment above the call in the code or None) in the notes file's order, then
+  entries without notes in catalog order; `json_href`, the page-relative link to the catalog published as
+  JSON.
 - `based-on`: `sources` (`file`, `url`, `symbols` as `name` + `url`) and `specs` (`title`, `url`).
 - `related`: `links` (`title`, `href`), from the front matter's `related` list of page-relative paths.
 - `tools-reference`: `tools`, `resources`, `prompts` from the catalog, and `json_href`.
@@ -101,7 +102,8 @@ def _error_table(inputs: RenderInputs, region: Region, page: str, context: Conte
         errors_of(inputs, name).entries, inputs.notes_of(name), lambda entry: entry.id
     ):
         cause, action = render_entry_notes(inputs, name, entry.id)
-        entries.append({**entry.as_data(), "anchor": f"err-{entry.id}", "cause": cause, "action": action})
+        notes = {"cause": cause, "action": action, "draft_cause": entry.draft_cause}
+        entries.append({**entry.as_data(), "anchor": f"err-{entry.id}", **notes})
     return {"entries": entries, "json_href": _json_href(page, name)}
 
 

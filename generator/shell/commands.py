@@ -56,8 +56,10 @@ def extract_command(settings: Settings, args: argparse.Namespace) -> int:
 def _report_notes(project: Project, name: str, catalog: ErrorsCatalog) -> None:
     notes = project.notes[name]
     report = notes_report(catalog, notes)
+    drafts = {entry.id: entry.draft_cause for entry in catalog.entries}
     for entry_id in report.gaps:
-        _say(f"{notes.file}: entry '{entry_id}' has no cause or action yet; add them under 'entries:'")
+        shown = " (until then the page shows its code comment, marked as a draft)" if drafts[entry_id] else ""
+        _say(f"{notes.file}: entry '{entry_id}' has no cause or action yet; add them under 'entries:'{shown}")
     for entry_id in report.orphans:
         _say(f"{notes.file}: notes for '{entry_id}', which is no longer in the catalog; move or delete them")
 

@@ -79,3 +79,40 @@ def test_a_missing_end_marker_is_named_from_the_project_root(
         assert code == 3
         assert f"error: {ERRORS_PAGE}:" in err
         assert "is never closed" in err
+
+
+def test_a_new_entry_shows_its_code_comment_as_a_draft_and_check_says_so(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A backend engineer adds an error with a comment above it, then runs what check asks for.
+    _edit(
+        project,
+        "backend/app/mcp_server.py",
+        "    handler = _METHODS.get(method_name)",
+        "    if method == 'ping':\n"
+        "        # Ping was removed from the protocol.\n"
+        "        return _rpc_error(request_id, METHOD_NOT_FOUND, 'Ping is gone', status=410)\n"
+        "    handler = _METHODS.get(method_name)",
+    )
+    code, _out, err = _run(project, capsys, "extract")
+    assert code == 0
+    assert (
+        "has no cause or action yet; add them under 'entries:' (until then the page shows its code comment"
+        in err
+    )
+    assert _run(project, capsys, "render")[0] == 0
+
+    page = (project / ERRORS_PAGE).read_text(encoding="utf-8")
+    [row] = [line for line in page.splitlines() if "`410`" in line and "<a id=" in line]
+    assert "| _Draft from the code, not yet reviewed:_ Ping was removed from the protocol. |" in row
+    assert row.endswith("| _Not yet documented._ |")
+
+    code, out, _err = _run(project, capsys, "check", "--format", "json")
+    assert code == 1
+    [gap] = [f for f in json.loads(out)["findings"] if f["kind"] == "notes-gap"]
+    assert gap["file"] == NOTES
+    assert gap["message"] == (
+        "the entry has no cause and no action for readers; the page shows the comment above its call in the "
+        "code as the cause, marked as a draft"
+    )
+    assert gap["hint"].endswith("(the draft to start from: 'Ping was removed from the protocol.')")

@@ -124,8 +124,9 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--format",
         choices=("text", "github", "json"),
         default="text",
-        help="text (grouped, with diffs; default), github (::error annotations on the line at fault, "
-        "then the text report) or json (one object per finding)",
+        help="text (grouped, with diffs, ending with what is left to do; default), github (one ::error "
+        "annotation per line at fault, at most 10, then the text report; the Markdown report is appended to "
+        "$GITHUB_STEP_SUMMARY when set) or json (a summary and every finding; see check-report.schema.json)",
     )
     check.add_argument(
         "--base",

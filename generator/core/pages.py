@@ -139,18 +139,22 @@ def _kind(value: Any) -> str:
     return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(type(value), f"{value!r}")
 
 
-def read_pages(docs_dir: Path) -> dict[str, str]:
-    """Every Markdown page under docs_dir: docs-relative POSIX path -> text (newlines as written)."""
+def read_pages(docs_dir: Path, shown: str | None = None) -> dict[str, str]:
+    """Every Markdown page under docs_dir: docs-relative POSIX path -> text (newlines as written).
+
+    `shown` is docs_dir as messages name it, relative to the project root (default: its last part).
+    """
+    shown = shown or docs_dir.name
     if not docs_dir.is_dir():
         raise TemplateError(
             "the docs folder does not exist, so there are no pages to render or check",
-            file=docs_dir.name,
+            file=shown,
             hint="create it, or set docs_dir in mkdocs.yml to the folder of the site's pages",
         )
     pages: dict[str, str] = {}
     for path in sorted(docs_dir.rglob("*.md")):
         page = path.relative_to(docs_dir).as_posix()
-        pages[page] = read_text(path, f"{docs_dir.name}/{page}", error=TemplateError, newline="")
+        pages[page] = read_text(path, f"{shown}/{page}", error=TemplateError, newline="")
     return pages
 
 

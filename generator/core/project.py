@@ -111,7 +111,7 @@ def load_project(
     """
     notes = {name: _notes(settings, name) for name in settings.catalogs}
     if pages is None and site:
-        pages = read_pages(settings.docs_dir)
+        pages = read_pages(settings.docs_dir, settings.relative(settings.docs_dir))
     return Project(
         settings=settings,
         committed={name: _committed(settings, name) for name in settings.catalogs},

@@ -61,11 +61,11 @@ def closing_line(findings: Sequence[Finding]) -> str:
     return f"{len(findings)} finding(s). Left to do: " + "; then ".join(next_steps(findings))
 
 
-def _detail_lines(finding: Finding) -> list[str]:
+def _detail_lines(finding: Finding, *, diff: bool = True) -> list[str]:
     lines = []
     if finding.old is not None or finding.new is not None:
         lines += [f"was: {finding.old}", f"now: {finding.new}"]
-    if finding.diff:
+    if finding.diff and diff:
         lines += finding.diff.rstrip("\n").splitlines()
     return [*lines, f"hint: {finding.hint}"]
 
@@ -117,7 +117,9 @@ def as_github(findings: Sequence[Finding], *, limit: int = ANNOTATION_LIMIT) -> 
         more = f" (+{len(group) - 1} more)" if len(group) > 1 else ""
         title = _escape(f"docgen {first.kind}: {first.subject}{more}", property_value=True)
         body = "\n\n".join(
-            "\n".join([f"{f.kind}: {f.subject}: {f.message}", *_detail_lines(f)]) for f in group
+            # Diffs stay in the log and the job summary: an annotation is read beside the line it marks.
+            "\n".join([f"{f.kind}: {f.subject}: {f.message}", *_detail_lines(f, diff=False)])
+            for f in group
         )
         lines.append(f"::error {place},title={title}::{_escape(body)}")
     rest = places[len(shown) :]
@@ -153,25 +155,71 @@ def as_json(findings: Sequence[Finding], *, exit_code: int) -> str:
     return json.dumps(document, indent=2, sort_keys=True) + "\n"
 
 
-def as_markdown(findings: Sequence[Finding]) -> str:
+SUMMARY_LIMIT = 1_000_000
+"""Bytes of Markdown at most: GitHub refuses a step summary over 1 MiB."""
+DIFF_LINES = 200
+"""Lines of each folded diff the summary shows; the log has them all."""
+
+
+def as_markdown(findings: Sequence[Finding], *, limit: int = SUMMARY_LIMIT) -> str:
     """The whole report in Markdown, for the job summary (`$GITHUB_STEP_SUMMARY`): a count per kind, then
-    every finding with its details, diffs folded."""
+    every finding with its details, diffs folded; past `limit` bytes, the rest is left to the log."""
     if not findings:
         return "## docgen check\n\nThe docs match the code.\n"
     lines = ["## docgen check", "", closing_line(findings), "", "| kind | findings |", "|---|---|"]
     lines += [f"| `{kind}` | {count} |" for kind, count in summary(findings, exit_code=1)["by_kind"].items()]
+    size = sum(len(line.encode()) + 1 for line in lines)
     current = None
-    for finding in in_report_order(findings):
+    ordered = in_report_order(findings)
+    for index, finding in enumerate(ordered):
+        block = _finding_block(finding)
         if group_of(finding.kind) != current:
             current = group_of(finding.kind)
-            lines += ["", f"### {current}", ""]
-        lines.append(f"- `{finding.location}` **{finding.kind}** `{finding.subject}`: {finding.message}")
-        if finding.old is not None or finding.new is not None:
-            lines.append(f"  - was: `{finding.old}`, now: `{finding.new}`")
-        lines.append(f"  - hint: {finding.hint}")
-        if finding.diff:
-            fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", finding.diff)), default=0))
-            lines += ["", "  <details><summary>diff</summary>", "", f"  {fence}diff"]
-            lines += [f"  {line}" for line in finding.diff.rstrip("\n").splitlines()]
-            lines += [f"  {fence}", "", "  </details>", ""]
+            block = ["", f"### {current}", "", *block]
+        size += sum(len(line.encode()) + 1 for line in block)
+        if size > limit - 200:  # room for the note below
+            lines += [
+                "",
+                f"_{len(ordered) - index} more finding(s) do not fit in a job summary: see the log._",
+            ]
+            break
+        lines += block
     return "\n".join(lines) + "\n"
+
+
+def _finding_block(finding: Finding) -> list[str]:
+    where = f"{_code(finding.location)} **{finding.kind}** {_code(finding.subject)}"
+    block = [f"- {where}: {finding.message}"]
+    if finding.old is not None or finding.new is not None:
+        block.append(f"  - was: {_code(str(finding.old))}, now: {_code(str(finding.new))}")
+    block.append(f"  - hint: {finding.hint}")
+    return block + (_folded_diff(finding.diff) if finding.diff else [])
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(run) for run in re.findall("`+", text)), default=0)
+
+
+def _code(text: str) -> str:
+    """`text` as inline code, whatever backticks it holds."""
+    ticks = "`" * (_longest_backtick_run(text) + 1)
+    return f"{ticks} {text} {ticks}" if ticks != "`" else f"`{text}`"
+
+
+def _folded_diff(diff: str) -> list[str]:
+    fence = "`" * max(3, _longest_backtick_run(diff) + 1)
+    body = diff.rstrip("\n").splitlines()
+    shown = body[:DIFF_LINES]
+    if len(body) > DIFF_LINES:
+        shown.append(f"... {len(body) - DIFF_LINES} more line(s) in the log")
+    return [
+        "",
+        "  <details><summary>diff</summary>",
+        "",
+        f"  {fence}diff",
+        *(f"  {line}" for line in shown),
+        f"  {fence}",
+        "",
+        "  </details>",
+        "",
+    ]

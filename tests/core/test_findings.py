@@ -114,3 +114,27 @@ def test_the_markdown_summary_folds_diffs_in_a_fence_longer_than_any_inside() ->
     assert markdown.startswith("## docgen check\n\n1 finding(s). Left to do: 1 to fix by hand")
     assert "| `region-hand-edited` | 1 |" in markdown
     assert "  ````diff\n  -```x\n  +```y\n  ````\n" in markdown
+
+
+def test_annotations_leave_diffs_to_the_log_and_the_summary() -> None:
+    edited = Finding(Kind.PAGE_STALE, "docs/a.md", 9, "t", "stale", "render", diff="-old line\n+new line\n")
+    [line] = as_github([edited]).splitlines()
+    assert "old line" not in line
+    assert "old line" in as_text([edited]) and "old line" in as_markdown([edited])
+
+
+def test_a_summary_too_large_for_github_is_cut_between_findings_and_says_so() -> None:
+    many = [
+        Finding(Kind.NOTES_GAP, "data/x.notes.yaml", n, f"e{n}", "x" * 1000, "write one")
+        for n in range(1, 50)
+    ]
+    markdown = as_markdown(many, limit=10_000)
+    assert len(markdown.encode()) <= 10_000
+    shown = sum(1 for line in markdown.splitlines() if line.startswith("- `"))
+    assert 0 < shown < 49
+    assert markdown.endswith(f"_{49 - shown} more finding(s) do not fit in a job summary: see the log._\n")
+
+
+def test_inline_code_in_the_summary_survives_backticks() -> None:
+    odd = Finding(Kind.NOTES_ORPHAN, "data/x.notes.yaml", 2, "a`b", "gone", "delete it")
+    assert "- `data/x.notes.yaml:2` **notes-orphan** `` a`b ``: gone" in as_markdown([odd])

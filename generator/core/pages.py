@@ -139,8 +139,9 @@ def _kind(value: Any) -> str:
     return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(type(value), f"{value!r}")
 
 
-def read_pages(docs_dir: Path) -> dict[str, str]:
-    """Every Markdown page under docs_dir: docs-relative POSIX path -> text (newlines as written)."""
+def read_pages(docs_dir: Path, *, within: Path | None = None) -> dict[str, str]:
+    """Every Markdown page under docs_dir: docs-relative POSIX path -> text (newlines as written). With
+    `within`, a page that is a link to a file outside that folder is refused."""
     if not docs_dir.is_dir():
         raise TemplateError(
             "the docs folder does not exist, so there are no pages to render or check",
@@ -150,7 +151,8 @@ def read_pages(docs_dir: Path) -> dict[str, str]:
     pages: dict[str, str] = {}
     for path in sorted(docs_dir.rglob("*.md")):
         page = path.relative_to(docs_dir).as_posix()
-        pages[page] = read_text(path, f"{docs_dir.name}/{page}", error=TemplateError, newline="")
+        shown = f"{docs_dir.name}/{page}"
+        pages[page] = read_text(path, shown, error=TemplateError, newline="", within=within)
     return pages
 
 

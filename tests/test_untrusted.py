@@ -361,7 +361,7 @@ BOMBS: dict[str, Case] = {
         made("docs/zero.md", lambda path: path.symlink_to("/dev/zero")),
         3,
         lambda root: "docs/zero.md:",
-        "not a regular file",
+        "a link to a place outside the project",
     ),
 }
 
@@ -779,8 +779,35 @@ def test_a_page_linked_outside_the_project_is_never_written(project: Path, tmp_p
     replace("templates/server-limits.md.j2", "| Limit | Value |", "| Limit | Its value |")(project)
     before = outside.read_bytes()
     done = refused(project, lambda root: None, "render", 3, f"{SERVER_PAGE}: the file is a link to")
-    assert "outside the project; docgen writes only inside it" in done.stderr
+    assert "outside the project; docgen reads only the project's own files" in done.stderr
     assert outside.read_bytes() == before
+
+
+LINKED_OUT = {
+    "the notes": NOTES,
+    "the evidence": "data/mcp-errors.evidence.yaml",
+    "a catalog": "data/mcp-errors.yaml",
+    "the specification": "data/specs/mcp-2026-07-28.yaml",
+    "a page": SERVER_PAGE,
+}
+
+
+@pytest.mark.parametrize("command", ["check", "render"])
+@pytest.mark.parametrize("relative", LINKED_OUT.values(), ids=LINKED_OUT)
+def test_a_file_linked_outside_the_project_is_not_read(
+    project: Path, tmp_path: Path, relative: str, command: str
+) -> None:
+    """A pull request can commit a link where a data file or page belongs; pointed at a secret on the CI
+    machine, its text could come back in a parse error. docgen refuses the link before reading a byte."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text(f"token: {CANARY}\n  broken: [\n", encoding="utf-8")
+    target = project / relative
+    target.unlink()
+    target.symlink_to(secret)
+    done = refused(
+        project, lambda root: None, command, 3, f"{relative}: the file is a link to a place outside"
+    )
+    assert CANARY not in done.stdout + done.stderr
 
 
 # What held before and must keep holding: no page truncated by a killed render, concurrent renders, and

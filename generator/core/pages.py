@@ -139,11 +139,10 @@ def _kind(value: Any) -> str:
     return {dict: "a mapping", list: "a list", str: "text", bool: "true/false"}.get(type(value), f"{value!r}")
 
 
-def read_pages(docs_dir: Path, shown: str | None = None) -> dict[str, str]:
-    """Every Markdown page under docs_dir: docs-relative POSIX path -> text (newlines as written).
-
-    `shown` is docs_dir as messages name it, relative to the project root (default: its last part).
-    """
+def read_pages(docs_dir: Path, *, within: Path | None = None, shown: str | None = None) -> dict[str, str]:
+    """Every Markdown page under docs_dir: docs-relative POSIX path -> text (newlines as written). With
+    `within`, a page that is a link to a file outside that folder is refused. `shown` is docs_dir as
+    messages name it, relative to the project root (default: its last part)."""
     shown = shown or docs_dir.name
     if not docs_dir.is_dir():
         raise TemplateError(
@@ -154,7 +153,7 @@ def read_pages(docs_dir: Path, shown: str | None = None) -> dict[str, str]:
     pages: dict[str, str] = {}
     for path in sorted(docs_dir.rglob("*.md")):
         page = path.relative_to(docs_dir).as_posix()
-        pages[page] = read_text(path, f"{shown}/{page}", error=TemplateError, newline="")
+        pages[page] = read_text(path, f"{shown}/{page}", error=TemplateError, newline="", within=within)
     return pages
 
 

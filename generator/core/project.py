@@ -111,7 +111,8 @@ def load_project(
     """
     notes = {name: _notes(settings, name) for name in settings.catalogs}
     if pages is None and site:
-        pages = read_pages(settings.docs_dir, settings.relative(settings.docs_dir))
+        shown = settings.relative(settings.docs_dir)
+        pages = read_pages(settings.docs_dir, within=settings.root, shown=shown)
     return Project(
         settings=settings,
         committed={name: _committed(settings, name) for name in settings.catalogs},
@@ -138,7 +139,7 @@ def _committed(settings: Settings, name: str) -> CommittedCatalog | None:
         return None
     shown = settings.relative(path)
     try:
-        text = read_text(path, shown, newline="")
+        text = read_text(path, shown, newline="", within=settings.root)
         document = load_yaml(text, shown)
         return CommittedCatalog(parse_catalog(document), document, text)
     except CatalogError as err:
@@ -152,7 +153,7 @@ def _committed(settings: Settings, name: str) -> CommittedCatalog | None:
 def _notes(settings: Settings, name: str) -> Notes:
     path = settings.notes_path(name)
     shown = settings.relative(path)
-    return parse_notes(read_yaml(path, shown) if path.exists() else None, shown)
+    return parse_notes(read_yaml(path, shown, within=settings.root) if path.exists() else None, shown)
 
 
 def _evidence(settings: Settings) -> dict[str, Evidence]:
@@ -160,7 +161,7 @@ def _evidence(settings: Settings) -> dict[str, Evidence]:
     for name, config in settings.catalogs.items():
         path = settings.evidence_path(name)
         if config.kind == "errors" and path.is_file():
-            found[name] = parse_evidence(read_yaml(path, settings.relative(path)))
+            found[name] = parse_evidence(read_yaml(path, settings.relative(path), within=settings.root))
     return found
 
 
@@ -177,8 +178,12 @@ def _specs(settings: Settings, notes: Mapping[str, Notes]) -> dict[str, Spec]:
                 file=note.file,
                 hint="fix `spec:` in the notes, or add the classification file",
             )
-        baseline = read_yaml(baseline_path, shown_baseline) if baseline_path.is_file() else None
-        loaded = read_yaml(spec_path, shown)
+        baseline = (
+            read_yaml(baseline_path, shown_baseline, within=settings.root)
+            if baseline_path.is_file()
+            else None
+        )
+        loaded = read_yaml(spec_path, shown, within=settings.root)
         specs[note.spec] = parse_spec(note.spec, loaded, baseline, baseline_file=shown_baseline)
     return specs
 
@@ -187,7 +192,8 @@ def _schema_copies(settings: Settings) -> dict[str, str | None]:
     copies: dict[str, str | None] = {}
     for name in packaged():
         path = settings.data_dir / "schema" / name
-        copies[settings.relative(path)] = read_text(path, settings.relative(path)) if path.is_file() else None
+        shown = settings.relative(path)
+        copies[shown] = read_text(path, shown, within=settings.root) if path.is_file() else None
     return copies
 
 

@@ -5,6 +5,7 @@ Every problem is collected before anything is reported, so a user fixes them all
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,12 +87,14 @@ def relative_path(path: Path, root: Path, *, follow_links: bool = True) -> str:
     """`path` relative to `root` when it is inside it (as POSIX text), else `path` itself: the one way docgen
     names a file in a message, a catalog or a finding.
 
-    `follow_links=False` names a link by where it stands rather than by the file it leads to.
+    `follow_links=False` names a link by where it stands rather than by the file it leads to; a link inside
+    the project to a file outside it is named where it stands either way.
     """
+    if follow_links:
+        with contextlib.suppress(ValueError):
+            return path.resolve().relative_to(root.resolve()).as_posix()
     try:
-        if not follow_links:
-            return path.absolute().relative_to(root.absolute()).as_posix()
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        return path.absolute().relative_to(root.absolute()).as_posix()
     except ValueError:
         return path.as_posix() if follow_links else relative_path(path, root)
 

@@ -77,7 +77,9 @@ class SourceFiles:
         """The bytes of `file` (relative to the project root), or None when it is not a file."""
         if file not in self._bytes:
             path = self.root / file
-            self._bytes[file] = read_bytes(path, file, error=SourceError) if path.is_file() else None
+            self._bytes[file] = (
+                read_bytes(path, file, error=SourceError, within=self.root) if path.is_file() else None
+            )
         return self._bytes[file]
 
     def exists(self, file: str) -> bool:

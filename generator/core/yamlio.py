@@ -198,11 +198,23 @@ def _record_lines(node: yaml.Node, path: Path_, lines: dict[Path_, int]) -> None
             _record_lines(item, (*path, index), lines)
 
 
-def read_bytes(path: Path, display: str, *, error: type[DocgenError] = CatalogError) -> bytes:
+def read_bytes(
+    path: Path, display: str, *, error: type[DocgenError] = CatalogError, within: Path | None = None
+) -> bytes:
     """A file's bytes, within docgen's limits: only a regular file (a link is followed), at most
     MAX_FILE_BYTES. Anything else is refused before a byte is read (a `.py` that is a link to `/dev/zero`
     would otherwise be read until memory runs out).
+
+    With `within` (the project root), a file whose real location is outside that folder is refused too: a
+    pull request could otherwise commit `data/x.notes.yaml` as a link to a secret on the CI machine and have
+    it quoted back in an error message.
     """
+    if within is not None and not path.resolve().is_relative_to(within.resolve()):
+        raise error(
+            "the file is a link to a place outside the project; docgen reads only the project's own files",
+            file=display,
+            hint="replace the link with the file itself, inside the project",
+        )
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
@@ -256,24 +268,33 @@ def read_text(
     error: type[DocgenError] = CatalogError,
     encoding: str = "utf-8",
     newline: str | None = None,
+    within: Path | None = None,
 ) -> str:
     """A file's text; a missing, unreadable, oversized, non-regular or non-UTF-8 file becomes `error`,
     located at `display` (and, for bytes that are not UTF-8, at their line).
 
     `newline=""` keeps line endings as written (pages are spliced byte for byte); otherwise `\r\n` and `\r`
     read as `\n`, as Python's text files do. `encoding="utf-8-sig"` drops a byte-order mark, as MkDocs does.
+    `within` is as for `read_bytes`.
     """
-    text = decode_utf8(read_bytes(path, display, error=error), display, error=error, encoding=encoding)
+    data = read_bytes(path, display, error=error, within=within)
+    text = decode_utf8(data, display, error=error, encoding=encoding)
     if newline is None and "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
 
 
 def read_yaml(
-    path: Path, display: str, *, error: type[DocgenError] = CatalogError, aliases: bool = False
+    path: Path,
+    display: str,
+    *,
+    error: type[DocgenError] = CatalogError,
+    aliases: bool = False,
+    within: Path | None = None,
 ) -> LoadedYaml:
     """Read and parse a YAML file; unreadable or non-UTF-8 files become `error` too."""
-    return load_yaml(read_text(path, display, error=error), display, error=error, aliases=aliases)
+    text = read_text(path, display, error=error, within=within)
+    return load_yaml(text, display, error=error, aliases=aliases)
 
 
 class _StableDumper(yaml.SafeDumper):

@@ -180,7 +180,7 @@ def _read(file: File, settings: Settings) -> str:
     """A page as MkDocs reads it (a byte-order mark dropped), line endings kept."""
     path = Path(file.abs_src_path or "")
     shown = settings.relative(path)
-    return read_text(path, shown, error=TemplateError, encoding="utf-8-sig", newline="")
+    return read_text(path, shown, error=TemplateError, encoding="utf-8-sig", newline="", within=settings.root)
 
 
 def _commit(root: Path) -> str:

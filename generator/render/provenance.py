@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from generator.core.models import ErrorsCatalog
+from generator.core.notes import Notes
 from generator.render.context import render_entry_notes
 from generator.render.filters import cell
 from generator.render.inputs import RenderInputs
@@ -101,17 +102,22 @@ def _edited_fields(inputs: RenderInputs, catalog: str, edited: str, rendered: st
     if len(edited_cells) != len(rendered_cells):
         yield None
         return
-    notes_text = {
-        text: field
+    unclaimed = [
+        (text, field)
         for field in ("cause", "action")
         if notes.entry(entry_id).prose(field) and (text := _rendered_note(inputs, catalog, entry_id, field))
-    }
+    ]
     for mine, theirs in zip(edited_cells, rendered_cells, strict=True):
-        field = notes_text.get(theirs.strip())
-        if mine == theirs:
-            continue
-        line = notes.line("entries", entry_id, field) if field else None
-        yield f"{notes.file}:{line}: {entry_id}.{field}" if field else None
+        # The first cell showing a note's text is that note's (cause and action may read the same).
+        field = next((f for text, f in unclaimed if text == theirs.strip()), None)
+        unclaimed = [(text, f) for text, f in unclaimed if f != field]
+        if mine != theirs:
+            yield _notes_place(notes, entry_id, field) if field else None
+
+
+def _notes_place(notes: Notes, entry_id: str, field: str) -> str:
+    line = notes.line("entries", entry_id, field)
+    return f"{notes.file}:{line}: {entry_id}.{field}" if line else f"{notes.file}: {entry_id}.{field}"
 
 
 def _rendered_note(inputs: RenderInputs, catalog: str, entry_id: str, field: str) -> str | None:

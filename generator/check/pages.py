@@ -41,9 +41,8 @@ def region_findings(results: Sequence[PageResult], docs: str) -> Iterator[Findin
                     region.line,
                     region.name,
                     "this generated region was edited by hand; render will not overwrite it",
-                    f"the edited text lives in {'; '.join(region.places or region.edit_in)}: make the edit "
-                    "there, then run `docgen render --force` (it keeps the hand-edited text in "
-                    f"{DISCARDED_FOLDER}/)",
+                    f"make the edit where the text comes from ({'; '.join(region.places or region.edit_in)}), "
+                    f"then run `docgen render --force` (it keeps the hand-edited text in {DISCARDED_FOLDER}/)",
                     diff=diff,
                 )
             else:

@@ -74,7 +74,7 @@ def test_a_hand_edit_is_traced_to_its_notes_field_by_render_and_check(
     assert code == 1
     [finding] = [f for f in json.loads(out)["findings"] if f["kind"] == "region-hand-edited"]
     assert finding["file"] == PAGE
-    assert finding["hint"].startswith(f"the edited text lives in {place}: make the edit there")
+    assert finding["hint"].startswith(f"make the edit where the text comes from ({place}), then run")
 
 
 def test_an_edit_outside_the_notes_text_is_traced_to_the_template(

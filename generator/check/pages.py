@@ -35,14 +35,15 @@ def region_findings(results: Sequence[PageResult], docs: str) -> Iterator[Findin
                 )
             )
             if region.state == "hand-edited":
+                places = "; ".join(region.places or region.edit_in)
                 yield Finding(
                     Kind.REGION_HAND_EDITED,
                     shown,
                     region.line,
                     region.name,
                     "this generated region was edited by hand; render will not overwrite it",
-                    f"make the edit where the text comes from ({'; '.join(region.places or region.edit_in)}), "
-                    f"then run `docgen render --force` (it keeps the hand-edited text in {DISCARDED_FOLDER}/)",
+                    f"make the edit where the text comes from ({places}), then run `docgen render --force` "
+                    f"(it keeps the hand-edited text in {DISCARDED_FOLDER}/)",
                     diff=diff,
                 )
             else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from generator.check.client_evidence import client_findings, pinned_sdks
+from generator.core.client_calls import RUNNERS_ROOT
 from generator.core.evidence import PROBE, Evidence, Record, source_fingerprints
 from generator.core.examples import Example, examples_of
 from generator.core.findings import Finding, Kind
@@ -71,7 +72,7 @@ def _against_evidence(
         example = examples.get(entry.id)
         if example is not None:
             yield from _entry_findings(evidence, entry, example, records.get(entry.id))
-    yield from client_findings(evidence, examples, pinned_sdks(project.settings.root))
+    yield from client_findings(evidence, examples, pinned_sdks(RUNNERS_ROOT))
 
 
 def _entry_findings(

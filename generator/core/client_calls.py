@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from generator.core.examples import DEFAULT_HEADERS, Example
 
+RUNNERS_ROOT = Path(__file__).resolve().parents[2]
+"""The docgen checkout: its `clients/` holds the runners, and its `requirements/*.txt` and
+`clients/package-lock.json` pin the SDKs they use. They belong to docgen, not to the server documented."""
 PYTHON_MODES = ("2026-07-28", "legacy")
 """The connect modes of the Python client probe runs, newest first."""
 TYPESCRIPT = "typescript"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -23,8 +24,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from generator.core.client_calls import PYTHON_MODES, TYPESCRIPT, ClientCall, client_call
+from generator.core.client_calls import PYTHON_MODES, RUNNERS_ROOT, TYPESCRIPT, ClientCall, client_call
 from generator.core.errors import ConfigError
+from generator.core.evidence import Evidence
 from generator.core.examples import Example
 from generator.probe.servers import uvicorn_server
 
@@ -56,7 +58,7 @@ class ClientRun:
     """One sentence per client or example left out, saying why."""
 
 
-def node_problem(root: Path) -> str | None:
+def node_problem(root: Path = RUNNERS_ROOT) -> str | None:
     """Why the TypeScript client cannot run here, or None when it can."""
     node = shutil.which("node")
     if node is None:
@@ -70,12 +72,12 @@ def node_problem(root: Path) -> str | None:
     return None
 
 
-def runners(root: Path) -> tuple[list[Runner], str | None]:
+def runners(root: Path = RUNNERS_ROOT) -> tuple[list[Runner], str | None]:
     """The clients that can run here, and why the TypeScript one cannot (None when it can)."""
     if not (root / "clients" / "python_client.py").is_file():
         raise ConfigError(
             "clients/python_client.py is missing: the official clients' runners live in clients/",
-            hint="run docgen probe from the docgen project root",
+            hint="install docgen from its checkout (pip install -e .), which carries clients/",
         )
     python = [
         Runner(f"python-{mode}", (sys.executable, "-m", "clients.python_client"), mode)
@@ -88,16 +90,14 @@ def runners(root: Path) -> tuple[list[Runner], str | None]:
     return [*python, Runner(TYPESCRIPT, (node, str(root / "clients" / "ts_client.mjs")))], None
 
 
-def observe_clients(
-    calls: Mapping[str, ClientCall], root: Path, servers: Servers, *, own_servers: bool
-) -> ClientRun:
+def observe_clients(calls: Mapping[str, ClientCall], servers: Servers, *, own_servers: bool) -> ClientRun:
     """Run every call with every client that can run here.
 
     With `own_servers`, each client gets a server for its ordinary calls and one more per call that repeats
     (so each starts with the whole rate-limit budget); otherwise every client shares the one server `servers`
     gives, and the repeating calls are left out, since their count would depend on what ran before.
     """
-    found, problem = runners(root)
+    found, problem = runners()
     run = ClientRun()
     if problem is not None:
         run.skipped.append(f"typescript: {problem}")
@@ -111,7 +111,7 @@ def observe_clients(
             )
         runnable = {entry: call for entry, call in runnable.items() if entry not in repeating}
     with ThreadPoolExecutor(max_workers=len(found)) as pool:
-        batches = {r.name: pool.submit(_run_batch, r, runnable, root, servers, own_servers) for r in found}
+        batches = {r.name: pool.submit(_run_batch, r, runnable, servers, own_servers) for r in found}
         results = {name: future.result() for name, future in batches.items()}
     for name, outcomes in results.items():
         for entry, outcome in outcomes.items():
@@ -140,7 +140,7 @@ def _groups(calls: Mapping[str, ClientCall], own_servers: bool) -> Iterator[list
 
 
 def _run_batch(
-    runner: Runner, calls: Mapping[str, ClientCall], root: Path, servers: Servers, own_servers: bool
+    runner: Runner, calls: Mapping[str, ClientCall], servers: Servers, own_servers: bool
 ) -> dict[str, dict[str, Any]]:
     """All of one client's actions in one runner process; the outcomes by entry id."""
     order: list[str] = []
@@ -155,18 +155,18 @@ def _run_batch(
                 order.append(entry)
         if not actions:
             return {}
-        lines = _execute(runner, actions, root)
+        lines = _execute(runner, actions)
     return dict(zip(order, lines, strict=True))
 
 
-def _execute(runner: Runner, actions: list[dict[str, Any]], root: Path) -> list[dict[str, Any]]:
+def _execute(runner: Runner, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     try:
         done = subprocess.run(
             runner.command,
             input=json.dumps(actions),
             capture_output=True,
             text=True,
-            cwd=root,
+            cwd=RUNNERS_ROOT,
             timeout=RUNNER_SECONDS_PER_ACTION * len(actions),
             check=False,
         )
@@ -199,6 +199,44 @@ def probe_clients(
             def servers(name: str) -> AbstractContextManager[str]:
                 return uvicorn_server(app, root, Path(logs) / f"{name}.log", path)
 
-            return observe_clients(calls, root, servers, own_servers=True)
+            return observe_clients(calls, servers, own_servers=True)
         assert url is not None
-        return observe_clients(calls, root, lambda _name: nullcontext(url), own_servers=False)
+        _require_reachable(url)
+        return observe_clients(calls, lambda _name: nullcontext(url), own_servers=False)
+
+
+def _require_reachable(url: str) -> None:
+    """Fail early, and as the replay would, when nothing listens at `url`."""
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((parts.hostname or "", port), timeout=10).close()
+    except OSError as err:
+        raise ConfigError(
+            f"cannot reach {url}: {err.strerror or err}",
+            hint="start the server first (uvicorn backend.app.mcp_server:app --port 8000), "
+            "or probe with --app, which starts it",
+        ) from err
+
+
+def changed_cells(previous: Evidence | None, run: ClientRun, examples: Mapping[str, Example]) -> list[str]:
+    """One line per example and client whose outcome differs from what `previous` recorded for the same
+    example: the row and the client named, then what it surfaced now and before."""
+    records = previous.records() if previous is not None else {}
+    lines = []
+    for entry, cells in run.outcomes.items():
+        record = records.get(entry)
+        if record is None or entry not in examples or record.example != examples[entry].fingerprint:
+            continue
+        for client, cell in cells.items():
+            before = record.clients.get(client)
+            if before is not None and dict(before) != cell:
+                now, then = _brief(cell), _brief(before)
+                lines.append(f"row {entry}, client {client}: {now}; the evidence said {then}")
+    return lines
+
+
+def _brief(cell: Mapping[str, Any]) -> str:
+    said = cell.get("message") or cell.get("why") or cell.get("text") or ""
+    parts = [str(cell.get("outcome")), str(cell.get("class") or ""), str(cell.get("code") or ""), str(said)]
+    return " ".join(part for part in parts if part)[:200]

@@ -19,7 +19,7 @@ from generator.core.evidence import Evidence, source_fingerprints
 from generator.core.examples import Example, endpoint_of, examples_of
 from generator.core.findings import as_github, as_json, as_text
 from generator.core.models import Catalog, ErrorsCatalog
-from generator.core.notes import notes_report
+from generator.core.notes import Notes, notes_report
 from generator.core.pages import front_matter
 from generator.core.project import Project, load_project
 from generator.core.settings import Settings
@@ -161,7 +161,8 @@ def probe_command(settings: Settings, args: argparse.Namespace) -> int:
         else:
             target = probe.url_target(args.url)
         # Against --url the clients go first: the replay's rate-limit example spends the whole budget.
-        clients = _probe_clients(settings, args, examples, endpoint_of(notes))
+        previous = project.evidence.get(name)
+        clients = None if args.no_clients else _probe_clients(settings, args, examples, previous, notes)
         seen = probe.observe(target, list(examples.values()), timeout=args.timeout)
         source = source_fingerprints(project.sources, catalog)
         evidence = probe.build_evidence(
@@ -184,16 +185,23 @@ def probe_command(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _probe_clients(
-    settings: Settings, args: argparse.Namespace, examples: Mapping[str, Example], endpoint: str
+    settings: Settings,
+    args: argparse.Namespace,
+    examples: Mapping[str, Example],
+    previous: Evidence | None,
+    notes: Notes,
 ) -> Any:
-    """The official clients' half of probe (a `ClientRun`), saying which clients or examples it left out."""
-    from generator.probe.clients import probe_clients  # noqa: PLC0415
+    """The official clients' half of probe (a `ClientRun`), saying what it left out and what changed."""
+    from generator.probe.clients import changed_cells, probe_clients  # noqa: PLC0415
 
+    endpoint = endpoint_of(notes)
     run = probe_clients(examples, settings.root, app=args.app, url=args.url, endpoint=endpoint)
     for reason in run.skipped:
         _say(f"docgen probe: official clients: skipped {reason}")
     ran = ", ".join(f"{name} ({client['sdk']} {client['version']})" for name, client in run.clients.items())
     _say(f"docgen probe: official clients run: {ran or 'none'}")
+    for line in changed_cells(previous, run, examples):
+        _say(f"  {line}")
     return run
 
 

@@ -24,7 +24,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from generator.core.client_calls import PYTHON_MODES, RUNNERS_ROOT, TYPESCRIPT, ClientCall, client_call
+from generator.core.client_calls import (
+    CLIENT_NAMES,
+    PYTHON_MODES,
+    RUNNERS_ROOT,
+    TYPESCRIPT,
+    ClientCall,
+    client_call,
+)
 from generator.core.errors import ConfigError
 from generator.core.evidence import Evidence
 from generator.core.examples import Example
@@ -41,11 +48,11 @@ Servers = Callable[[str], AbstractContextManager[str]]
 
 @dataclass(frozen=True)
 class Runner:
-    """One official client as probe runs it."""
+    """One runner process: an official SDK, and the clients it plays (a name and the Python client's mode)."""
 
     name: str
     command: tuple[str, ...]
-    mode: str | None = None
+    clients: tuple[tuple[str, str | None], ...]
 
 
 @dataclass
@@ -79,15 +86,14 @@ def runners(root: Path = RUNNERS_ROOT) -> tuple[list[Runner], str | None]:
             "clients/python_client.py is missing: the official clients' runners live in clients/",
             hint="install docgen from its checkout (pip install -e .), which carries clients/",
         )
-    python = [
-        Runner(f"python-{mode}", (sys.executable, "-m", "clients.python_client"), mode)
-        for mode in PYTHON_MODES
-    ]
+    modes = tuple((f"python-{mode}", mode) for mode in PYTHON_MODES)
+    python = Runner("python", (sys.executable, "-m", "clients.python_client"), modes)
     problem = node_problem(root)
     if problem is not None:
-        return python, problem
+        return [python], problem
     node = shutil.which("node") or "node"
-    return [*python, Runner(TYPESCRIPT, (node, str(root / "clients" / "ts_client.mjs")))], None
+    typescript = Runner(TYPESCRIPT, (node, str(root / "clients" / "ts_client.mjs")), ((TYPESCRIPT, None),))
+    return [python, typescript], None
 
 
 def observe_clients(calls: Mapping[str, ClientCall], servers: Servers, *, own_servers: bool) -> ClientRun:
@@ -112,17 +118,16 @@ def observe_clients(calls: Mapping[str, ClientCall], servers: Servers, *, own_se
         runnable = {entry: call for entry, call in runnable.items() if entry not in repeating}
     with ThreadPoolExecutor(max_workers=len(found)) as pool:
         batches = {r.name: pool.submit(_run_batch, r, runnable, servers, own_servers) for r in found}
-        results = {name: future.result() for name, future in batches.items()}
-    for name, outcomes in results.items():
-        for entry, outcome in outcomes.items():
-            run.clients.setdefault(name, _client_of(outcome))
-            run.outcomes.setdefault(entry, {})[name] = {
-                key: value for key, value in outcome.items() if key not in CLIENT_FIELDS
-            }
+        results = [outcome for future in batches.values() for outcome in future.result()]
+    for (entry, name), outcome in sorted(results, key=lambda item: CLIENT_NAMES.index(item[0][1])):
+        run.clients.setdefault(name, _client_of(outcome))
+        run.outcomes.setdefault(entry, {})[name] = {
+            key: value for key, value in outcome.items() if key not in CLIENT_FIELDS
+        }
     for entry, call in calls.items():
         if call.cannot is not None:
             cell = {"outcome": "cannot-produce", "why": call.cannot}
-            run.outcomes[entry] = {r.name: dict(cell) for r in found}
+            run.outcomes[entry] = {name: dict(cell) for r in found for name, _mode in r.clients}
     return run
 
 
@@ -141,22 +146,22 @@ def _groups(calls: Mapping[str, ClientCall], own_servers: bool) -> Iterator[list
 
 def _run_batch(
     runner: Runner, calls: Mapping[str, ClientCall], servers: Servers, own_servers: bool
-) -> dict[str, dict[str, Any]]:
-    """All of one client's actions in one runner process; the outcomes by entry id."""
-    order: list[str] = []
+) -> list[tuple[tuple[str, str], dict[str, Any]]]:
+    """All actions of the clients one runner plays, in one process: ((entry id, client), outcome) pairs."""
+    order: list[tuple[str, str]] = []
     actions: list[dict[str, Any]] = []
     with ExitStack() as stack:
         shared = None if own_servers else stack.enter_context(servers(runner.name))
-        for number, group in enumerate(_groups(calls, own_servers)):
-            url = shared or stack.enter_context(servers(f"{runner.name}-{number}"))
-            for entry in group:
-                mode = {"mode": runner.mode} if runner.mode else {}
-                actions.append({"url": url, **calls[entry].action, **mode})
-                order.append(entry)
+        for client, mode in runner.clients:
+            for number, group in enumerate(_groups(calls, own_servers)):
+                url = shared or stack.enter_context(servers(f"{client}-{number}"))
+                for entry in group:
+                    actions.append({"url": url, **calls[entry].action, **({"mode": mode} if mode else {})})
+                    order.append((entry, client))
         if not actions:
-            return {}
+            return []
         lines = _execute(runner, actions)
-    return dict(zip(order, lines, strict=True))
+    return list(zip(order, lines, strict=True))
 
 
 def _execute(runner: Runner, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -26,7 +26,8 @@ NODE_STAMP = CLIENTS_DIR / "node_modules" / ".installed"
 TS_RUNNER = CLIENTS_DIR / "ts_client.mjs"
 RUNNER_TIMEOUT_SECONDS = 90
 MIN_NODE_MAJOR = 20
-# DOCGEN_RECORD_CLIENTS=1 rewrites clients/observed.yaml and clients/conformance-results.yaml from this run.
+# DOCGEN_RECORD_CLIENTS=1 rewrites clients/conformance-results.yaml from this run (the clients' outcomes per
+# example are probe's evidence, data/mcp-errors.evidence.yaml: `docgen probe` rewrites them).
 RECORDING = os.environ.get("DOCGEN_RECORD_CLIENTS") == "1"
 RECORD_COMMAND = "DOCGEN_RECORD_CLIENTS=1 .venv/bin/python -m pytest tests/clients"
 RECORD_HINT = f"if that is meant, refresh the records: {RECORD_COMMAND}"
@@ -35,7 +36,6 @@ RECORD_HINT = f"if that is meant, refresh the records: {RECORD_COMMAND}"
 PYTHON_AUTO = "python-auto"
 PYTHON_MODES = {PYTHON_AUTO: "auto", "python-2026-07-28": "2026-07-28", "python-legacy": "legacy"}
 TYPESCRIPT = "typescript"
-CLIENTS = [*PYTHON_MODES, TYPESCRIPT]
 
 
 @cache
@@ -80,15 +80,6 @@ def run_client(client: str, action: dict[str, Any] | str) -> subprocess.Complete
         cwd=REPO_ROOT,
         check=False,
     )
-
-
-def observe(client: str, action: dict[str, Any]) -> dict[str, Any]:
-    """What `client` surfaced for `action`; fails the test when the runner itself did not finish cleanly."""
-    done = run_client(client, action)
-    if done.returncode != 0:
-        pytest.fail(f"{client} runner exited {done.returncode}: {done.stderr.strip()}")
-    observed: dict[str, Any] = json.loads(done.stdout)
-    return observed
 
 
 def load_record(path: Path) -> dict[str, Any]:

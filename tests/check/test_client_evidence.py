@@ -1,4 +1,4 @@
-"""check against the official clients' evidence: a changed SDK pin, a client missing from a record, a page stale.
+"""check against the official clients' evidence: a changed SDK pin, a client missing, a stale page.
 
 The pins are read from a copy of docgen's own pin files (requirements/*.txt, clients/package-lock.json), so a
 test can change one without touching the checkout; the evidence and examples are the committed ones.

@@ -79,6 +79,7 @@ def test_a_pin_that_cannot_be_found_is_not_passed_as_clean(pins_root: Path) -> N
 
 def test_a_client_missing_from_a_record_is_named(pins_root: Path) -> None:
     loaded, _ = committed()
+
     def without_typescript(record: Record) -> Record:
         kept = {name: cell for name, cell in record.clients.items() if name != "typescript"}
         return Record(**{**record.__dict__, "clients": kept})

@@ -33,7 +33,7 @@ def cells_of(record: Record | None, example: Example) -> Mapping[str, Mapping[st
 
 
 def client_item(
-    example: Example, record: Record | None, evidence: Evidence | None, endpoint: str
+    entry: ErrorEntry, example: Example, record: Record | None, evidence: Evidence | None, endpoint: str
 ) -> Context | None:
     """The `clients` of one example in the `error-examples` region."""
     call = client_call(example)
@@ -68,7 +68,7 @@ def client_item(
             "outputs": outputs((TYPESCRIPT,), typescript=True),
         },
         "summary": [
-            f"{LABELS[name]}: {describe(cells[name], None)}" for name in CLIENT_NAMES if name in cells
+            f"{LABELS[name]}: {describe(cells[name], entry)}" for name in CLIENT_NAMES if name in cells
         ],
         "probed": evidence.probed if evidence is not None and cells else None,
     }

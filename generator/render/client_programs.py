@@ -62,7 +62,7 @@ def python_program(call: ClientCall, endpoint: str, mode: str) -> str:
     action = call.action
     rewrite = action.get("rewrite")
     made = "await " + PY_CALLS[action["action"]].format(**_fields(action, _py_literal))
-    head = ["import anyio", "import httpx2"] + (["import json"] if rewrite else [])
+    head = (["import json", ""] if rewrite else []) + ["import anyio", "import httpx2"]
     head += ["from mcp import Client", STREAMABLE_IMPORT, "", ""]
     if rewrite:
         head += [*_python_proxy(rewrite), "", ""]

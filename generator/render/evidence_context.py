@@ -120,7 +120,7 @@ def error_examples(inputs: RenderInputs, region: Region, page: str, context: Con
             "curl": curl_command(example, endpoint) if example.triggerable else None,
             "client_note": _text(inputs, raw.client_note, "client_note", variables, notes, entry.id),
             "response": _response(records.get(entry.id), evidence, example.fingerprint),
-            "clients": client_item(example, records.get(entry.id), evidence, endpoint),
+            "clients": client_item(entry, example, records.get(entry.id), evidence, endpoint),
         }
         shown.append(item)
     return {"examples": shown, "endpoint": endpoint}

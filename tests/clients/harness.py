@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -20,12 +19,13 @@ from typing import Any
 import pytest
 import yaml
 
+from generator.probe.clients import node_problem as probe_node_problem
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CLIENTS_DIR = REPO_ROOT / "clients"
 NODE_STAMP = CLIENTS_DIR / "node_modules" / ".installed"
 TS_RUNNER = CLIENTS_DIR / "ts_client.mjs"
 RUNNER_TIMEOUT_SECONDS = 90
-MIN_NODE_MAJOR = 20
 # DOCGEN_RECORD_CLIENTS=1 rewrites clients/conformance-results.yaml from this run (the clients' outcomes per
 # example are probe's evidence, data/mcp-errors.evidence.yaml: `docgen probe` rewrites them).
 RECORDING = os.environ.get("DOCGEN_RECORD_CLIENTS") == "1"
@@ -40,17 +40,11 @@ TYPESCRIPT = "typescript"
 
 @cache
 def node_problem() -> str | None:
-    """Why the TypeScript runner cannot run here, or None when it can."""
-    node = shutil.which("node")
-    if node is None:
-        return "node is not installed (install Node.js 20+ with npm, then run `make test`)"
-    done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=20, check=False)
-    match = re.match(r"v(\d+)\.", done.stdout)
-    if not match or int(match.group(1)) < MIN_NODE_MAJOR:
-        return f"node {done.stdout.strip() or '?'} is older than {MIN_NODE_MAJOR}"
-    if not NODE_STAMP.is_file():
+    """Why the TypeScript runner cannot run here (probe's own reason), or None when it can."""
+    problem = probe_node_problem()
+    if problem is None and not NODE_STAMP.is_file():
         return "the Node packages are not installed in clients/node_modules (run `make test`)"
-    return None
+    return problem
 
 
 def skip_or_fail(reason: str) -> None:

@@ -65,6 +65,8 @@ def client_call(example: Example) -> ClientCall | None:
     """The client action that sends `example`; None for an example no request can trigger."""
     if not example.triggerable:
         return None
+    if example.method != "POST":
+        return ClientCall({}, cannot=f"an SDK posts every message; this request is a {example.method}")
     message = _json_or_none(example.text)
     proxy: list[str] = []
     rewrite: dict[str, Any] = {}

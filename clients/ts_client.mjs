@@ -1,6 +1,7 @@
 // One action of the official TypeScript MCP client (@modelcontextprotocol/sdk, pinned in package.json) against a
 // Streamable HTTP endpoint. The action is a JSON object (clients/action.schema.json), given as the first
-// argument or on stdin; the program prints one JSON object on stdout saying what the client surfaced.
+// argument or on stdin; the program prints one JSON object on stdout saying what the client surfaced. A JSON
+// array of actions is run in order in this one process, each with a client of its own, one outcome per line.
 //
 // Exit codes: 0 an outcome was observed and printed; 2 the action is not valid; 3 the server could not be
 // reached or did not answer in time; 4 this program failed in a way it did not foresee.
@@ -176,15 +177,21 @@ async function observe(action, log) {
   return { ...observed, ...context, requests: log.sent.length, sent: compressed(log.sent) };
 }
 
-async function main() {
-  let action;
-  try {
-    action = readAction();
-    checkAction(action);
-  } catch (error) {
-    if (error instanceof BadAction) fail(2, `bad action: ${error.message}`);
-    throw error;
-  }
+function readActions() {
+  const given = readAction();
+  const batch = Array.isArray(given);
+  (batch ? given : [given]).forEach((action, index) => {
+    try {
+      checkAction(action);
+    } catch (error) {
+      if (batch && error instanceof BadAction) throw new BadAction(`action ${index + 1}: ${error.message}`);
+      throw error;
+    }
+  });
+  return batch ? given : [given];
+}
+
+async function runOne(action) {
   const seconds = action.timeout_seconds ?? 30;
   const timer = setTimeout(() => fail(3, `no answer from ${action.url} within ${seconds} s`), seconds * 1000);
   const log = { sent: [], unreachable: null };
@@ -196,6 +203,17 @@ async function main() {
     fail(4, `unexpected failure: ${describeError(error).class}: ${describeError(error).message}`);
   }
   clearTimeout(timer);
+}
+
+async function main() {
+  let actions;
+  try {
+    actions = readActions();
+  } catch (error) {
+    if (error instanceof BadAction) fail(2, `bad action: ${error.message}`);
+    throw error;
+  }
+  for (const action of actions) await runOne(action);
   process.exit(0);
 }
 

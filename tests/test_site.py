@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.helpers import SEED_ROWS as SEED_CODES
 from tests.helpers import copy_project
@@ -119,9 +120,21 @@ def test_error_page_shows_the_evidence_and_the_spec_differences(built_site: Path
         html.index('id="examples"') : html.index('id="how-this-server-compares-with-the-mcp-specification"')
     ]
     assert examples.count('class="tabbed-set tabbed-alternate"') == 10  # internal-error has none
-    for label in ("HTTP", "curl", "Python (mcp 2.3.0)"):
+    for label in ("HTTP", "curl", "Python (mcp 2.3.0)", "TypeScript (@modelcontextprotocol/sdk 1.32.2)"):
         assert examples.count(f">{label}</label>") == 10
     assert examples.count("as <code>docgen probe</code> recorded it on") == 10
+    # Each example says how each official client reports it, outside the fold; each client tab its output.
+    assert examples.count("How the official clients report it:") == 10
+    assert examples.count("<li>Python (2026-07-28): ") == examples.count("<li>TypeScript: ") == 10
+    assert examples.count('<span class="filename">Python (legacy)</span>') == 10
+    # Recorded bodies are indented JSON, one member a line, not one long line.
+    page = (Path(__file__).resolve().parents[1] / "docs" / "developers" / "mcp-errors.md").read_text("utf-8")
+    assert page.count('  "error": {\n') == 10
+    assert [line for line in page.splitlines() if line.strip().startswith('{"jsonrpc":"2.0"')] == []
+    start = html.index('id="what-the-official-clients-make-of-these-errors"')
+    clients = html[start : html.index('id="examples"')]
+    assert 'href="#ex-invalid-params"' in clients and "before sending anything" in clients
+    assert "the HTTP status, not the JSON-RPC" in clients
     assert (
         'id="ex-internal-error"' in examples and "No request from outside can cause this error." in examples
     )
@@ -150,3 +163,28 @@ def test_a_stale_committed_page_fails_the_strict_build(repo_root: Path, tmp_path
     assert "generated region 'error-table' is out of date" in done.stderr
     assert "docgen render" in done.stderr
     assert "Aborted with 1 warnings in strict mode" in done.stdout + done.stderr
+
+
+def test_a_row_without_evidence_fails_the_strict_build_and_the_header_says_so(
+    repo_root: Path, tmp_path: Path
+) -> None:
+    """After a partial probe (one record missing) and a render, the page says which row was not replayed,
+    never that it answered differently or that all rows answered; the strict build fails naming the row."""
+    project = copy_site(repo_root, tmp_path / "project")
+    evidence = project / "data" / "mcp-errors.evidence.yaml"
+    data = yaml.safe_load(evidence.read_text(encoding="utf-8"))
+    data["entries"] = [record for record in data["entries"] if record["id"] != "header-mismatch"]
+    evidence.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    render = [sys.executable, "-m", "generator", "render"]
+    done = subprocess.run(render, cwd=project, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    page = (project / "docs" / "developers" / "mcp-errors.md").read_text(encoding="utf-8")
+    header = next(line for line in page.splitlines() if line.startswith("- **Reproduced:**"))
+    assert header.startswith(
+        "- **Reproduced:** nine of the ten rows a client can trigger answered as the table says when"
+    )
+    assert "; one not replayed yet (header-mismatch);" in header
+    assert "answered differently" not in header and "all ten" not in header
+    built = mkdocs_build(project, tmp_path / "site")
+    assert built.returncode != 0
+    assert "row 'header-mismatch' has no recorded answer to its current example" in built.stderr

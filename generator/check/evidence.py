@@ -1,4 +1,5 @@
-"""Evidence against the catalog: a missing example, and evidence missing, stale or contradicting the table.
+"""Evidence against the catalog: a missing example, and evidence missing, stale or contradicting the table;
+the official clients' part of it is `generator.check.client_evidence`.
 
 check reads the evidence the project loaded (no server, no network). A catalog whose notes carry no example
 at all is left alone.
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from generator.check.client_evidence import client_findings, pinned_sdks
+from generator.core.client_calls import RUNNERS_ROOT
 from generator.core.evidence import PROBE, Evidence, Record, source_fingerprints
 from generator.core.examples import Example, examples_of
 from generator.core.findings import Finding, Kind
@@ -69,6 +72,7 @@ def _against_evidence(
         example = examples.get(entry.id)
         if example is not None:
             yield from _entry_findings(evidence, entry, example, records.get(entry.id))
+    yield from client_findings(evidence, examples, pinned_sdks(RUNNERS_ROOT))
 
 
 def _entry_findings(
@@ -90,16 +94,14 @@ def _entry_findings(
         )
     elif example.triggerable:
         observed = record.observed
-        seen = f"{observed.code if observed else None} / HTTP {observed.status if observed else None}"
-        table = f"{entry.code} / HTTP {entry.status}"
+        seen = f"{observed.code if observed else None} at HTTP {observed.status if observed else None}"
+        table = f"{entry.code} at HTTP {entry.status}"
         if seen != table:
             yield Finding(
                 Kind.EVIDENCE_MISMATCH,
                 shown,
                 line,
                 entry.id,
-                "the server answered the example differently from what the table says",
+                f"the server answered {seen} to the example; the table says {table}",
                 "fix the server or the example, then run probe again; the table follows the code",
-                old=seen,
-                new=table,
             )

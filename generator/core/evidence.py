@@ -47,6 +47,8 @@ class Record:
     """The (code, status) the catalog said when probe ran."""
     observed: Observed | None = None
     reproduced: bool | None = None
+    clients: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """Client name (`python-2026-07-28`, `python-legacy`, `typescript`) -> what that client surfaced."""
 
     def as_data(self) -> dict[str, Json]:
         data: dict[str, Json] = {"id": self.id, "example": self.example}
@@ -59,6 +61,8 @@ class Record:
         if self.observed is not None:
             data["observed"] = self.observed.as_data()
         data["reproduced"] = self.reproduced
+        if self.clients:
+            data["clients"] = {name: dict(cell) for name, cell in self.clients.items()}
         return data
 
     @classmethod
@@ -72,6 +76,7 @@ class Record:
             expected=(expected["code"], expected["status"]) if expected else None,
             observed=Observed(**observed) if observed is not None else None,
             reproduced=data.get("reproduced"),
+            clients=dict(data.get("clients", {})),
         )
 
 
@@ -86,6 +91,8 @@ class Evidence:
     source: Mapping[str, str]
     """`file:symbol` -> fingerprint of each symbol the catalog cited, when probe ran."""
     entries: tuple[Record, ...]
+    clients: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Client name -> the SDK and version (and the Python client's mode) that produced the records' cells."""
     file: str = ""
     document: LoadedYaml | None = field(default=None, compare=False)
 
@@ -108,6 +115,7 @@ class Evidence:
             "probed": self.probed,
             "target": self.target,
             "source": dict(sorted(self.source.items())),
+            "clients": {name: dict(client) for name, client in self.clients.items()},
             "entries": [record.as_data() for record in self.entries],
         }
 
@@ -122,6 +130,7 @@ def parse_evidence(loaded: LoadedYaml) -> Evidence:
         target=data["target"],
         source=dict(data["source"]),
         entries=tuple(Record.from_data(record) for record in data["entries"]),
+        clients={name: dict(client) for name, client in data.get("clients", {}).items()},
         file=loaded.file,
         document=loaded,
     )

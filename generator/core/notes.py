@@ -32,7 +32,6 @@ class WrittenExample:
     size: int | str | None = None
     repeat: int | str | None = None
     untriggerable: str | None = None
-    client: str | None = None
     client_note: str | None = None
 
     @classmethod

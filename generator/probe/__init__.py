@@ -1,6 +1,7 @@
 """The probe stage: the one part of docgen that runs the server, and only when asked to.
 
-Owns: replaying each documented example against the server and building the evidence (`replay`).
+Owns: replaying each documented example against the server and building the evidence (`replay`); running
+every example through the official clients (`clients`) against servers it starts under uvicorn (`servers`).
 
 May import: `generator.core`.
 """

@@ -23,6 +23,7 @@ from generator.core.evidence import Evidence, Observed, Record
 from generator.core.examples import Example
 from generator.core.models import ErrorsCatalog
 from generator.core.yamlio import dump_yaml
+from generator.probe.clients import ClientRun
 
 KEPT_HEADERS = ("content-type", "retry-after", "connection")
 """Response headers recorded: the ones a client acts on. Others (date, server) vary or say nothing."""
@@ -163,19 +164,25 @@ def build_evidence(
     date: str,
     target: str,
     source: Mapping[str, str],
+    clients: ClientRun | None = None,
 ) -> Evidence:
-    """The evidence of one probe run, entries in catalog order."""
+    """The evidence of one probe run, entries in catalog order, with what each official client surfaced."""
+    run = clients or ClientRun()
     return Evidence(
         catalog=catalog.name,
         probed=date,
         target=target,
         source=dict(sorted(source.items())),
-        entries=tuple(_records(catalog, examples, seen)),
+        entries=tuple(_records(catalog, examples, seen, run.outcomes)),
+        clients=run.clients,
     )
 
 
 def _records(
-    catalog: ErrorsCatalog, examples: Mapping[str, Example], seen: Mapping[str, Observation]
+    catalog: ErrorsCatalog,
+    examples: Mapping[str, Example],
+    seen: Mapping[str, Observation],
+    clients: Mapping[str, Mapping[str, Mapping[str, Any]]],
 ) -> Iterator[Record]:
     for entry in catalog.entries:
         example = examples.get(entry.id)
@@ -192,6 +199,7 @@ def _records(
             expected=(entry.code, entry.status),
             observed=Observed(answer.status, answer.code, answer.headers, answer.body),
             reproduced=(answer.code, answer.status) == (entry.code, entry.status),
+            clients=dict(clients.get(entry.id, {})),
         )
 
 

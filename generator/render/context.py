@@ -12,7 +12,8 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
 - `based-on`: `sources` (`file`, `url`, `symbols` as `name` + `url`) and `specs` (`title`, `url`).
 - `related`: `links` (`title`, `href`), from the front matter's `related` list of page-relative paths.
 - `tools-reference`: `tools`, `resources`, `prompts` from the catalog, and `json_href`.
-- `error-examples` and `spec-differences`: see `generator.render.evidence_context`.
+- `error-examples`, `spec-differences` and `client-differences`: see `generator.render.evidence_context` and
+  `generator.render.client_context`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from generator.core.models import TOOL_KINDS, Catalog, ToolsCatalog
 from generator.core.notes import in_notes_order
 from generator.core.pages import holds_marker
 from generator.render.evidence_context import (
+    client_differences_region,
     error_examples,
     errors_of,
     header_evidence,
@@ -229,4 +231,5 @@ _BUILDERS: dict[str, Builder] = {
     "related": _related,
     "error-examples": error_examples,
     "spec-differences": spec_differences,
+    "client-differences": client_differences_region,
 }

@@ -1,10 +1,13 @@
 """Context for the regions that show behaviour: probe evidence, example requests, and spec conformance.
 
 - `page-header` with `evidence=CATALOG` in its marker: `header.reproduced` (`probed`, `rows`, `reproduced`,
-  `untriggerable`), from `data/<catalog>.evidence.yaml`; None without the attribute or the file.
+  `untriggerable`, and the ids of the rows `differing` from the table and `unreplayed`: no evidence for the
+  current example), from `data/<catalog>.evidence.yaml`; None without the attribute or the file.
 - `error-examples`: `examples`, one per entry with an example, in table order: `id`, `title`, `anchor`, `row`
-  (the table row's anchor), `code`, `status`, `repeat`, `untriggerable`, `http`, `curl`, `client`,
-  `client_note` and `response` (`probed`, `text`; None before probe has replayed the example).
+  (the table row's anchor), `code`, `status`, `repeat`, `untriggerable`, `http`, `curl`,
+  `client_note`, `response` (`probed`, `text`, the JSON body indented; None before probe has replayed the
+  example) and `clients` (see `generator.render.client_context`).
+- `client-differences`: see `generator.render.client_context`.
 - `spec-differences`: `spec` (`title`, `url`, `file`), `differences` and `agreements` (each `condition`,
   `here`, `required`, `level`, `section`, `url`, `note`, `reason`), and `silent`: entries no condition names.
 """
@@ -12,6 +15,7 @@
 from __future__ import annotations
 
 import http
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,6 +29,7 @@ from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.notes import Notes, in_notes_order
 from generator.core.pages import holds_marker
 from generator.core.spec import Comparison, Spec, compare, here, required
+from generator.render.client_context import client_differences, client_item
 from generator.render.inputs import RenderInputs
 from generator.render.regions import Region
 
@@ -58,16 +63,33 @@ def header_evidence(inputs: RenderInputs, region: Region) -> dict[str, Any] | No
     if evidence is None:
         return None
     records = evidence.records()
+    catalog = errors_of(inputs, name)
+    examples = examples_of(catalog, inputs.notes_of(name))
     rows = reproduced = untriggerable = 0
-    for entry in errors_of(inputs, name).entries:
-        record = records.get(entry.id) or Record(entry.id)
-        if record.untriggerable is not None:
+    differing: list[str] = []
+    unreplayed: list[str] = []
+    for entry in catalog.entries:
+        example = examples.get(entry.id)
+        if example is not None and not example.triggerable:
             untriggerable += 1
             continue
         rows += 1
-        observed = record.observed
-        reproduced += observed is not None and (observed.code, observed.status) == (entry.code, entry.status)
-    return {"probed": evidence.probed, "rows": rows, "reproduced": reproduced, "untriggerable": untriggerable}
+        record = records.get(entry.id)
+        observed = record.observed if record is not None else None
+        if example is None or record is None or observed is None or record.example != example.fingerprint:
+            unreplayed.append(entry.id)
+        elif (observed.code, observed.status) == (entry.code, entry.status):
+            reproduced += 1
+        else:
+            differing.append(entry.id)
+    return {
+        "probed": evidence.probed,
+        "rows": rows,
+        "reproduced": reproduced,
+        "untriggerable": untriggerable,
+        "differing": differing,
+        "unreplayed": unreplayed,
+    }
 
 
 def error_examples(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
@@ -96,9 +118,9 @@ def error_examples(inputs: RenderInputs, region: Region, page: str, context: Con
             "untriggerable": example.untriggerable,
             "http": http_request(example, endpoint) if example.triggerable else None,
             "curl": curl_command(example, endpoint) if example.triggerable else None,
-            "client": _text(inputs, raw.client, "client", variables, notes, entry.id),
             "client_note": _text(inputs, raw.client_note, "client_note", variables, notes, entry.id),
             "response": _response(records.get(entry.id), evidence, example.fingerprint),
+            "clients": client_item(entry, example, records.get(entry.id), evidence, endpoint),
         }
         shown.append(item)
     return {"examples": shown, "endpoint": endpoint}
@@ -142,8 +164,24 @@ def _response(record: Record | None, evidence: Evidence | None, fingerprint: str
     lines = [f"HTTP/1.1 {status} {phrase}".rstrip()]
     lines += [f"{name}: {value}" for name, value in observed.headers.items()]
     if observed.body:
-        lines += ["", str(observed.body)]
+        lines += ["", _pretty(str(observed.body))]
     return {"probed": evidence.probed, "text": "\n".join(lines)}
+
+
+def _pretty(body: str) -> str:
+    """A JSON body indented two spaces a level, so it reads (and fits a phone); any other body as it came."""
+    try:
+        return json.dumps(json.loads(body), indent=2, ensure_ascii=False)
+    except ValueError:
+        return body
+
+
+def client_differences_region(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
+    """Where the official clients report a row differently from the table, or from each other."""
+    name = require_catalog_name(region, page, context)
+    catalog, notes = errors_of(inputs, name), inputs.notes_of(name)
+    entries = in_notes_order(catalog.entries, notes, lambda entry: entry.id)
+    return client_differences(entries, examples_of(catalog, notes), inputs.evidence.get(name))
 
 
 def spec_differences(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:

@@ -169,6 +169,13 @@ This is the only command that runs the server. Choose how:
                       client's whole budget: other calls from the same address are refused until the
                       window has passed, and probing twice within one window fails.
 
+Then it runs every example through the official clients (the Python SDK in its 2026-07-28 and legacy
+modes, the TypeScript SDK with Node 20+) and records what each surfaced: the exception's class, code and
+message, a result with isError, or that the client would not send the request. With --app, each client
+gets servers of its own under uvicorn on 127.0.0.1 (one more per example that spends the rate-limit
+budget); with --url they share your server and leave out the budget-spending examples. Without Node the
+TypeScript client is skipped with the reason; --no-clients skips them all (check then reports it).
+
 Exit 0 when every row reproduced, 1 naming each row that did not (the evidence is written either way),
 2 on a usage or configuration error (a bad --app, an unreachable --url), 3 on unreadable input.
 """
@@ -196,6 +203,9 @@ def _add_probe(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--catalog", metavar="NAME", help="probe one catalog (default: every errors catalog with examples)"
     )
     probe.add_argument("--date", help="the date to record (YYYY-MM-DD; default: today)")
+    probe.add_argument(
+        "--no-clients", action="store_true", help="replay over HTTP only; record nothing from the SDKs"
+    )
     probe.add_argument(
         "--timeout", type=float, default=10.0, metavar="SECONDS", help="per request (default: %(default)s)"
     )

@@ -10,14 +10,15 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from generator.check.run import check_report, run_check
 from generator.check.stamps import fingerprints, stamp
 from generator.core.errors import ConfigError, OutputError
 from generator.core.evidence import Evidence, source_fingerprints
-from generator.core.examples import endpoint_of, examples_of
+from generator.core.examples import Example, endpoint_of, examples_of
 from generator.core.models import Catalog, ErrorsCatalog
-from generator.core.notes import notes_report
+from generator.core.notes import Notes, notes_report
 from generator.core.pages import front_matter
 from generator.core.project import Project, load_project
 from generator.core.reports import as_github, as_json, as_markdown, as_text
@@ -208,10 +209,13 @@ def probe_command(settings: Settings, args: argparse.Namespace) -> int:
             target = probe.app_target(args.app, settings.root, endpoint_of(notes))
         else:
             target = probe.url_target(args.url)
+        # Against --url the clients go first: the replay's rate-limit example spends the whole budget.
+        previous = project.evidence.get(name)
+        clients = None if args.no_clients else _probe_clients(settings, args, examples, previous, notes)
         seen = probe.observe(target, list(examples.values()), timeout=args.timeout)
         source = source_fingerprints(project.sources, catalog)
         evidence = probe.build_evidence(
-            catalog, examples, seen, date=date, target=target.label, source=source
+            catalog, examples, seen, date=date, target=target.label, source=source, clients=clients
         )
         path = settings.relative(settings.evidence_path(name))
         write_outputs(settings.root, {path: probe.dump_evidence(evidence, notes.file)})
@@ -227,6 +231,27 @@ def probe_command(settings: Settings, args: argparse.Namespace) -> int:
         return 1
     _say("every row a client can trigger reproduced; run `docgen render` so the pages show the evidence")
     return 0
+
+
+def _probe_clients(
+    settings: Settings,
+    args: argparse.Namespace,
+    examples: Mapping[str, Example],
+    previous: Evidence | None,
+    notes: Notes,
+) -> Any:
+    """The official clients' half of probe (a `ClientRun`), saying what it left out and what changed."""
+    from generator.probe.clients import changed_cells, probe_clients  # noqa: PLC0415
+
+    endpoint = endpoint_of(notes)
+    run = probe_clients(examples, settings.root, app=args.app, url=args.url, endpoint=endpoint)
+    for reason in run.skipped:
+        _say(f"docgen probe: official clients: skipped {reason}")
+    ran = ", ".join(f"{name} ({client['sdk']} {client['version']})" for name, client in run.clients.items())
+    _say(f"docgen probe: official clients run: {ran or 'none'}")
+    for line in changed_cells(previous, run, examples):
+        _say(f"  {line}")
+    return run
 
 
 def _probe_module() -> ModuleType:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,10 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from generator.core.errors import DocgenError, TemplateError
-from generator.core.project import load_project
+from generator.core.evidence import PROBE
+from generator.core.examples import examples_of
+from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.project import Project, load_project
 from generator.core.settings import Settings, settings_from_plugin_config
 from generator.core.yamlio import read_text
 from generator.render.context import catalog_json_path
@@ -124,6 +128,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             else:
                 self.site_pages[page] = result.text
             results.append(result)
+        _warn_about_evidence(project, catalogs, {name for result in results for name in result.catalogs})
         return results
 
     def _publish(self, result: PageResult, files: Files, config: MkDocsConfig) -> None:
@@ -174,6 +179,25 @@ def _warn_about(result: PageResult, settings: Settings) -> None:
                 f"{where}: generated region '{region.name}' was edited by hand; move that text to {places} "
                 "(or outside the markers), then run `docgen render --force`"
             )
+
+
+def _warn_about_evidence(project: Project, catalogs: Mapping[str, Catalog], shown: set[str]) -> None:
+    """A WARNING per row a page shows whose current example has no recorded answer, so a strict build fails
+    while a page would read "not replayed yet"."""
+    for name in sorted(shown):
+        catalog, notes = catalogs.get(name), project.notes.get(name)
+        if not isinstance(catalog, ErrorsCatalog) or notes is None or not notes.examples():
+            continue
+        evidence = project.evidence.get(name)
+        records = evidence.records() if evidence is not None else {}
+        shown_file = project.settings.relative(project.settings.evidence_path(name))
+        for entry_id, example in examples_of(catalog, notes).items():
+            record = records.get(entry_id)
+            if example.triggerable and (record is None or record.example != example.fingerprint):
+                log.warning(
+                    f"{shown_file}: row '{entry_id}' has no recorded answer to its current example, so its "
+                    f"page says it was not replayed yet; run `{PROBE}`, then `docgen render`"
+                )
 
 
 def _read(file: File, settings: Settings) -> str:

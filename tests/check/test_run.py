@@ -311,7 +311,7 @@ def test_removing_a_raise_site_is_an_entry_removed(project: Path, capsys: pytest
         ("verification-stale", SERVER, endpoint),  # once, for the four pages that cite it
     }
     stale = {(f["file"], f["line"], f["subject"]) for f in findings if f["kind"] == "page-stale"}
-    regions = ("page-header", "error-table", "error-examples", "spec-differences")
+    regions = ("page-header", "error-table", "client-differences", "error-examples", "spec-differences")
     assert stale == {(ERRORS_PAGE, line_of(project, ERRORS_PAGE, f"begin {name} "), name) for name in regions}
 
 

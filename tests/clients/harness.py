@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -20,13 +19,15 @@ from typing import Any
 import pytest
 import yaml
 
+from generator.probe.clients import node_problem as probe_node_problem
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CLIENTS_DIR = REPO_ROOT / "clients"
 NODE_STAMP = CLIENTS_DIR / "node_modules" / ".installed"
 TS_RUNNER = CLIENTS_DIR / "ts_client.mjs"
 RUNNER_TIMEOUT_SECONDS = 90
-MIN_NODE_MAJOR = 20
-# DOCGEN_RECORD_CLIENTS=1 rewrites clients/observed.yaml and clients/conformance-results.yaml from this run.
+# DOCGEN_RECORD_CLIENTS=1 rewrites clients/conformance-results.yaml from this run (the clients' outcomes per
+# example are probe's evidence, data/mcp-errors.evidence.yaml: `docgen probe` rewrites them).
 RECORDING = os.environ.get("DOCGEN_RECORD_CLIENTS") == "1"
 RECORD_COMMAND = "DOCGEN_RECORD_CLIENTS=1 .venv/bin/python -m pytest tests/clients"
 RECORD_HINT = f"if that is meant, refresh the records: {RECORD_COMMAND}"
@@ -35,22 +36,15 @@ RECORD_HINT = f"if that is meant, refresh the records: {RECORD_COMMAND}"
 PYTHON_AUTO = "python-auto"
 PYTHON_MODES = {PYTHON_AUTO: "auto", "python-2026-07-28": "2026-07-28", "python-legacy": "legacy"}
 TYPESCRIPT = "typescript"
-CLIENTS = [*PYTHON_MODES, TYPESCRIPT]
 
 
 @cache
 def node_problem() -> str | None:
-    """Why the TypeScript runner cannot run here, or None when it can."""
-    node = shutil.which("node")
-    if node is None:
-        return "node is not installed (install Node.js 20+ with npm, then run `make test`)"
-    done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=20, check=False)
-    match = re.match(r"v(\d+)\.", done.stdout)
-    if not match or int(match.group(1)) < MIN_NODE_MAJOR:
-        return f"node {done.stdout.strip() or '?'} is older than {MIN_NODE_MAJOR}"
-    if not NODE_STAMP.is_file():
+    """Why the TypeScript runner cannot run here (probe's own reason), or None when it can."""
+    problem = probe_node_problem()
+    if problem is None and not NODE_STAMP.is_file():
         return "the Node packages are not installed in clients/node_modules (run `make test`)"
-    return None
+    return problem
 
 
 def skip_or_fail(reason: str) -> None:
@@ -80,15 +74,6 @@ def run_client(client: str, action: dict[str, Any] | str) -> subprocess.Complete
         cwd=REPO_ROOT,
         check=False,
     )
-
-
-def observe(client: str, action: dict[str, Any]) -> dict[str, Any]:
-    """What `client` surfaced for `action`; fails the test when the runner itself did not finish cleanly."""
-    done = run_client(client, action)
-    if done.returncode != 0:
-        pytest.fail(f"{client} runner exited {done.returncode}: {done.stderr.strip()}")
-    observed: dict[str, Any] = json.loads(done.stdout)
-    return observed
 
 
 def load_record(path: Path) -> dict[str, Any]:

@@ -143,8 +143,12 @@ def test_an_edited_example_makes_its_evidence_stale(
 ) -> None:
     edit(project, NOTES, '"params": {"name": "no_such_tool"', '"params": {"name": "no_such_tool_either"')
     found = kinds(project, capsys)
-    # The page shows the new request with no answer yet.
-    assert found == {"evidence-stale": {"unknown-name"}, "page-stale": {"error-examples"}}
+    # The page shows the new request with no answer yet, and its header and client list say the row is not
+    # replayed yet.
+    assert found == {
+        "evidence-stale": {"unknown-name"},
+        "page-stale": {"error-examples", "page-header", "client-differences"},
+    }
 
 
 def test_evidence_that_contradicts_the_catalog(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -165,15 +169,16 @@ def test_an_entry_without_an_example(project: Path, capsys: pytest.CaptureFixtur
     path.write_text(text[:start] + text[text.index("  unsupported-protocol-version:") :], encoding="utf-8")
     assert kinds(project, capsys) == {
         "example-missing": {"batch-not-supported"},
-        "page-stale": {"error-examples"},
+        "page-stale": {"error-examples", "page-header", "client-differences"},
     }
 
 
 def test_no_evidence_yet(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (project / EVIDENCE).unlink()
     found = kinds(project, capsys)
-    # The header no longer says the table was reproduced, nor the examples what the server answered.
+    # The header no longer says the table was reproduced, nor the examples what the server answered, nor the
+    # client list what the clients surfaced.
     assert found == {
         "evidence-missing": {"mcp-errors"},
-        "page-stale": {"page-header", "error-examples"},
+        "page-stale": {"page-header", "error-examples", "client-differences"},
     }

@@ -59,9 +59,10 @@ def test_the_github_check_of_a_twelve_finding_change(
     code, out, _err = _run(project, capsys, "check", "--base", "main", "--format", "json")
     report = json.loads(out)
     findings = report["findings"]
-    assert code == 1 and report["summary"]["total"] == len(findings) == 12
+    # Twelve findings and one more for the client-differences region, which shows the changed code too.
+    assert code == 1 and report["summary"]["total"] == len(findings) == 13
     places = {(f["file"], f["line"]) for f in findings}
-    assert len(places) == 11  # the contract change and the code change share the raise site's line
+    assert len(places) == 12  # the contract change and the code change share the raise site's line
 
     summary = tmp_path / "step-summary.md"
     summary.write_text("earlier step\n", encoding="utf-8")
@@ -79,12 +80,12 @@ def test_the_github_check_of_a_twelve_finding_change(
     )
     assert "code-changed: rate-limited" in annotations[0]
     assert annotations[9].startswith("::error title=docgen check%3A more findings::")
-    assert "2 more finding(s) at 2 more place(s)" in annotations[9]
+    assert "3 more finding(s) at 3 more place(s)" in annotations[9]
 
     # The job summary has the whole report, after what earlier steps wrote.
     written = summary.read_text(encoding="utf-8")
-    assert written.startswith("earlier step\n## docgen check\n\n12 finding(s). Left to do: ")
-    assert sum(1 for line in written.splitlines() if line.startswith("- `")) == 12
+    assert written.startswith("earlier step\n## docgen check\n\n13 finding(s). Left to do: ")
+    assert sum(1 for line in written.splitlines() if line.startswith("- `")) == 13
     for kind, count in report["summary"]["by_kind"].items():
         assert f"| `{kind}` | {count} |" in written
 

@@ -1,0 +1,247 @@
+"""The official clients' half of `docgen probe`: every example through the Python and TypeScript SDKs.
+
+Each example becomes a client action (`generator.core.client_calls`); the runners in `clients/` (the Python
+SDK in each connect mode, the TypeScript SDK with Node) take all their actions in one process each and print
+one outcome per line: the exception (class, code, message), the result (`isError` and text), or that the
+client would not send the request. Without Node the TypeScript half is skipped with the reason, and the
+Python half still runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, ExitStack, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from generator.core.client_calls import (
+    CLIENT_NAMES,
+    PYTHON_MODES,
+    RUNNERS_ROOT,
+    TYPESCRIPT,
+    ClientCall,
+    client_call,
+)
+from generator.core.errors import ConfigError
+from generator.core.evidence import Evidence
+from generator.core.examples import Example
+from generator.probe.servers import uvicorn_server
+
+MIN_NODE_MAJOR = 20
+RUNNER_SECONDS_PER_ACTION = 60
+CLIENT_FIELDS = ("client", "mode")
+"""Fields of an outcome that say which client ran: they go to the evidence's `clients`, not to each cell."""
+
+Servers = Callable[[str], AbstractContextManager[str]]
+"""Given a name for its log, a server for one client's batch; entering it yields the MCP endpoint URL."""
+
+
+@dataclass(frozen=True)
+class Runner:
+    """One runner process: an official SDK, and the clients it plays (a name and the Python client's mode)."""
+
+    name: str
+    command: tuple[str, ...]
+    clients: tuple[tuple[str, str | None], ...]
+
+
+@dataclass
+class ClientRun:
+    """What every client surfaced: `outcomes[entry][client]`, and which clients ran, with their versions."""
+
+    clients: dict[str, dict[str, str]] = field(default_factory=dict)
+    outcomes: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+    """One sentence per client or example left out, saying why."""
+
+
+def node_problem(root: Path = RUNNERS_ROOT) -> str | None:
+    """Why the TypeScript client cannot run here, or None when it can."""
+    node = shutil.which("node")
+    if node is None:
+        return "node is not on the PATH (install Node.js 20+ with npm, then `make node-packages`)"
+    done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30, check=False)
+    match = re.match(r"v(\d+)\.", done.stdout)
+    if not match or int(match.group(1)) < MIN_NODE_MAJOR:
+        return f"node {done.stdout.strip() or '?'} is older than {MIN_NODE_MAJOR}"
+    if not (root / "clients" / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
+        return "the Node packages are not installed in clients/node_modules (run `make node-packages`)"
+    return None
+
+
+def runners(root: Path = RUNNERS_ROOT) -> tuple[list[Runner], str | None]:
+    """The clients that can run here, and why the TypeScript one cannot (None when it can)."""
+    if not (root / "clients" / "python_client.py").is_file():
+        raise ConfigError(
+            "clients/python_client.py is missing: the official clients' runners live in clients/",
+            hint="install docgen from its checkout (pip install -e .), which carries clients/",
+        )
+    modes = tuple((f"python-{mode}", mode) for mode in PYTHON_MODES)
+    python = Runner("python", (sys.executable, "-m", "clients.python_client"), modes)
+    problem = node_problem(root)
+    if problem is not None:
+        return [python], problem
+    node = shutil.which("node") or "node"
+    typescript = Runner(TYPESCRIPT, (node, str(root / "clients" / "ts_client.mjs")), ((TYPESCRIPT, None),))
+    return [python, typescript], None
+
+
+def observe_clients(calls: Mapping[str, ClientCall], servers: Servers, *, own_servers: bool) -> ClientRun:
+    """Run every call with every client that can run here.
+
+    With `own_servers`, each client gets a server for its ordinary calls and one more per call that repeats
+    (so each starts with the whole rate-limit budget); otherwise every client shares the one server `servers`
+    gives, and the repeating calls are left out, since their count would depend on what ran before.
+    """
+    found, problem = runners()
+    run = ClientRun()
+    if problem is not None:
+        run.skipped.append(f"typescript: {problem}")
+    runnable = {entry: call for entry, call in calls.items() if call.runs}
+    if not own_servers:
+        repeating = sorted(entry for entry, call in runnable.items() if "repeat" in call.action)
+        if repeating:
+            run.skipped.append(
+                f"{', '.join(repeating)}: not run by the clients against --url (each needs a fresh "
+                "rate-limit budget); probe with --app to record them"
+            )
+        runnable = {entry: call for entry, call in runnable.items() if entry not in repeating}
+    with ThreadPoolExecutor(max_workers=len(found)) as pool:
+        batches = {r.name: pool.submit(_run_batch, r, runnable, servers, own_servers) for r in found}
+        results = [outcome for future in batches.values() for outcome in future.result()]
+    for (entry, name), outcome in sorted(results, key=lambda item: CLIENT_NAMES.index(item[0][1])):
+        run.clients.setdefault(name, _client_of(outcome))
+        run.outcomes.setdefault(entry, {})[name] = {
+            key: value for key, value in outcome.items() if key not in CLIENT_FIELDS
+        }
+    for entry, call in calls.items():
+        if call.cannot is not None:
+            cell = {"outcome": "cannot-produce", "why": call.cannot}
+            run.outcomes[entry] = {name: dict(cell) for r in found for name, _mode in r.clients}
+    return run
+
+
+def _client_of(outcome: Mapping[str, Any]) -> dict[str, str]:
+    client = {str(key): str(value) for key, value in outcome["client"].items()}
+    return {**client, "mode": str(outcome["mode"])} if "mode" in outcome else client
+
+
+def _groups(calls: Mapping[str, ClientCall], own_servers: bool) -> Iterator[list[str]]:
+    """Entry ids by the server they run on: the ordinary calls together, each repeating call alone."""
+    ordinary = [entry for entry, call in calls.items() if not own_servers or "repeat" not in call.action]
+    if ordinary:
+        yield ordinary
+    yield from ([entry] for entry in calls if entry not in ordinary)
+
+
+def _run_batch(
+    runner: Runner, calls: Mapping[str, ClientCall], servers: Servers, own_servers: bool
+) -> list[tuple[tuple[str, str], dict[str, Any]]]:
+    """All actions of the clients one runner plays, in one process: ((entry id, client), outcome) pairs."""
+    order: list[tuple[str, str]] = []
+    actions: list[dict[str, Any]] = []
+    with ExitStack() as stack:
+        shared = None if own_servers else stack.enter_context(servers(runner.name))
+        for client, mode in runner.clients:
+            for number, group in enumerate(_groups(calls, own_servers)):
+                url = shared or stack.enter_context(servers(f"{client}-{number}"))
+                for entry in group:
+                    actions.append({"url": url, **calls[entry].action, **({"mode": mode} if mode else {})})
+                    order.append((entry, client))
+        if not actions:
+            return []
+        lines = _execute(runner, actions)
+    return list(zip(order, lines, strict=True))
+
+
+def _execute(runner: Runner, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    try:
+        done = subprocess.run(
+            runner.command,
+            input=json.dumps(actions),
+            capture_output=True,
+            text=True,
+            cwd=RUNNERS_ROOT,
+            timeout=RUNNER_SECONDS_PER_ACTION * len(actions),
+            check=False,
+        )
+    except subprocess.TimeoutExpired as err:
+        raise ConfigError(
+            f"the {runner.name} client did not finish within {err.timeout:.0f} s",
+            hint="check that the server answers; run the runner by hand to see where it waits",
+        ) from err
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    if done.returncode != 0 or len(lines) != len(actions):
+        said = done.stderr.strip().splitlines()[-1:] or ["(nothing on stderr)"]
+        raise ConfigError(
+            f"the {runner.name} client exited {done.returncode} after {len(lines)} of {len(actions)} "
+            f"actions: {said[0]}",
+            hint="exit 3 means the server could not be reached; exit 4 is a fault in the runner (clients/)",
+        )
+    return [json.loads(line) for line in lines]
+
+
+def probe_clients(
+    examples: Mapping[str, Example], root: Path, *, app: str | None, url: str | None, endpoint: str
+) -> ClientRun:
+    """Every example through the official clients: against servers of their own under uvicorn (`app`), or
+    against the running server at `url`."""
+    calls = {entry: call for entry, example in examples.items() if (call := client_call(example))}
+    with tempfile.TemporaryDirectory(prefix="docgen-probe-") as logs:
+        if app is not None:
+            path = urlsplit(endpoint).path or "/"
+
+            def servers(name: str) -> AbstractContextManager[str]:
+                return uvicorn_server(app, root, Path(logs) / f"{name}.log", path)
+
+            return observe_clients(calls, servers, own_servers=True)
+        assert url is not None
+        _require_reachable(url)
+        return observe_clients(calls, lambda _name: nullcontext(url), own_servers=False)
+
+
+def _require_reachable(url: str) -> None:
+    """Fail early, and as the replay would, when nothing listens at `url`."""
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        socket.create_connection((parts.hostname or "", port), timeout=10).close()
+    except OSError as err:
+        raise ConfigError(
+            f"cannot reach {url}: {err.strerror or err}",
+            hint="start the server first (uvicorn backend.app.mcp_server:app --port 8000), "
+            "or probe with --app, which starts it",
+        ) from err
+
+
+def changed_cells(previous: Evidence | None, run: ClientRun, examples: Mapping[str, Example]) -> list[str]:
+    """One line per example and client whose outcome differs from what `previous` recorded for the same
+    example: the row and the client named, then what it surfaced now and before."""
+    records = previous.records() if previous is not None else {}
+    lines = []
+    for entry, cells in run.outcomes.items():
+        record = records.get(entry)
+        if record is None or entry not in examples or record.example != examples[entry].fingerprint:
+            continue
+        for client, cell in cells.items():
+            before = record.clients.get(client)
+            if before is not None and dict(before) != cell:
+                now, then = _brief(cell), _brief(before)
+                lines.append(f"row {entry}, client {client}: {now}; the evidence said {then}")
+    return lines
+
+
+def _brief(cell: Mapping[str, Any]) -> str:
+    said = cell.get("message") or cell.get("why") or cell.get("text") or ""
+    parts = [str(cell.get("outcome")), str(cell.get("class") or ""), str(cell.get("code") or ""), str(said)]
+    return " ".join(part for part in parts if part)[:200]

@@ -1,0 +1,142 @@
+"""Context for what the official clients make of each example: programs, recorded output, summary.
+
+- in `error-examples`, each example gains `clients`: `python` and `typescript` (each `title`, `program`,
+  `outputs`: a list of `label` + `text`), `summary` (one line per client, Markdown), `proxy` (what the
+  programs' proxy changes, or None), `cannot` (why no SDK call sends the request, or None) and `probed`;
+  None when the example is untriggerable.
+- `client-differences`: `differences`, one per example where a client reports something other than the
+  table's code, or where the clients disagree (`title`, `anchor`, `code`, `status`, `lines`: Markdown, one per
+  group of clients); `agreeing`: the examples every client reports with the table's code; `missing`: the
+  examples with no client evidence yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from generator.core.client_calls import CLIENT_NAMES, PYTHON_MODES, TYPESCRIPT, client_call
+from generator.core.evidence import Evidence, Record
+from generator.core.examples import Example
+from generator.core.models import ErrorEntry
+from generator.render.client_programs import printed, python_program, typescript_program
+
+Context = dict[str, Any]
+LABELS = {f"python-{mode}": f"Python ({mode})" for mode in PYTHON_MODES} | {TYPESCRIPT: "TypeScript"}
+
+
+def cells_of(record: Record | None, example: Example) -> Mapping[str, Mapping[str, Any]]:
+    """The client cells recorded for this very example (none when the record is for another one)."""
+    if record is None or record.example != example.fingerprint:
+        return {}
+    return record.clients
+
+
+def client_item(
+    entry: ErrorEntry, example: Example, record: Record | None, evidence: Evidence | None, endpoint: str
+) -> Context | None:
+    """The `clients` of one example in the `error-examples` region."""
+    call = client_call(example)
+    if call is None:
+        return None
+    cells = cells_of(record, example)
+    known = evidence.clients if evidence is not None else {}
+    if not call.runs:
+        return {"cannot": call.cannot, "proxy": None, "python": None, "typescript": None, "summary": []}
+
+    def outputs(names: tuple[str, ...], typescript: bool) -> list[Context]:
+        shown = [(name, cells.get(name)) for name in names]
+        return [
+            {"label": LABELS[name], "text": printed(cell, example.repeat, typescript=typescript)}
+            for name, cell in shown
+            if cell is not None
+        ]
+
+    python_names = tuple(f"python-{mode}" for mode in PYTHON_MODES)
+    return {
+        "cannot": None,
+        "proxy": " and ".join(call.proxy) or None,
+        "python": {
+            "title": _title("Python", known.get(python_names[0])),
+            "program": python_program(call, endpoint, PYTHON_MODES[0]),
+            "outputs": outputs(python_names, typescript=False),
+            "modes": PYTHON_MODES,
+        },
+        "typescript": {
+            "title": _title("TypeScript", known.get(TYPESCRIPT)),
+            "program": typescript_program(call, endpoint),
+            "outputs": outputs((TYPESCRIPT,), typescript=True),
+        },
+        "summary": [
+            f"{LABELS[name]}: {describe(cells[name], entry)}" for name in CLIENT_NAMES if name in cells
+        ],
+        "probed": evidence.probed if evidence is not None and cells else None,
+    }
+
+
+def _title(language: str, client: Mapping[str, str] | None) -> str:
+    return f"{language} ({client['sdk']} {client['version']})" if client else language
+
+
+def describe(cell: Mapping[str, Any], entry: ErrorEntry | None) -> str:
+    """What a client surfaced, in a few Markdown words; against the table's answer when `entry` is given."""
+    outcome, call = cell.get("outcome"), cell.get("call")
+    at = f" at call {call}" if isinstance(call, int) and call > 1 else ""
+    if outcome == "cannot-produce":
+        return "cannot send this request"
+    if outcome == "cannot-send":
+        return f"raises `{cell.get('class')}` itself, before sending anything{at}"
+    if outcome == "result":
+        flag = str(bool(cell.get("isError"))).lower()
+        if at:
+            sent = cell.get("requests")
+            return f"no error: a result (`isError: {flag}`) to all {call} calls, {sent} request(s) sent"
+        return f"no error: a result with `isError: {flag}`"
+    code = cell.get("code")
+    said = f"raises `{cell.get('class')}`" + (
+        f" with code `{code}`" if code is not None else " without a code"
+    )
+    if entry is None or code == entry.code:
+        return said + at
+    if code == entry.status:
+        return (
+            f"{said}{at}: the HTTP status, not the JSON-RPC `{entry.code}` (that is only in the message text)"
+        )
+    return f"{said}{at}, where the table says `{entry.code}`"
+
+
+def agrees(cell: Mapping[str, Any], entry: ErrorEntry) -> bool:
+    """Whether a client reports the table's code as an exception's code."""
+    return cell.get("outcome") == "exception" and cell.get("code") == entry.code
+
+
+def client_differences(
+    entries: list[ErrorEntry], examples: Mapping[str, Example], evidence: Evidence | None
+) -> Context:
+    """The `client-differences` region: where the official clients part from the table or from each other."""
+    records = evidence.records() if evidence is not None else {}
+    differences, agreeing, missing = [], [], []
+    for entry in entries:
+        example = examples.get(entry.id)
+        if example is None or not example.triggerable:
+            continue
+        cells = cells_of(records.get(entry.id), example)
+        link = {"title": entry.id.replace("-", " ").capitalize(), "anchor": f"ex-{entry.id}"}
+        if not cells:
+            missing.append(link)
+        elif all(agrees(cell, entry) for cell in cells.values()):
+            agreeing.append(link)
+        else:
+            lines = list(_grouped(cells, entry))
+            differences.append({**link, "code": entry.code, "status": entry.status, "lines": lines})
+    return {"differences": differences, "agreeing": agreeing, "missing": missing}
+
+
+def _grouped(cells: Mapping[str, Mapping[str, Any]], entry: ErrorEntry) -> Iterator[str]:
+    """One line per distinct description, naming every client it holds for."""
+    groups: dict[str, list[str]] = {}
+    for name in CLIENT_NAMES:
+        if name in cells:
+            groups.setdefault(describe(cells[name], entry), []).append(LABELS[name])
+    for description, names in groups.items():
+        yield f"{', '.join(names)}: {description}"

@@ -1,0 +1,116 @@
+"""check against the official clients' evidence: a changed SDK pin, a client missing, a stale page.
+
+The pins are read from a copy of docgen's own pin files (requirements/*.txt, clients/package-lock.json), so a
+test can change one without touching the checkout; the evidence and examples are the committed ones.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.check.client_evidence import client_findings, pinned_sdks
+from generator.core.evidence import Evidence, Record
+from generator.core.examples import Example, examples_of
+from generator.core.findings import Finding
+from generator.core.models import ErrorsCatalog
+from generator.shell.cli import main
+from tests.conftest import REPO_ROOT
+from tests.helpers import copy_project, load
+
+EVIDENCE = "data/mcp-errors.evidence.yaml"
+
+
+@pytest.fixture
+def pins_root(tmp_path: Path) -> Path:
+    """A copy of the files docgen's SDK pins live in."""
+    (tmp_path / "clients").mkdir()
+    shutil.copytree(REPO_ROOT / "requirements", tmp_path / "requirements")
+    shutil.copy2(REPO_ROOT / "clients" / "package-lock.json", tmp_path / "clients" / "package-lock.json")
+    return tmp_path
+
+
+def committed() -> tuple[Evidence, dict[str, Example]]:
+    project = load(REPO_ROOT, site=False)
+    catalog = project.catalogs()["mcp-errors"]
+    assert isinstance(catalog, ErrorsCatalog)
+    return project.evidence["mcp-errors"], examples_of(catalog, project.notes["mcp-errors"])
+
+
+def findings_with(pins: Path, evidence: Evidence | None = None) -> list[Finding]:
+    loaded, examples = committed()
+    return list(client_findings(evidence or loaded, examples, pinned_sdks(pins)))
+
+
+def test_the_committed_pins_match_the_evidence(pins_root: Path) -> None:
+    assert findings_with(pins_root) == []
+
+
+def test_a_new_python_sdk_pin_without_a_new_probe_is_stale(pins_root: Path) -> None:
+    requirements = pins_root / "requirements" / "dev.txt"
+    requirements.write_text(requirements.read_text().replace("mcp==2.3.0", "mcp==2.4.0"), encoding="utf-8")
+    [finding] = findings_with(pins_root)
+    assert (finding.kind.value, finding.file) == ("evidence-stale", "requirements/dev.txt")
+    assert finding.subject == "mcp"
+    assert finding.line == requirements.read_text().splitlines().index("mcp==2.4.0") + 1
+    assert "pinned at 2.4.0, but the client evidence was taken with 2.3.0" in finding.message
+
+
+def test_a_new_typescript_sdk_in_the_lock_without_a_new_probe_is_stale(pins_root: Path) -> None:
+    lock_path = pins_root / "clients" / "package-lock.json"
+    lock = json.loads(lock_path.read_text(encoding="utf-8"))
+    lock["packages"]["node_modules/@modelcontextprotocol/sdk"]["version"] = "1.33.0"
+    lock_path.write_text(json.dumps(lock), encoding="utf-8")
+    [finding] = findings_with(pins_root)
+    assert (finding.file, finding.subject) == ("clients/package-lock.json", "@modelcontextprotocol/sdk")
+    assert "pinned at 1.33.0" in finding.message
+
+
+def test_a_pin_that_cannot_be_found_is_not_passed_as_clean(pins_root: Path) -> None:
+    (pins_root / "clients" / "package-lock.json").unlink()
+    [finding] = findings_with(pins_root)
+    assert finding.subject == "@modelcontextprotocol/sdk"
+    assert "no pin of @modelcontextprotocol/sdk is found" in finding.message
+
+
+def test_a_client_missing_from_a_record_is_named(pins_root: Path) -> None:
+    loaded, _ = committed()
+
+    def without_typescript(record: Record) -> Record:
+        kept = {name: cell for name, cell in record.clients.items() if name != "typescript"}
+        return Record(**{**record.__dict__, "clients": kept})
+
+    records = tuple(
+        without_typescript(record) if record.id == "unknown-name" else record for record in loaded.entries
+    )
+    evidence = Evidence(loaded.catalog, loaded.probed, loaded.target, loaded.source, records, loaded.clients)
+    [finding] = findings_with(pins_root, evidence)
+    assert (finding.kind.value, finding.subject) == ("evidence-missing", "unknown-name")
+    assert "no outcome recorded from typescript" in finding.message
+
+
+def test_evidence_without_any_client_says_so(pins_root: Path) -> None:
+    loaded, _ = committed()
+    records = tuple(Record(**{**record.__dict__, "clients": {}}) for record in loaded.entries)
+    evidence = Evidence(loaded.catalog, loaded.probed, loaded.target, loaded.source, records)
+    [finding] = findings_with(pins_root, evidence)
+    assert finding.subject == "official clients"
+
+
+def test_a_changed_client_outcome_makes_the_page_stale(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What the page says of a client follows the evidence: a new outcome, not rendered, fails check."""
+    project = copy_project(REPO_ROOT, tmp_path / "project")
+    path = project / EVIDENCE
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    record = next(record for record in data["entries"] if record["id"] == "unknown-name")
+    record["clients"]["typescript"]["code"] = -32602
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    assert main(["-f", str(project / "mkdocs.yml"), "check", "--format", "json"]) == 1
+    found = {(f["kind"], f["subject"]) for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert found == {("page-stale", "error-examples"), ("page-stale", "client-differences")}

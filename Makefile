@@ -41,6 +41,9 @@ $(STAMP): requirements/main.txt requirements/dev.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements/dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	@# An editable install compiles nothing (a wheel's install would): compile docgen's modules once, so that
+	@# every docgen run does not compile them from source (as it would with PYTHONDONTWRITEBYTECODE set).
+	$(BIN)/python -m compileall -q generator
 	touch $@
 
 # Without npm the Node packages are not installed, and the tests that need them are skipped (saying why).

@@ -95,17 +95,32 @@ def repo_benchmark(rounds: int) -> dict[str, Any]:
     }
 
 
+def generate_synthetic(size: int) -> Path:
+    """Write the synthetic project with `size` error sites under work/ (in a child process: this one must stay
+    small, as each child's ru_maxrss starts from the size of the process it was forked from)."""
+    root = WORK / f"scale-{size}"
+    print(f"bench: generating a backend with {size} error sites in {root}", file=sys.stderr)
+    generate = [sys.executable, "-m", "benchmarks.synthetic", str(size), str(root)]
+    if subprocess.run(generate, cwd=REPO, check=False).returncode != 0:
+        raise BenchmarkError(f"cannot generate the backend with {size} sites: {' '.join(generate)}")
+    (WORK / f"scale-{size}.ready").touch()
+    return root
+
+
+def ensure_synthetic(size: int) -> Path:
+    """The synthetic project of `size` sites, generated unless an earlier run left it complete."""
+    root = WORK / f"scale-{size}"
+    ready = WORK / f"scale-{size}.ready"
+    if ready.exists() and root.is_dir():
+        return root
+    return generate_synthetic(size)
+
+
 def scale_commands(sizes: Sequence[int]) -> list[Command]:
     """Per size: the floor (griffe loads the synthetic package), `docgen extract` and `docgen check`."""
     commands = []
     for size in sizes:
-        root = WORK / f"scale-{size}"
-        print(f"bench: generating a backend with {size} error sites in {root}", file=sys.stderr)
-        # In a child process: this one must stay small, as each child's ru_maxrss starts from the size of the
-        # process it was forked from.
-        generate = [sys.executable, "-m", "benchmarks.synthetic", str(size), str(root)]
-        if subprocess.run(generate, cwd=REPO, check=False).returncode != 0:
-            raise BenchmarkError(f"cannot generate the backend with {size} sites: {' '.join(generate)}")
+        root = generate_synthetic(size)
         commands += [
             Command(f"floor {size}", (sys.executable, "-c", FLOOR), root, ENV),
             Command(f"extract {size}", (str(BIN / "docgen"), "extract"), root, ENV),

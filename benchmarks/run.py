@@ -18,7 +18,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks import report, scenarios
+from benchmarks import report, scenarios, serve
 from benchmarks.timing import BenchmarkError
 
 HERE = Path(__file__).resolve().parent
@@ -26,18 +26,30 @@ HERE = Path(__file__).resolve().parent
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=20, help="rounds on this repository (default 20)")
-    parser.add_argument("--scale-rounds", type=int, default=5, help="rounds at each size (default 5)")
+    parser.add_argument("--rounds", type=int, default=12, help="rounds on this repository (default 12)")
+    parser.add_argument("--scale-rounds", type=int, default=3, help="rounds at each size (default 3)")
     parser.add_argument("--sizes", type=int, nargs="+", default=list(scenarios.SIZES), help="error sites")
-    parser.add_argument("--only", choices=("repo", "scale"), help="run one group of comparisons")
-    parser.add_argument("--quick", action="store_true", help="3 rounds, sizes up to 1,000")
+    parser.add_argument(
+        "--large",
+        type=int,
+        default=scenarios.LARGE,
+        help="sites of the one-run size (0: none; default %(default)s)",
+    )
+    parser.add_argument("--serve-rounds", type=int, default=3, help="edits of each kind under mkdocs serve")
+    parser.add_argument("--only", choices=("repo", "scale", "serve"), help="run one group of comparisons")
+    parser.add_argument("--quick", action="store_true", help="3 rounds, sizes up to 1,000, no large size")
     parser.add_argument("--output", type=Path, help="where to write (default: benchmarks/ for a full run)")
     args = parser.parse_args(argv)
     if args.quick:
-        args.rounds, args.scale_rounds = 3, 3
+        args.rounds, args.scale_rounds, args.large, args.serve_rounds = 3, 3, 0, 1
         args.sizes = [size for size in args.sizes if size <= 1_000]
     if args.output is None:  # only a full run replaces the committed results
-        full = not args.quick and not args.only and sorted(args.sizes) == list(scenarios.SIZES)
+        full = (
+            not args.quick
+            and not args.only
+            and sorted(args.sizes) == list(scenarios.SIZES)
+            and args.large == scenarios.LARGE
+        )
         args.output = HERE if full else scenarios.WORK
     return args
 
@@ -71,7 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"bench: this repository, {args.rounds} interleaved rounds", file=sys.stderr)
             results["repo"] = scenarios.repo_benchmark(args.rounds)
         if args.only in (None, "scale"):
-            results["scale"] = scenarios.scale_benchmark(sorted(args.sizes), args.scale_rounds)
+            large = args.large or None
+            results["scale"] = scenarios.scale_benchmark(sorted(args.sizes), args.scale_rounds, large=large)
+        if args.only in (None, "serve"):
+            print(f"bench: mkdocs serve, {args.serve_rounds} edit(s) of each kind", file=sys.stderr)
+            results["serve"] = serve.serve_benchmark(args.serve_rounds)
     except BenchmarkError as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

@@ -42,6 +42,19 @@ def test_the_sites_use_cross_module_constants_intenum_members_and_arithmetic(tmp
     assert catalog["constants"]["BASE"] == -32000  # SERVER_ERROR_MIN + 99, across two modules
 
 
+def test_the_nested_layout_moves_sites_into_unlisted_helper_functions_and_methods(tmp_path: Path) -> None:
+    root = synthetic.write_project(tmp_path, 40, nested=True)
+    text = (root / "backend" / "handlers" / "h000.py").read_text(encoding="utf-8")
+    assert text.count("return rpc_error(") == 40  # every site is still written, once
+    assert "def _op_000_0_more(request_id, params):" in text
+    assert "class Op0001Checks:\n    def more(self, request_id, params):" in text
+    listed = synthetic._catalog(0, [f"op_000_{op}" for op in range(4)])["functions"]
+    assert listed == ["op_000_0", "op_000_1", "op_000_2", "op_000_3"]  # the helpers are not listed
+    flat = synthetic.write_project(tmp_path / "flat", 40)
+    flat_text = (flat / "backend" / "handlers" / "h000.py").read_text(encoding="utf-8")
+    assert "_more" not in flat_text and "class " not in flat_text
+
+
 def test_the_plugin_free_config_drops_only_the_docgen_entry(repo_root: Path) -> None:
     lines = (repo_root / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
     start = lines.index("  - docgen:")

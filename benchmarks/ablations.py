@@ -52,6 +52,11 @@ _PATCHES = {
         "c.CallFinder._occurrences = lambda self, node: 1 << 30\n"
         "s.name_counts = lambda code, names: {}"
     ),
+    "yaml-parse-cache": (
+        "import generator.core.yaml_cache as m\n"
+        "m.get = lambda text, variant: None\n"
+        "m.put = lambda text, variant, data, loader: None"
+    ),
     "identity-fast-path": (
         "import generator.extract.identity as m; m._unchanged = lambda sites, previous: False"
     ),
@@ -83,6 +88,7 @@ ABLATIONS = (
     Ablation("citation-tree-reuse", "check", _PATCHES["citation-tree-reuse"]),
     Ablation("callfinder-pruning", "check", _PATCHES["callfinder-pruning"]),
     Ablation("identity-fast-path", "check", _PATCHES["identity-fast-path"]),
+    Ablation("yaml-parse-cache", "check", _PATCHES["yaml-parse-cache"]),
 )
 
 

@@ -233,10 +233,14 @@ def notes(results: dict[str, Any]) -> str:
     text = "## Where the time goes\n\n"
     if "repo" in results:
         text += repo_text.format(**_repo_figures(results["repo"]))
-    if "scale" in results:
-        largest = results["scale"]["sizes"][-1]
-        figures = {stage: largest[stage]["median_s"] for stage in ("floor", "extract", "check")}
-        text += scale_text.format(sites=largest["sites"], **figures)
+    rows = results.get("scale", {}).get("sizes", [])
+    at = next((row for row in rows if row["sites"] == SCALE_SITES and "extract" in row), None)
+    if at is not None:
+        figures = {stage: at[stage]["median_s"] for stage in ("floor", "extract", "check")}
+        largest = rows[-1]
+        figures |= {"large_floor": largest["floor"]["median_s"], "large_check": largest["check"]["median_s"]}
+        figures |= {"large_rss": largest["check"]["median_rss_mb"]}
+        text += scale_text.format(sites=SCALE_SITES, large_sites=largest["sites"], **figures)
     return text + "".join(measured_by_hand)  # figures from other runs, kept as written
 
 
@@ -247,7 +251,10 @@ def _repo_figures(repo: dict[str, Any]) -> dict[str, float]:
     plain = median["mkdocs build without docgen"]
     check_cold = median["docgen check, no template cache"]
     build_cold = median["mkdocs build, no template cache"]
+    peer = median.get("cog --check of the same table (peer)", float("nan"))
     return {
+        "peer": peer,
+        "peer_ratio": check / peer,
         "griffe_import": median.get("starting Python and importing griffe", float("nan")),
         "headroom": max(TARGETS["check / floor"] * floor - libraries, 0.0),
         "cold_extra": check_cold - check,

@@ -47,11 +47,6 @@ _PATCHES = {
     "citation-tree-reuse": (
         "import generator.core.symbols as m\nm.SourceFiles.adopt = lambda self, trees: None"
     ),
-    "callfinder-pruning": (
-        "import generator.extract.calls as c, generator.extract.sites as s\n"
-        "c.CallFinder._occurrences = lambda self, node: 1 << 30\n"
-        "s.name_counts = lambda code, names: {}"
-    ),
     "yaml-parse-cache": (
         "import generator.core.yaml_cache as m\n"
         "m.get = lambda text, variant: None\n"
@@ -86,7 +81,6 @@ ABLATIONS = (
     Ablation("yaml-node-builder", "extract", _PATCHES["yaml-node-builder"], base_patch=_DUMP_EVERY_CATALOG),
     Ablation("gc-pause", "check", _PATCHES["gc-pause"]),
     Ablation("citation-tree-reuse", "check", _PATCHES["citation-tree-reuse"]),
-    Ablation("callfinder-pruning", "check", _PATCHES["callfinder-pruning"]),
     Ablation("identity-fast-path", "check", _PATCHES["identity-fast-path"]),
     Ablation("yaml-parse-cache", "check", _PATCHES["yaml-parse-cache"]),
 )

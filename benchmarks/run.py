@@ -48,7 +48,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
             not args.quick
             and not args.only
             and sorted(args.sizes) == list(scenarios.SIZES)
-            and args.large == scenarios.LARGE
+            and not args.large
         )
         args.output = HERE if full else scenarios.WORK
     return args

@@ -60,9 +60,9 @@ def _limits_help() -> str:
 
 ENVIRONMENT = f"""\
 environment:
-  DOCGEN_CACHE_DIR   where compiled templates are kept between runs
+  DOCGEN_CACHE_DIR   where compiled templates and parsed YAML are kept between runs
                      (default: $XDG_CACHE_HOME/docgen, else ~/.cache/docgen)
-  DOCGEN_NO_CACHE=1  compile every template afresh and keep nothing
+  DOCGEN_NO_CACHE=1  compile every template and parse every file afresh, and keep nothing
 
 {_limits_help()}"""
 

@@ -26,14 +26,14 @@ HERE = Path(__file__).resolve().parent
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=12, help="rounds on this repository (default 12)")
+    parser.add_argument("--rounds", type=int, default=8, help="rounds on this repository (default 8)")
     parser.add_argument("--scale-rounds", type=int, default=3, help="rounds at each size (default 3)")
     parser.add_argument("--sizes", type=int, nargs="+", default=list(scenarios.SIZES), help="error sites")
     parser.add_argument(
         "--large",
         type=int,
-        default=scenarios.LARGE,
-        help="sites of the one-run size (0: none; default %(default)s)",
+        default=0,
+        help=f"also measure this many sites once (e.g. {scenarios.LARGE}; over ten minutes to generate)",
     )
     parser.add_argument("--serve-rounds", type=int, default=3, help="edits of each kind under mkdocs serve")
     parser.add_argument("--only", choices=("repo", "scale", "serve"), help="run one group of comparisons")

@@ -257,6 +257,7 @@ def _repo_figures(repo: dict[str, Any]) -> dict[str, float]:
         "peer_ratio": check / peer,
         "griffe_import": median.get("starting Python and importing griffe", float("nan")),
         "headroom": max(TARGETS["check / floor"] * floor - libraries, 0.0),
+        "allowed": TARGETS["check / floor"] * floor,
         "cold_extra": check_cold - check,
         "plugin_cold": build_cold - plain,
         "plugin_cold_share": (build_cold - plain) / plain,

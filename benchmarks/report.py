@@ -11,13 +11,21 @@ from pathlib import Path
 from typing import Any
 
 NOTES = Path(__file__).resolve().parent / "notes.md"
-TARGETS = {
-    "check / floor": 1.5,
-    "check / mkdocs build": 0.25,
-    "build with docgen / without": 1.10,
+TARGETS = {  # issue 18
+    "check / floor": 1.3,
+    "check / mkdocs build": 0.2,
+    "build with docgen / without": 1.05,
 }
-SCALE_SECONDS = 5.0
+SCALE_SITES = 10_000
+SCALE_SECONDS = 2.5
+"""check at SCALE_SITES: CPU seconds at most."""
+SCALE_FLOOR_RATIO = 2.0
+"""check at SCALE_SITES: at most this times the griffe floor of the same tree."""
 SCALE_MB = 300.0
+EXTRACT_SECONDS = 5.0
+"""extract at SCALE_SITES (the earlier line; issue 18 sets none for extract)."""
+SERVE_RATIO = 1.2
+"""mkdocs serve: a backend edit shows within this times a plain page edit (without the plugin)."""
 LINEAR_EXPONENT = 1.15
 """Growth counts as close to linear when time above the smallest run grows as sites**k with k at most this."""
 
@@ -42,6 +50,7 @@ def machine(root: Path) -> dict[str, Any]:
     outputs = (":!benchmarks/RESULTS.md", ":!benchmarks/results.json")
     dirty = _git(root, "status", "--porcelain", "--untracked-files=no", "--", ".", *outputs)
     return {
+        "load_average": [round(load, 2) for load in os.getloadavg()],
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cores": os.cpu_count(),
         "memory_gib": round(int(memory.split()[0]) / 1024 / 1024, 1) if memory else None,
@@ -54,6 +63,11 @@ def machine(root: Path) -> dict[str, Any]:
 
 def _verdict(ok: bool) -> str:
     return "meets" if ok else "**misses**"
+
+
+def _miss_by(value: float, bound: float) -> str:
+    """`meets`, or by how much `value` is over `bound`."""
+    return "meets" if value <= bound else f"**misses** by {(value / bound - 1) * 100:.0f}%"
 
 
 def growth_exponent(rows: list[dict[str, Any]], stage: str) -> float | None:
@@ -69,13 +83,20 @@ def growth_exponent(rows: list[dict[str, Any]], stage: str) -> float | None:
 def _repo_section(repo: dict[str, Any]) -> list[str]:
     lines = ["## This repository", "", "| comparison | ratio of medians | target | |", "|---|---|---|---|"]
     for name, ratio in repo["ratios"].items():
-        target = TARGETS[name.split(",")[0]]  # the runs without a template cache have the same targets
-        bound = f"≤ {target:.2f}x" if target < 1 else f"≤ {target:.2f}x (+{(target - 1) * 100:.0f}%)"
-        lines.append(f"| {name} | {ratio:.2f}x | {bound} | {_verdict(ratio <= target)} |")
-    lines += ["", "| command | median | min | max | peak RSS | runs |", "|---|---|---|---|---|---|"]
+        target = TARGETS.get(name.split(",")[0])  # the runs without a template cache have the same targets
+        if target is None:  # the peer row: context, no target
+            lines.append(f"| {name} | {ratio:.2f}x | none (context) | |")
+            continue
+        lines.append(f"| {name} | {ratio:.2f}x | ≤ {target:.2f}x | {_miss_by(ratio, target)} |")
+    lines += [
+        "",
+        "| command | CPU median | min | max | wall median | peak RSS | runs |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for name, summary in repo["commands"].items():
         lines.append(
             f"| {name} | {summary['median_s']:.3f} s | {summary['min_s']:.3f} s | {summary['max_s']:.3f} s "
+            f"| {summary.get('median_wall_s', float('nan')):.3f} s "
             f"| {summary['median_rss_mb']:.0f} MB | {summary['runs']} |"
         )
     return [*lines, ""]
@@ -87,10 +108,13 @@ def _scale_table(rows: list[dict[str, Any]]) -> list[str]:
         "|---|---|---|---|---|---|---|",
     ]
     for row in rows:
-        floor, extract, check = row["floor"], row["extract"], row["check"]
+        floor, check = row["floor"], row["check"]
+        extract = row.get("extract")
+        extracted = (
+            f"{extract['median_s']:.2f} s | {extract['median_rss_mb']:.0f} MB" if extract else "not timed | "
+        )
         lines.append(
-            f"| {row['sites']:,} | {floor['median_s']:.2f} s "
-            f"| {extract['median_s']:.2f} s | {extract['median_rss_mb']:.0f} MB "
+            f"| {row['sites']:,} ({check['runs']} run(s)) | {floor['median_s']:.2f} s | {extracted} "
             f"| {check['median_s']:.2f} s | {check['median_rss_mb']:.0f} MB "
             f"| {check['median_s'] / floor['median_s']:.2f}x |"
         )
@@ -98,40 +122,87 @@ def _scale_table(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def _scale_verdicts(rows: list[dict[str, Any]]) -> list[str]:
-    largest, lines = rows[-1], []
-    for stage in ("extract", "check"):
-        seconds, mb = largest[stage]["median_s"], largest[stage]["median_rss_mb"]
-        exponent = growth_exponent(rows, stage)
-        if exponent is None:
-            growth = "growth: not measurable (the smaller runs are all startup)"
-        else:
-            linear = _verdict(exponent <= LINEAR_EXPONENT)
-            growth = (
-                f"time above the smallest run grows as sites^{exponent:.2f} ({linear} k ≤ {LINEAR_EXPONENT})"
+    lines = []
+    at = next((row for row in rows if row["sites"] == SCALE_SITES), None)
+    if at is not None:
+        check, floor, extract = at["check"], at["floor"], at.get("extract")
+        seconds, mb, ratio = check["median_s"], check["median_rss_mb"], check["median_s"] / floor["median_s"]
+        lines += [
+            f"- check at {SCALE_SITES:,} sites: {seconds:.2f} s CPU (target ≤ {SCALE_SECONDS} s: "
+            f"{_miss_by(seconds, SCALE_SECONDS)}), {ratio:.2f}x the floor of the same tree (target ≤ "
+            f"{SCALE_FLOOR_RATIO:.0f}x: {_miss_by(ratio, SCALE_FLOOR_RATIO)}), {mb:.0f} MB (target ≤ "
+            f"{SCALE_MB:.0f} MB: {_miss_by(mb, SCALE_MB)})",
+        ]
+        if extract:
+            lines.append(
+                f"- extract at {SCALE_SITES:,} sites: {extract['median_s']:.2f} s CPU (the earlier line ≤ "
+                f"{EXTRACT_SECONDS:.0f} s: {_miss_by(extract['median_s'], EXTRACT_SECONDS)}), "
+                f"{extract['median_rss_mb']:.0f} MB"
             )
+    exponent = growth_exponent(rows, "check")
+    if exponent is None:
+        lines.append("- check's growth: not measurable (the smaller runs are all startup)")
+    else:
         lines.append(
-            f"- {stage} at {largest['sites']:,} sites: {seconds:.2f} s (target < {SCALE_SECONDS:.0f} s: "
-            f"{_verdict(seconds < SCALE_SECONDS)}), {mb:.0f} MB (target < {SCALE_MB:.0f} MB: "
-            f"{_verdict(mb < SCALE_MB)}); {growth}"
+            f"- check's time above the smallest run grows as sites^{exponent:.2f} between the two largest "
+            "sizes "
+            f"({rows[-2]['sites']:,} and {rows[-1]['sites']:,}; {_verdict(exponent <= LINEAR_EXPONENT)} "
+            f"linear, k ≤ {LINEAR_EXPONENT})"
         )
+    return lines
+
+
+def _serve_section(serve: dict[str, Any]) -> list[str]:
+    medians, ratio = serve["median_s"], serve["ratio"]
+    lines = [
+        "## mkdocs serve",
+        "",
+        "Wall time from saving a file to the served page showing the change (median of the edits;",
+        "each edit's time in brackets):",
+        "",
+    ]
+    lines += [f"- {name}: {value:.2f} s {serve['runs'][name]}" for name, value in medians.items()]
+    lines += [
+        "",
+        f"backend edit / page edit without docgen: {ratio:.2f}x (target ≤ {SERVE_RATIO}x: "
+        f"{_miss_by(ratio, SERVE_RATIO)})",
+        "",
+    ]
     return lines
 
 
 def _header(results: dict[str, Any]) -> list[str]:
     box = results["machine"]
+    load = ", ".join(f"{value:.2f}" for value in box.get("load_average", [])) or "unknown"
+    busy = []
+    if box.get("load_average") and box["load_average"][0] > (box["cores"] or 1):
+        busy = [
+            "The machine was busy (a load above its core count: it is shared with other jobs), so wall",
+            "times are long and noisy; CPU times and the ratios of interleaved runs are the figures to use.",
+        ]
+    uncompiled = results.get("uncompiled_modules", [])
+    compiled = (
+        "docgen's modules were byte-compiled, as make's install step leaves them."
+        if not uncompiled
+        else f"{len(uncompiled)} of docgen's modules were not byte-compiled (edited since install): each run "
+        "compiled them, which the figures include."
+    )
     return [
         "# Benchmark results",
         "",
         f"Measured by `{results['command']}` on {box['date']} at commit {box['commit']}.",
         "This file and `benchmarks/results.json` are written by that command. Each comparison runs its",
         "commands side by side: interleaved rounds, one process per run, medians of",
-        f"{results['rounds']} rounds on this repository and of {results['scale_rounds']} at each scale,",
-        "after a warm-up round. Ratios vary less between machines than absolute times.",
+        f"{results['rounds']} rounds on this repository and of {results['scale_rounds']} at each scale",
+        "(the largest size: one run), after a warm-up round. Times are CPU time (user + system) of each",
+        "child unless they say wall; ratios vary less between machines than absolute times.",
         "Peak memory is the child's `ru_maxrss` in MB (10^6 bytes); it cannot read below the",
         f"{results['bench_process_rss_mb']} MB of the measuring process the child was forked from.",
         "",
         f"Machine: {box['cores']} cores, {box['memory_gib']} GiB, {box['cpu']}; Python {box['python']} "
-        f"on {box['platform']}.",
+        f"on {box['platform']}. Load average (1, 5, 15 min) when the run started: {load}.",
+        *busy,
+        compiled,
         "",
     ]
 
@@ -144,6 +215,15 @@ def render(results: dict[str, Any]) -> str:
     if "scale" in results:
         rows = results["scale"]["sizes"]
         lines += ["## Scale: synthetic backends", "", *_scale_table(rows), "", *_scale_verdicts(rows), ""]
+    if "serve" in results:
+        lines += _serve_section(results["serve"])
+    lines += [
+        "## A server whose constructors come from installed dependencies",
+        "",
+        "Not measured: reading constructors from installed dependencies (branch `extract-any`) had not",
+        "landed when this bench was written, so there is no such check to time yet.",
+        "",
+    ]
     return "\n".join(lines) + "\n" + notes(results)
 
 
@@ -153,10 +233,14 @@ def notes(results: dict[str, Any]) -> str:
     text = "## Where the time goes\n\n"
     if "repo" in results:
         text += repo_text.format(**_repo_figures(results["repo"]))
-    if "scale" in results:
-        largest = results["scale"]["sizes"][-1]
-        figures = {stage: largest[stage]["median_s"] for stage in ("floor", "extract", "check")}
-        text += scale_text.format(sites=largest["sites"], **figures)
+    rows = results.get("scale", {}).get("sizes", [])
+    at = next((row for row in rows if row["sites"] == SCALE_SITES and "extract" in row), None)
+    if at is not None:
+        figures = {stage: at[stage]["median_s"] for stage in ("floor", "extract", "check")}
+        largest = rows[-1]
+        figures |= {"large_floor": largest["floor"]["median_s"], "large_check": largest["check"]["median_s"]}
+        figures |= {"large_rss": largest["check"]["median_rss_mb"]}
+        text += scale_text.format(sites=SCALE_SITES, large_sites=largest["sites"], **figures)
     return text + "".join(measured_by_hand)  # figures from other runs, kept as written
 
 
@@ -167,9 +251,13 @@ def _repo_figures(repo: dict[str, Any]) -> dict[str, float]:
     plain = median["mkdocs build without docgen"]
     check_cold = median["docgen check, no template cache"]
     build_cold = median["mkdocs build, no template cache"]
+    peer = median.get("cog --check of the same table (peer)", float("nan"))
     return {
+        "peer": peer,
+        "peer_ratio": check / peer,
         "griffe_import": median.get("starting Python and importing griffe", float("nan")),
         "headroom": max(TARGETS["check / floor"] * floor - libraries, 0.0),
+        "allowed": TARGETS["check / floor"] * floor,
         "cold_extra": check_cold - check,
         "plugin_cold": build_cold - plain,
         "plugin_cold_share": (build_cold - plain) / plain,

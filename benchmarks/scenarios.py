@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmarks import peer
 from benchmarks.timing import BenchmarkError, Command, Summary, interleave
 
 REPO = Path(__file__).resolve().parent.parent
@@ -24,6 +25,9 @@ FLOOR = 'import griffe; griffe.load("backend", search_paths=["."], allow_inspect
 # and check is docgen's own work.
 FLOOR_AND_LIBRARIES = f"import jinja2, yaml; {FLOOR}"
 SIZES = (10, 100, 1_000, 10_000)
+LARGE = 100_000
+"""`--large`: measured once (floor and check), to show the growth stays linear. Not in `make bench`:
+generating a backend this large (extract, notes, render) takes over ten minutes on a busy 2-core machine."""
 
 
 def without_docgen(config: str, docs_dir: Path) -> str:
@@ -52,6 +56,7 @@ BUILD_NAME = "mkdocs build"
 PLAIN_NAME = "mkdocs build without docgen"
 CHECK_COLD_NAME = "docgen check, no template cache"
 BUILD_COLD_NAME = "mkdocs build, no template cache"
+PEER_NAME = "cog --check of the same table (peer)"
 
 
 def repo_commands() -> list[Command]:
@@ -65,6 +70,7 @@ def repo_commands() -> list[Command]:
     build = ["build", "--quiet", "-d", str(WORK / "site")]
     plain_build = ["build", "--quiet", "-f", str(plain), "-d", str(WORK / "site-without-docgen")]
     python = sys.executable
+    cog_page = peer.prepare(REPO, WORK, BIN / "cog")
     return [
         Command(IMPORT_NAME, (python, "-c", "import griffe"), REPO, ENV),
         Command(FLOOR_NAME, (python, "-c", FLOOR), REPO, ENV),
@@ -75,6 +81,7 @@ def repo_commands() -> list[Command]:
         Command(BUILD_NAME, (str(BIN / "mkdocs"), *build), REPO, ENV),
         Command(BUILD_COLD_NAME, (str(BIN / "mkdocs"), *build), REPO, COLD),
         Command(PLAIN_NAME, (str(BIN / "mkdocs"), *plain_build), REPO, ENV),
+        Command(PEER_NAME, (str(BIN / "cog"), "--check", str(cog_page)), REPO, ENV),
     ]
 
 
@@ -91,37 +98,61 @@ def repo_benchmark(rounds: int) -> dict[str, Any]:
             "check / mkdocs build, no template cache": median[CHECK_COLD_NAME] / median[BUILD_COLD_NAME],
             "build with docgen / without": median[BUILD_NAME] / median[PLAIN_NAME],
             "build with docgen / without, no template cache": median[BUILD_COLD_NAME] / median[PLAIN_NAME],
+            "check / cog --check (peer)": median[CHECK_NAME] / median[PEER_NAME],
         },
     }
 
 
-def scale_commands(sizes: Sequence[int]) -> list[Command]:
+def generate_synthetic(size: int) -> Path:
+    """Write the synthetic project with `size` error sites under work/ (in a child process: this one must stay
+    small, as each child's ru_maxrss starts from the size of the process it was forked from)."""
+    root = WORK / f"scale-{size}"
+    print(f"bench: generating a backend with {size} error sites in {root}", file=sys.stderr)
+    generate = [sys.executable, "-m", "benchmarks.synthetic", str(size), str(root)]
+    if subprocess.run(generate, cwd=REPO, check=False).returncode != 0:
+        raise BenchmarkError(f"cannot generate the backend with {size} sites: {' '.join(generate)}")
+    (WORK / f"scale-{size}.ready").touch()
+    return root
+
+
+def ensure_synthetic(size: int) -> Path:
+    """The synthetic project of `size` sites, generated unless an earlier run left it complete."""
+    root = WORK / f"scale-{size}"
+    ready = WORK / f"scale-{size}.ready"
+    if ready.exists() and root.is_dir():
+        return root
+    return generate_synthetic(size)
+
+
+def scale_commands(
+    sizes: Sequence[int], stages: Sequence[str] = ("floor", "extract", "check")
+) -> list[Command]:
     """Per size: the floor (griffe loads the synthetic package), `docgen extract` and `docgen check`."""
     commands = []
     for size in sizes:
-        root = WORK / f"scale-{size}"
-        print(f"bench: generating a backend with {size} error sites in {root}", file=sys.stderr)
-        # In a child process: this one must stay small, as each child's ru_maxrss starts from the size of the
-        # process it was forked from.
-        generate = [sys.executable, "-m", "benchmarks.synthetic", str(size), str(root)]
-        if subprocess.run(generate, cwd=REPO, check=False).returncode != 0:
-            raise BenchmarkError(f"cannot generate the backend with {size} sites: {' '.join(generate)}")
-        commands += [
-            Command(f"floor {size}", (sys.executable, "-c", FLOOR), root, ENV),
-            Command(f"extract {size}", (str(BIN / "docgen"), "extract"), root, ENV),
-            Command(f"check {size}", (str(BIN / "docgen"), "check"), root, ENV),
-        ]
+        root = generate_synthetic(size)
+        argv = {
+            "floor": (sys.executable, "-c", FLOOR),
+            "extract": (str(BIN / "docgen"), "extract"),
+            "check": (str(BIN / "docgen"), "check"),
+        }
+        commands += [Command(f"{stage} {size}", argv[stage], root, ENV) for stage in stages]
     return commands
 
 
-def scale_benchmark(sizes: Sequence[int], rounds: int) -> dict[str, Any]:
-    """Time and peak memory of extract and check at each size, all sizes interleaved."""
+def scale_benchmark(sizes: Sequence[int], rounds: int, *, large: int | None = None) -> dict[str, Any]:
+    """Time and peak memory of extract and check at each size, all sizes interleaved; then `large` sites
+    once each (no warm-up round: the generation that precedes it has just run the same code)."""
     results = interleave(scale_commands(sizes), rounds)
+    if large is not None:
+        # extract has just run on it while generating it; floor and check are what the targets are about.
+        results.update(interleave(scale_commands([large], ("floor", "check")), 1, warmup=0))
     rows = []
-    for size in sizes:
+    for size in [*sizes, *([large] if large is not None else [])]:
         row: dict[str, Any] = {"sites": size}
         for stage in ("floor", "extract", "check"):
-            summary: Summary = results[f"{stage} {size}"]
-            row[stage] = summary.as_dict()
+            summary: Summary | None = results.get(f"{stage} {size}")
+            if summary is not None:
+                row[stage] = summary.as_dict()
         rows.append(row)
     return {"sizes": rows}

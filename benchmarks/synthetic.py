@@ -14,6 +14,12 @@ writes a project docgen can check, then runs `docgen extract`, writes a note for
                                     constants, module constants derived from imports, and arithmetic
     docs/errors/hNNN.md             a page per catalog with an error-table region, cited and verified
     data/hNNN.notes.yaml            editors' notes, some quoting constants
+
+`--nested` (`python -m benchmarks.synthetic --nested 1000 DIR`) moves the last sites of each function into
+helpers the catalog does not list: half into a module-level function, half into a method of a class of the
+module, each called from the listed function. Only an extractor that follows calls from the listed functions
+(branch `extract-follow`) finds those sites; without it the project extracts fewer entries than asked for, so
+`make bench` does not use this layout yet.
 """
 
 from __future__ import annotations
@@ -118,7 +124,30 @@ def _site(rng: random.Random, where: str, k: int, const: str) -> list[str]:
     return [*guard, *comment, f"{indent}return rpc_error({', '.join(arguments)})"]
 
 
-def handler_module(rng: random.Random, area: int, sites: int, constants: int) -> tuple[str, list[str]]:
+NESTED_SITES = 4
+"""With --nested: how many of a function's sites move to its helper (a function or a method, alternately)."""
+
+
+def _nested(name: str, op: int, sites: list[list[str]]) -> tuple[list[str], list[str]]:
+    """The call of the helper that holds `sites`, and the helper: a function for even `op`, else a method."""
+    body = ['    items = params.get("items") or []', '    item_id = params.get("id")']
+    for site in sites:
+        body += site
+    body.append("    return None")
+    if op % 2 == 0:
+        helper = ["", "", f"def _{name}_more(request_id, params):", *body]
+        call = f"_{name}_more(request_id, params)"
+    else:
+        owner = f"{name.title().replace('_', '')}Checks"
+        helper = ["", "", f"class {owner}:", "    def more(self, request_id, params):"]
+        helper += ["    " + line for line in body]
+        call = f"{owner}().more(request_id, params)"
+    return [f"    found = {call}", "    if found is not None:", "        return found"], helper
+
+
+def handler_module(
+    rng: random.Random, area: int, sites: int, constants: int, *, nested: bool = False
+) -> tuple[str, list[str]]:
     """backend/handlers/hNNN.py with `sites` error sites, and the names of its functions."""
     group = area // HANDLERS_PER_CONSTANTS_MODULE % constants
     lines = [
@@ -133,16 +162,23 @@ def handler_module(rng: random.Random, area: int, sites: int, constants: int) ->
         f"AREA_BASE = BASE - {100 + area}",
         f"AREA_LIMIT = MAX_ITEMS * 2 + {area}",
     ]
-    functions = []
+    functions, helpers = [], []
     for op in range((sites + SITES_PER_FUNCTION - 1) // SITES_PER_FUNCTION):
         name = f"op_{area:03d}_{op}"
         functions.append(name)
         lines += ["", "", f"def {name}(request_id, params):", f'    """Operation {op} of area {area}."""']
         lines += ['    items = params.get("items") or []', '    item_id = params.get("id")']
-        for k in range(min(SITES_PER_FUNCTION, sites - op * SITES_PER_FUNCTION)):
-            lines += _site(rng, f"{area}-{op}", k, f"C{group:02d}_{rng.randrange(10)}")
+        count = min(SITES_PER_FUNCTION, sites - op * SITES_PER_FUNCTION)
+        written = [_site(rng, f"{area}-{op}", k, f"C{group:02d}_{rng.randrange(10)}") for k in range(count)]
+        moved = NESTED_SITES if nested and count > NESTED_SITES else 0
+        for site in written[: count - moved]:
+            lines += site
+        if moved:
+            call, helper = _nested(name, op, written[count - moved :])
+            lines += call
+            helpers += helper
         lines.append("    return {'id': request_id, 'result': {}}")
-    return "\n".join(lines) + "\n", functions
+    return "\n".join([*lines, *helpers]) + "\n", functions
 
 
 def _catalog(area: int, functions: Sequence[str]) -> dict[str, object]:
@@ -176,7 +212,7 @@ def _page(root: Path, area: int, functions: Sequence[str]) -> str:
     return f"---\n{front}---\n\n{title}<!-- docgen:begin error-table -->\n<!-- docgen:end error-table -->\n"
 
 
-def write_project(root: Path, sites: int, *, seed: int = SEED) -> Path:
+def write_project(root: Path, sites: int, *, seed: int = SEED, nested: bool = False) -> Path:
     """Write the synthetic project with `sites` error sites under `root` (emptied first)."""
     shutil.rmtree(root, ignore_errors=True)
     rng = random.Random(seed)
@@ -195,7 +231,7 @@ def write_project(root: Path, sites: int, *, seed: int = SEED) -> Path:
     catalogs, functions = {}, {}
     for area in range(areas):
         count = min(SITES_PER_MODULE, sites - area * SITES_PER_MODULE)
-        text, functions[area] = handler_module(rng, area, count, constants)
+        text, functions[area] = handler_module(rng, area, count, constants, nested=nested)
         files[f"backend/handlers/h{area:03d}.py"] = text
         catalogs[f"h{area:03d}"] = _catalog(area, functions[area])
     config = {"site_name": f"docgen scale {sites}", "plugins": [{"docgen": {"catalogs": catalogs}}]}
@@ -229,9 +265,9 @@ def write_notes(root: Path) -> int:
     return total
 
 
-def prepare(root: Path, sites: int) -> int:
+def prepare(root: Path, sites: int, *, nested: bool = False) -> int:
     """Write the project, extract, write notes, render; return the number of catalog entries."""
-    write_project(root, sites)
+    write_project(root, sites, nested=nested)
     _docgen(root, "extract")
     entries = write_notes(root)
     _docgen(root, "render")
@@ -248,12 +284,14 @@ def _docgen(root: Path, command: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m benchmarks.synthetic SITES DIR`."""
+    """`python -m benchmarks.synthetic [--nested] SITES DIR`."""
     args = list(sys.argv[1:] if argv is None else argv)
+    nested = "--nested" in args
+    args = [arg for arg in args if arg != "--nested"]
     if len(args) != 2 or not args[0].isdigit():
-        print("usage: python -m benchmarks.synthetic SITES DIR", file=sys.stderr)
+        print("usage: python -m benchmarks.synthetic [--nested] SITES DIR", file=sys.stderr)
         return 2
-    entries = prepare(Path(args[1]).resolve(), int(args[0]))
+    entries = prepare(Path(args[1]).resolve(), int(args[0]), nested=nested)
     print(f"{args[1]}: {entries} error sites", file=sys.stderr)
     return 0
 

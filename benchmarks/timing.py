@@ -1,8 +1,10 @@
 """Run commands side by side: interleaved rounds, one child process per run, wall time and peak memory.
 
 Each round runs every command once, starting with a different one each round, so that a slow phase of the
-machine (another job, a frequency change) falls on all commands alike. Peak memory is the child's
-`ru_maxrss`, read with `os.wait4`, so it is that process alone, in MB (10^6 bytes).
+machine (another job, a frequency change) falls on all commands alike. CPU time (user + system) and peak
+memory are the child's own `rusage`, read with `os.wait4`, so they are that process alone; peak memory is in
+MB (10^6 bytes). Ratios are taken on CPU time: on a machine shared with other jobs, wall time mostly measures
+how long a process waited for a core.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ class Command:
 @dataclass(frozen=True)
 class Sample:
     seconds: float
+    """Wall time."""
+    cpu_s: float
+    """User plus system time of the child."""
     max_rss_mb: float
     exit_code: int
 
@@ -44,8 +49,10 @@ class Summary:
     name: str
     runs: int
     median_s: float
+    """Median CPU time (user + system)."""
     min_s: float
     max_s: float
+    median_wall_s: float
     median_rss_mb: float
     exit_codes: tuple[int, ...]
 
@@ -55,6 +62,7 @@ class Summary:
             "median_s": round(self.median_s, 4),
             "min_s": round(self.min_s, 4),
             "max_s": round(self.max_s, 4),
+            "median_wall_s": round(self.median_wall_s, 4),
             "median_rss_mb": round(self.median_rss_mb, 1),
             "exit_codes": list(self.exit_codes),
         }
@@ -79,7 +87,8 @@ def run_once(command: Command) -> Sample:
             errors.seek(0)
             tail = errors.read().decode("utf-8", "replace")[-3000:]
             raise BenchmarkError(f"{command.name}: exit code {code}\n{' '.join(command.argv)}\n{tail}")
-    return Sample(seconds, usage.ru_maxrss * 1024 / 1e6, code)  # ru_maxrss is in KiB on Linux
+    cpu = usage.ru_utime + usage.ru_stime
+    return Sample(seconds, cpu, usage.ru_maxrss * 1024 / 1e6, code)  # ru_maxrss is in KiB on Linux
 
 
 def interleave(commands: Sequence[Command], rounds: int, *, warmup: int = 1) -> dict[str, Summary]:
@@ -95,13 +104,14 @@ def interleave(commands: Sequence[Command], rounds: int, *, warmup: int = 1) -> 
 
 
 def summarise(name: str, samples: Sequence[Sample]) -> Summary:
-    seconds = [sample.seconds for sample in samples]
+    seconds = [sample.cpu_s for sample in samples]
     return Summary(
         name=name,
         runs=len(samples),
         median_s=statistics.median(seconds),
         min_s=min(seconds),
         max_s=max(seconds),
+        median_wall_s=statistics.median(sample.seconds for sample in samples),
         median_rss_mb=statistics.median(sample.max_rss_mb for sample in samples),
         exit_codes=tuple(sorted({sample.exit_code for sample in samples})),
     )

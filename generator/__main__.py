@@ -1,7 +1,5 @@
 """`python -m generator` runs the docgen command."""
 
-import sys
+from generator.shell.cli import run
 
-from generator.shell.cli import main
-
-sys.exit(main())
+run()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks import synthetic
+from benchmarks import report, scenarios, synthetic
 from benchmarks.scenarios import without_docgen
 from generator.check.run import run_check
 from generator.core.project import load_project
@@ -42,6 +42,19 @@ def test_the_sites_use_cross_module_constants_intenum_members_and_arithmetic(tmp
     assert catalog["constants"]["BASE"] == -32000  # SERVER_ERROR_MIN + 99, across two modules
 
 
+def test_the_nested_layout_moves_sites_into_unlisted_helper_functions_and_methods(tmp_path: Path) -> None:
+    root = synthetic.write_project(tmp_path, 40, nested=True)
+    text = (root / "backend" / "handlers" / "h000.py").read_text(encoding="utf-8")
+    assert text.count("return rpc_error(") == 40  # every site is still written, once
+    assert "def _op_000_0_more(request_id, params):" in text
+    assert "class Op0001Checks:\n    def more(self, request_id, params):" in text
+    listed = synthetic._catalog(0, [f"op_000_{op}" for op in range(4)])["functions"]
+    assert listed == ["op_000_0", "op_000_1", "op_000_2", "op_000_3"]  # the helpers are not listed
+    flat = synthetic.write_project(tmp_path / "flat", 40)
+    flat_text = (flat / "backend" / "handlers" / "h000.py").read_text(encoding="utf-8")
+    assert "_more" not in flat_text and "class " not in flat_text
+
+
 def test_the_plugin_free_config_drops_only_the_docgen_entry(repo_root: Path) -> None:
     lines = (repo_root / "mkdocs.yml").read_text(encoding="utf-8").splitlines()
     start = lines.index("  - docgen:")
@@ -50,3 +63,86 @@ def test_the_plugin_free_config_drops_only_the_docgen_entry(repo_root: Path) -> 
     expected = [f"docs_dir: {docs_dir}" if line.startswith("docs_dir:") else line for line in lines[:start]]
     expected += lines[end:]
     assert without_docgen("\n".join(lines) + "\n", docs_dir).splitlines() == expected
+
+
+def _summary(cpu: float, rss: float = 30.0, runs: int = 3) -> dict[str, object]:
+    return {
+        "runs": runs,
+        "median_s": cpu,
+        "min_s": cpu,
+        "max_s": cpu,
+        "median_wall_s": cpu * 2,
+        "median_rss_mb": rss,
+        "exit_codes": [0],
+    }
+
+
+def test_the_report_states_every_target_and_by_how_much_it_misses() -> None:
+
+    names = [
+        scenarios.IMPORT_NAME,
+        scenarios.FLOOR_NAME,
+        scenarios.LIBRARIES_NAME,
+        scenarios.CHECK_NAME,
+        scenarios.CHECK_COLD_NAME,
+        scenarios.BUILD_NAME,
+        scenarios.BUILD_COLD_NAME,
+        scenarios.PLAIN_NAME,
+        scenarios.PEER_NAME,
+    ]
+    seconds = [0.10, 0.20, 0.25, 0.28, 0.30, 1.0, 1.1, 0.98, 0.07]
+    commands = {name: _summary(cpu) for name, cpu in zip(names, seconds, strict=True)}
+    ratios = {
+        "check / floor": 1.4,
+        "check / mkdocs build": 0.28,
+        "build with docgen / without": 1.02,
+        "check / cog --check (peer)": 4.0,
+    }
+    rows = [
+        {
+            "sites": n,
+            "floor": _summary(0.1 * n / 10),
+            "extract": _summary(0.2 * n / 10),
+            "check": _summary(0.3 * n / 10 + 0.2, rss=n / 50),
+        }
+        for n in (10, 1_000, 10_000)
+    ]
+    rows.append({"sites": 100_000, "floor": _summary(10.0, runs=1), "check": _summary(3000.2, 900, runs=1)})
+    results = {
+        "command": "make bench",
+        "rounds": 3,
+        "scale_rounds": 3,
+        "bench_process_rss_mb": 17.0,
+        "machine": {
+            "date": "d",
+            "cores": 2,
+            "memory_gib": 1.0,
+            "cpu": "c",
+            "python": "3",
+            "platform": "p",
+            "commit": "abc",
+            "load_average": [5.0, 4.0, 3.0],
+        },
+        "uncompiled_modules": [],
+        "repo": {"commands": commands, "ratios": ratios},
+        "scale": {"sizes": rows},
+        "serve": {
+            "runs": {"backend edit": [1.3], "page edit": [1.0], "page edit without docgen": [1.0]},
+            "median_s": {"backend edit": 1.3, "page edit": 1.0, "page edit without docgen": 1.0},
+            "ratio": 1.3,
+        },
+    }
+    text = report.render(results)
+    assert "| check / floor | 1.40x | ≤ 1.30x | **misses** by 8% |" in text
+    assert "| check / mkdocs build | 0.28x | ≤ 0.20x | **misses** by 40% |" in text
+    assert "| build with docgen / without | 1.02x | ≤ 1.05x | meets |" in text
+    assert "| check / cog --check (peer) | 4.00x | none (context) | |" in text
+    assert "check at 10,000 sites: 300.20 s CPU (target ≤ 2.5 s: **misses** by 11908%)" in text
+    assert (
+        "3.00x the floor of the same tree (target ≤ 2x: **misses** by 50%), 200 MB (target ≤ 300 MB: meets)"
+        in text
+    )
+    assert "between the two largest sizes (10,000 and 100,000; meets linear" in text
+    assert "backend edit / page edit without docgen: 1.30x (target ≤ 1.2x: **misses** by 8%)" in text
+    assert "The machine was busy" in text and "byte-compiled, as make's install step" in text
+    assert "Not measured: reading constructors from installed dependencies" in text

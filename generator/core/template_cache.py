@@ -5,11 +5,9 @@ costs, and every `docgen check`, `docgen render` and `mkdocs build` used to do i
 cache keeps the compiled code on disk: an entry is found by the template's name and file, and is used only
 when a hash of the template's source still matches, so an edited template is compiled again.
 
-The cache lives outside the project, so `docgen check` still writes nothing there:
-
-- `DOCGEN_CACHE_DIR`, when set;
-- else `$XDG_CACHE_HOME/docgen`, else `~/.cache/docgen`;
-- `DOCGEN_NO_CACHE=1` turns it off (every run then compiles, as a cold CI runner does).
+The cache lives outside the project, in the folder `generator/core/cache_dir.py` names (so `docgen check`
+still writes nothing in the project); `DOCGEN_NO_CACHE=1` turns it off (every run then compiles, as a cold
+CI runner does).
 
 A cache only ever saves time: one that cannot be created, read or written is ignored, and entries are
 kept apart by everything that changes the compiled code (Jinja's version, the Python version, the
@@ -26,6 +24,8 @@ from pathlib import Path
 
 import jinja2
 from jinja2.bccache import Bucket
+
+from generator.core.cache_dir import cache_dir
 
 # Environment options that change the code Jinja generates for the same source.
 _CODE_OPTIONS = (
@@ -46,16 +46,6 @@ _CODE_OPTIONS = (
     "finalize",
     "is_async",
 )
-
-
-def cache_dir() -> Path | None:
-    """Where compiled templates are kept, or None when caching is turned off."""
-    if os.environ.get("DOCGEN_NO_CACHE", "").strip() not in ("", "0"):
-        return None
-    if configured := os.environ.get("DOCGEN_CACHE_DIR"):
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "docgen"
 
 
 class TemplateCache(jinja2.FileSystemBytecodeCache):
@@ -80,6 +70,9 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
             super().dump_bytecode(bucket)
         except OSError:
             pass  # a read-only or full disk costs the next run a compile, nothing more
+
+
+__all__ = ["TemplateCache", "attach", "cache_dir", "from_string"]
 
 
 def attach(environment: jinja2.Environment) -> jinja2.Environment:

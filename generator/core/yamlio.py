@@ -12,8 +12,8 @@ from typing import Any
 
 import yaml
 
+from generator.core import yaml_cache, yamlnodes
 from generator.core import yamlbounds as bounds
-from generator.core import yamlnodes
 from generator.core.errors import CatalogError, DocgenError
 from generator.core.limits import MAX_FILE_BYTES, YAML_MAX_DEPTH
 
@@ -99,8 +99,12 @@ def load_yaml(
     `error` located at `file:line`.
 
     `aliases=True` (for mkdocs.yml only) lets anchors and aliases through, bounded; docgen's own files may
-    have none.
+    have none. A large text parsed cleanly by an earlier run is taken from generator/core/yaml_cache.py.
     """
+    variant = f"aliases={aliases}|loaders={len(_LOADERS)}"
+    kept = yaml_cache.get(text, variant)
+    if kept is not None and 0 <= kept[1] < len(_LOADERS):
+        return LoadedYaml(data=kept[0], file=str(file), text=text, loader=_LOADERS[kept[1]])
     loader = _LOADERS[0]
     try:
         bounds.refuse_deep_brackets(text)
@@ -126,6 +130,7 @@ def load_yaml(
         ) from err
     except (yaml.YAMLError, ValueError) as err:  # ValueError: an integer too long to read
         raise error(f"invalid YAML: {err}", file=file) from err
+    yaml_cache.put(text, variant, data, _LOADERS.index(loader))
     return LoadedYaml(data=data, file=str(file), text=text, loader=loader)
 
 

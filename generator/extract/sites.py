@@ -17,7 +17,7 @@ import griffe
 from generator.core.errors import ConfigError, SourceError, suggest
 from generator.core.models import Source
 from generator.core.settings import CatalogConfig, relative_path
-from generator.extract.calls import Call, CallFinder, callee_name, name_counts, unparse
+from generator.extract.calls import Call, CallFinder, callee_name, unparse
 from generator.extract.resolve import Resolver, Unresolvable
 
 
@@ -112,7 +112,7 @@ def extract_error_sites(
             raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
         code = bodies.code[function.path]
         if code not in finders:
-            finders[code] = (CallFinder(constructors, name_counts(code, constructors)), code.split("\n"))
+            finders[code] = (CallFinder(constructors), code.split("\n"))
         finder, lines = finders[code]
         for found in finder.calls(node.body):
             constructor = constructors[callee_name(found.call)]

@@ -1,10 +1,10 @@
-"""The call finder: skipping statements by their source lines finds exactly what a full walk finds."""
+"""The call finder: every constructor call of a body, in source order, with the conditions it runs under."""
 
 from __future__ import annotations
 
 import ast
 
-from generator.extract.calls import CallFinder, name_counts
+from generator.extract.calls import CallFinder
 
 NAMES = ("rpc_error", "Fault")
 
@@ -60,14 +60,10 @@ def found(finder: CallFinder, body: list[ast.stmt]) -> list[tuple[int, int, tupl
     return [(c.call.lineno, c.call.col_offset, c.conditions, c.statement.lineno) for c in finder.calls(body)]
 
 
-def test_skipping_by_lines_finds_what_a_full_walk_finds() -> None:
+def test_every_call_is_found_in_source_order_with_its_guards() -> None:
     [function] = ast.parse(SOURCE).body
     assert isinstance(function, ast.FunctionDef)
-    # Every line may hold any number of calls: nothing is skipped, and every statement is walked to the end.
-    every_line = dict.fromkeys(range(1, SOURCE.count("\n") + 2), 1000)
-    full = found(CallFinder(NAMES, every_line), function.body)
-    pruned = found(CallFinder(NAMES, name_counts(SOURCE, NAMES)), function.body)
-    assert pruned == full
+    full = found(CallFinder(NAMES), function.body)
     assert [line for line, *_ in full] == [5, 6, 11, 14, 19, 26, 33, 40, 40, 41, 41]
     assert full[2][2] == (
         "not (params.get('a') is None)",
@@ -75,19 +71,3 @@ def test_skipping_by_lines_finds_what_a_full_walk_finds() -> None:
         "for item in items",
         "item == 3",
     )
-
-
-def test_lines_are_counted_as_the_parser_counts_them() -> None:
-    code = "a = 1\r\nb = rpc_error\rc = 2;\x0cd = rpc_error\ne = '\u00e9'\nf = 3\n"
-    assert [node.lineno for node in ast.parse(code).body] == [1, 2, 3, 3, 4, 5]
-    # rpc_error on lines 2 and 3 (a form feed does not end line 3); line 4 holds non-ASCII text, so it counts
-    # as many occurrences as it has characters
-    assert name_counts(code, NAMES) == {2: 1, 3: 1, 4: 7}
-
-
-def test_a_name_inside_a_longer_identifier_is_not_a_match() -> None:
-    assert name_counts("x = my_rpc_error_table\ny = rpc_error\n", NAMES) == {2: 1}
-
-
-def test_every_occurrence_on_a_line_counts() -> None:
-    assert name_counts("raise Fault(rpc_error(1), 'rpc_error')  # rpc_error\n", NAMES) == {1: 4}

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -226,3 +229,29 @@ def test_malformed_notes_exit_3_located(project: Path, capsys: pytest.CaptureFix
     assert docgen(project, "extract") == 3
     said = failure(capsys)
     assert "data/errors.notes.yaml:3: entries/empty-request/causes: Additional properties" in said
+
+
+# The console command ends without the interpreter's teardown: what it says must still all arrive.
+
+
+def _console(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "generator", "-f", str(root / "mkdocs.yml"), *argv]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def test_the_console_command_flushes_its_whole_report_before_it_exits(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_files(project, {"docs/index.md": "# Home\n"})
+    assert _console(project, "extract").returncode == 0
+    assert (project / "data" / "errors.yaml").is_file()  # written and closed before the process ended
+    server = project / "app" / "server.py"
+    server.write_text(server.read_text(encoding="utf-8").replace("Empty", "Blank"), encoding="utf-8")
+    done = _console(project, "check", "--format", "json")
+    assert done.returncode == 1
+    findings = json.loads(done.stdout)["findings"]  # the whole document arrived through the pipe
+    assert {finding["kind"] for finding in findings} == {"message-changed", "notes-gap"}
+    text = _console(project, "check")
+    capsys.readouterr()
+    assert docgen(project, "check") == text.returncode == 1
+    assert text.stdout == capsys.readouterr().out  # the same report as in process, to the last byte

@@ -258,12 +258,21 @@ def _collector_paused() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run docgen with `argv` (default: the process arguments); return the exit code."""
+    return _dispatch(argv)[0]
+
+
+def _dispatch(argv: Sequence[str] | None) -> tuple[int, str | None]:
+    """The exit code of the run, and the sub-command it ran (None when the arguments named none)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as done:
         # --help (0) or a usage error (2): argparse has already printed what to say.
-        return int(done.code or 0)
+        return int(done.code or 0), None
+    return _run_command(args), args.command
+
+
+def _run_command(args: argparse.Namespace) -> int:
     try:
         settings = load_settings(args.config)
         handler: Command = args.handler
@@ -295,8 +304,8 @@ def run() -> NoReturn:
     object of a loaded project one by one costs a short check about a tenth of its time, and a large
     project more. `docgen probe` runs the server's code in process and ends the usual way.
     """
-    code = main()
-    if not SLOW_EXIT.intersection(sys.argv[1:]):
+    code, command = _dispatch(None)
+    if command not in SLOW_EXIT:
         try:
             sys.stdout.flush()
             sys.stderr.flush()

@@ -17,7 +17,7 @@ CatalogKind = Literal["errors", "tools"]
 ArgumentRef = int | str
 """Where a constructor argument sits: a 0-based position, or a keyword name."""
 
-TOP_KEYS = {"catalogs", "data_dir", "templates_dir"}
+TOP_KEYS = {"catalogs", "data_dir", "templates_dir", "python_path"}
 CATALOG_KEYS = {
     "errors": {"kind", "source", "constructors", "functions", "arguments"},
     "tools": {"kind", "source", "decorators"},
@@ -60,6 +60,9 @@ class Settings:
     site_url: str | None
     repo_url: str | None
     catalogs: Mapping[str, CatalogConfig]
+    python_path: tuple[Path, ...] = ()
+    """Folders searched for imported packages before the environment docgen runs in (a sibling package, or
+    the server's own virtual environment's site-packages)."""
 
     def catalog_path(self, name: str) -> Path:
         """Where the machine-owned catalog `name` lives."""
@@ -245,6 +248,7 @@ def _build_settings(
         elif key in section and not (root / section[key]).resolve().is_relative_to(root):
             hint = "keep docgen's folders inside the project"
             check.fail((*base, key), f"{section[key]} is outside the project", hint)
+    python_path = _python_path(section.get("python_path", []), (*base, "python_path"), check, root)
     raw_catalogs = section.get("catalogs")
     catalogs: dict[str, CatalogConfig] = {}
     if not isinstance(raw_catalogs, dict) or not raw_catalogs:
@@ -265,7 +269,27 @@ def _build_settings(
         site_url=site_url,
         repo_url=repo_url,
         catalogs=catalogs,
+        python_path=python_path,
     )
+
+
+def _python_path(raw: Any, path: tuple[str | int, ...], check: _Validator, root: Path) -> tuple[Path, ...]:
+    """The folders of 'python_path:', each inside the project and existing."""
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list) or not all(isinstance(item, str) and item for item in raw):
+        check.fail(path, f"expected a list of folders relative to mkdocs.yml, got {raw!r}")
+        return ()
+    folders: list[Path] = []
+    for index, item in enumerate(raw):
+        folder = (root / item).resolve()
+        if not folder.is_relative_to(root):
+            check.fail((*path, index), f"{item} is outside the project", "keep docgen's folders inside it")
+        elif not folder.is_dir():
+            check.fail((*path, index), f"{item} is not a folder", "give a folder relative to mkdocs.yml")
+        else:
+            folders.append(folder)
+    return tuple(folders)
 
 
 def _catalog(

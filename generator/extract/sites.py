@@ -63,21 +63,23 @@ class ErrorSite:
     constants_used: tuple[str, ...]
 
 
-def find_function(module: griffe.Module, name: str, *, what: str = "function") -> griffe.Function:
-    """The function `name` (or `Class.method`) of `module`, or a ConfigError with a suggestion."""
+def find_function(
+    module: griffe.Module, name: str, resolver: Resolver, *, what: str = "function"
+) -> griffe.Function:
+    """The function `name` (or `Class.method`) of `module`, or a ConfigError with a suggestion.
+
+    A name imported into `module` is followed to where it is defined, an installed dependency included.
+    """
     obj: griffe.Object | griffe.Alias = module
     for part in name.split("."):
         member = obj.members.get(part) if isinstance(obj, griffe.Object) else None
         if member is None:
-            choices = [
-                n for n, m in module.members.items() if not m.is_alias and (m.is_function or m.is_class)
-            ]
             raise ConfigError(
                 f"{what} '{name}' is not defined in {module.path}",
                 file="mkdocs.yml",
-                hint=suggest(name, choices) or f"defined there: {', '.join(sorted(choices)) or 'nothing'}",
+                hint=suggest(name, defined_names(module)) or _listing(module),
             )
-        obj = member.final_target if isinstance(member, griffe.Alias) else member
+        obj = _followed(member, name, what, resolver)
     if isinstance(obj, griffe.Class):
         init = obj.members.get("__init__")
         if isinstance(init, griffe.Function):
@@ -85,6 +87,37 @@ def find_function(module: griffe.Module, name: str, *, what: str = "function") -
     if not isinstance(obj, griffe.Function):
         raise ConfigError(f"{what} '{name}' in {module.path} is not a function", file="mkdocs.yml")
     return obj
+
+
+def _followed(
+    member: griffe.Object | griffe.Alias, name: str, what: str, resolver: Resolver
+) -> griffe.Object | griffe.Alias:
+    if not isinstance(member, griffe.Alias):
+        return member
+    try:
+        return resolver.target(member, f"{what} '{name}'")
+    except Unresolvable as err:
+        hint = "install the package where docgen runs, or add its folder to 'python_path:' in mkdocs.yml"
+        raise SourceError(err.reason, hint=hint) from None
+
+
+def defined_names(module: griffe.Module) -> list[str]:
+    """The names a configuration may give for `module`: its functions and classes, each class's methods as
+    `Class.method`, and the names imported into it."""
+    names: list[str] = []
+    for name, member in module.members.items():
+        if member.is_alias or member.is_function:
+            names.append(name)
+        elif isinstance(member, griffe.Class):
+            names.append(name)
+            names.extend(f"{name}.{m}" for m, method in member.members.items() if method.is_function)
+    return names
+
+
+def _listing(module: griffe.Module) -> str:
+    names = defined_names(module)
+    shown = ", ".join(sorted(names)[:12]) + (", ..." if len(names) > 12 else "")
+    return f"defined or imported there: {shown or 'nothing'}"
 
 
 def extract_error_sites(
@@ -99,13 +132,15 @@ def extract_error_sites(
     A configured function may be imported into the configured module from another one: its calls are
     located in, and its names resolved in, the module that defines it.
     """
-    constructors = {name: find_function(module, name, what="constructor") for name in config.constructors}
+    constructors = {
+        name: find_function(module, name, resolver, what="constructor") for name in config.constructors
+    }
     # By source text, as the configured functions may live in several files: a finder, and the text's lines
     # (griffe reads files with universal newlines, so these are exactly the parser's lines).
     finders: dict[str, tuple[CallFinder, list[str]]] = {}
     sites: list[ErrorSite] = []
     for function_name in config.functions:
-        function = find_function(module, function_name)
+        function = find_function(module, function_name, resolver)
         home, file = function.module, files(function.module)
         node = bodies.nodes.get(function.path)
         if node is None:
@@ -135,14 +170,24 @@ class ModuleFiles:
             self._files[module.path] = relative_path(path, self.root)
         return self._files[module.path]
 
+    def inside(self, module: griffe.Module) -> bool:
+        """Whether `module` was read from a file of the project (not from an installed dependency)."""
+        path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
+        return path.resolve().is_relative_to(self.root.resolve())
 
-def cited_sources(config: CatalogConfig, module: griffe.Module, files: ModuleFiles) -> tuple[Source, ...]:
+
+def cited_sources(
+    config: CatalogConfig, module: griffe.Module, files: ModuleFiles, resolver: Resolver
+) -> tuple[Source, ...]:
     """The files an errors catalog comes from, each with the constructors and functions defined there, by
-    their names in that file, in configuration order."""
+    their names in that file, in configuration order. A constructor of an installed dependency is not a
+    file of the project, and is not cited."""
     by_file: dict[str, list[str]] = {}
     named = [(name, "constructor") for name in config.constructors]
     for name, what in [*named, *((name, "function") for name in config.functions)]:
-        function = find_function(module, name, what=what)
+        function = find_function(module, name, resolver, what=what)
+        if not files.inside(function.module):
+            continue
         local = function.path.removeprefix(f"{function.module.path}.")
         if local.endswith(".__init__") and not name.endswith("__init__"):
             local = local.removesuffix(".__init__")  # a class constructor is cited as the class

@@ -162,7 +162,7 @@ def test_unknown_keys_at_every_level_are_reported_at_once_with_suggestions(tmp_p
         (
             f"mkdocs.yml:{line_of(text, 'colour')}",
             "'colour': unknown key",
-            "known keys: catalogs, data_dir, templates_dir",
+            "known keys: catalogs, data_dir, python_path, templates_dir",
         ),
         (
             f"mkdocs.yml:{line_of(text, 'sorce')}",

@@ -204,12 +204,24 @@ def test_a_missing_mkdocs_yml_exits_2_with_a_hint(tmp_path: Path, capsys: pytest
 def test_a_syntax_error_in_the_backend_exits_3_located(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    make_project(tmp_path, SERVER, extra={"app/broken.py": "LIMIT = 1\ndef f(:\n    pass\n"})
+    server = "from app.broken import LIMIT\n" + SERVER.replace("status=400", "status=400 + LIMIT")
+    make_project(tmp_path, server, extra={"app/broken.py": "LIMIT = 1\ndef f(:\n    pass\n"})
     assert docgen(tmp_path, "extract") == 3
     said = failure(capsys)
     assert said.startswith("docgen extract: error: app/broken.py:2: syntax error")
     assert "hint: fix the Python syntax" in said
     assert not (tmp_path / "data").exists()
+
+
+def test_a_broken_module_nothing_needs_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = "import app.broken\n" + SERVER
+    make_project(tmp_path, server, extra={"app/broken.py": "LIMIT = 1\ndef f(:\n    pass\n"})
+    assert docgen(tmp_path, "extract") == 0
+    said = capsys.readouterr().err
+    assert said.startswith("warning: app/broken.py:2: skipped, syntax error: ")
+    assert "no catalog needs the module app.broken" in said
 
 
 def test_an_unresolvable_value_exits_3_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -23,7 +23,7 @@ CATALOG_KEYS = {
     "tools": {"kind", "source", "decorators"},
 }
 _NAME_HINTS = {
-    "constructors": "the function or exception class that builds error responses",
+    "constructors": "the functions, methods (Class.method) or exception classes that build error responses",
     "functions": "the functions whose bodies call the constructor, in page order",
 }
 ARGUMENT_ROLES = {"code", "message", "status", "data"}
@@ -43,7 +43,14 @@ class CatalogConfig:
     functions: tuple[str, ...] = ()
     """The functions whose bodies are scanned for constructor calls, in page order."""
     arguments: Mapping[str, ArgumentRef] = field(default_factory=dict)
-    """Role (code, message, status, data) -> 0-based position or keyword of the constructor."""
+    """Role (code, message, status, data) -> 0-based position or keyword of the constructor: the map of every
+    constructor that has none of its own."""
+    constructor_arguments: Mapping[str, Mapping[str, ArgumentRef]] = field(default_factory=dict)
+    """Constructor name -> its own argument map, for constructors given as `Name: {arguments: {...}}`."""
+    config_file: str = "mkdocs.yml"
+    """The configuration file these settings were read from, as messages name it."""
+    lines: Mapping[str, int] = field(default_factory=dict)
+    """`constructors.NAME` / `functions.NAME` -> the line of the configuration that names it."""
     decorators: Mapping[str, str] = field(default_factory=dict)
     """Role (tool, resource, prompt) -> decorator name, for tools catalogs."""
 
@@ -319,15 +326,71 @@ def _catalog(
             raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check, positions=False
         )
         return CatalogConfig(name, kind, source, decorators=decorators)
-    arguments = _roles(raw.get("arguments"), ARGUMENT_ROLES, {"code", "message"}, (*path, "arguments"), check)
+    names, own = _constructors(raw.get("constructors"), (*path, "constructors"), check)
+    arguments: dict[str, Any] = {}
+    if "arguments" in raw or len(own) < len(names):
+        arguments = _roles(raw.get("arguments"), ARGUMENT_ROLES, {"message"}, (*path, "arguments"), check)
     return CatalogConfig(
         name,
         kind,
         source,
-        constructors=check.names(raw.get("constructors"), (*path, "constructors")),
+        constructors=names,
         functions=check.names(raw.get("functions"), (*path, "functions")),
         arguments=arguments,
+        constructor_arguments=own,
+        config_file=check.loaded.file,
+        lines=_name_lines(raw, path, check),
     )
+
+
+def _name_lines(raw: Mapping[str, Any], path: tuple[str | int, ...], check: _Validator) -> dict[str, int]:
+    """The line of each constructor and function name in the configuration, for located errors."""
+    lines: dict[str, int] = {}
+    for key in ("constructors", "functions"):
+        value = raw.get(key)
+        items = list(value) if isinstance(value, list | dict) else [value]
+        for index, item in enumerate(items):
+            name = next(iter(item)) if isinstance(item, dict) and item else item
+            if isinstance(name, str):
+                where = (*path, key, name) if isinstance(value, dict) else (*path, key, index)
+                lines[f"{key}.{name}"] = check.loaded.line_of(where)
+    return lines
+
+
+def _constructors(
+    raw: Any, path: tuple[str | int, ...], check: _Validator
+) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
+    """Constructor names in order, and the argument maps of those given as `Name: {arguments: {...}}`.
+
+    Accepted: a list whose items are names or one-key mappings `Name: {arguments: ...}`, or a mapping of
+    name to `{arguments: ...}` (or to nothing, for the catalog's own `arguments`).
+    """
+    mapping = isinstance(raw, dict)
+    if isinstance(raw, dict):
+        raw = [{name: value} if value is not None else name for name, value in raw.items()]
+    if not isinstance(raw, list) or not raw:
+        return check.names(raw, path), {}
+    names: list[str] = []
+    own: dict[str, dict[str, Any]] = {}
+    for index, item in enumerate(raw):
+        if isinstance(item, str) and item:
+            names.append(item)
+        elif isinstance(item, dict) and len(item) == 1 and isinstance(next(iter(item)), str):
+            [(name, options)] = item.items()
+            names.append(name)
+            where = (*path, name) if mapping else (*path, index, name)
+            own[name] = _own_arguments(options, where, check)
+        else:
+            check.fail((*path, index), f"expected a name or 'Name: {{arguments: ...}}', got {item!r}")
+    return tuple(names), own
+
+
+def _own_arguments(options: Any, path: tuple[str | int, ...], check: _Validator) -> dict[str, Any]:
+    if not isinstance(options, dict):
+        check.fail(path, "expected a mapping with 'arguments:'", "write Name: {arguments: {message: 0}}")
+        return {}
+    check.unknown_keys(options, {"arguments"}, path)
+    return _roles(options.get("arguments"), ARGUMENT_ROLES, {"message"}, (*path, "arguments"), check)
 
 
 def _is_kind(value: object) -> TypeGuard[CatalogKind]:

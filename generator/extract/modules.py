@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,6 +89,7 @@ class SourceModules:
         self._missing: set[str] = set()
         self.visited = 0
         self._read_order: list[str] = []
+        self._loaded: dict[str, griffe.Module] = {}
         """How many files were read: resolving a name reads more only while this grows."""
 
     def add_search_path(self, folder: Path) -> None:
@@ -100,6 +101,13 @@ class SourceModules:
     def loaded(self) -> list[str]:
         """The dotted path of every module read so far, in the order they were read."""
         return list(self._read_order)
+
+    def classes(self) -> Iterator[griffe.Class]:
+        """Every class defined at the top of a module read so far, in reading order."""
+        for dotted in self._read_order:
+            module = self._loaded.get(dotted)
+            if module is not None:
+                yield from (m for m in module.members.values() if isinstance(m, griffe.Class))
 
     def warnings(self) -> list[str]:
         """A line for each module that was reached but could not be read."""
@@ -227,7 +235,7 @@ class SourceModules:
             self.broken[dotted] = BrokenModule(dotted, shown, err.line, err.message)
             return None
         try:
-            return griffe.visit(
+            module = griffe.visit(
                 name,
                 filepath=file,
                 code=code,
@@ -242,6 +250,9 @@ class SourceModules:
         except Exception as err:
             reason = f"griffe could not read it ({type(err).__name__}: {err})"
             self.broken[dotted] = BrokenModule(dotted, shown, None, reason)
+        else:
+            self._loaded[dotted] = module
+            return module
         return None
 
     def _read(self, file: Path, shown: str) -> str:

@@ -26,7 +26,7 @@ from generator.extract.sites import (
     ModuleFiles,
     cited_sources,
     extract_error_sites,
-    find_function,
+    scanned_functions,
 )
 from generator.extract.source import load_source, locate
 from generator.extract.tools import tools_catalog
@@ -126,7 +126,7 @@ def _errors(
     module, bodies = loaded.module(config)
     resolver = loaded.resolver
     sites = extract_error_sites(config, module, bodies, resolver, loaded.files)
-    homes = {find_function(module, function, resolver).module for function in config.functions}
+    homes = {function.module for _, function in scanned_functions(config, module, resolver)}
     module_names = frozenset(module.members).union(*(home.members for home in homes))
     ids, successors = assign_ids(sites, previous, module_names)
     result.sites[name] = sites
@@ -157,6 +157,7 @@ def errors_catalog(
             data_keys=site.data_keys,
             constants_used=site.constants_used,
             draft_cause=site.draft_cause or None,
+            dynamic=dict(site.dynamic),
         )
         for site, entry_id in zip(sites, ids, strict=True)
     )

@@ -117,6 +117,14 @@ class Resolver:
             raise Unresolvable(source, "not an expression") from err
         return self.evaluate(node, scope)
 
+    def reference(self, text: str, scope: griffe.Object) -> Reference:
+        """What the dotted name `text` stands for in `scope`'s module (a class, a module, a value)."""
+        try:
+            node = ast.parse(text, mode="eval").body
+        except SyntaxError as err:
+            raise Unresolvable(text, "not a name") from err
+        return self._reference(node, scope, [])
+
     def constant(self, attribute: griffe.Attribute) -> Resolved:
         """The value of a module or class attribute, evaluated once."""
         key = attribute.path

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import SourceError
+from generator.core.errors import ConfigError
 from generator.extract.modules import SourceModules
 from generator.extract.resolve import STDLIB_ENUMS, Resolver
 from generator.extract.sites import FunctionBodies, find_function
@@ -73,7 +73,8 @@ def test_a_constructor_from_a_folder_on_python_path_is_followed_and_cited(tmp_pa
 def test_a_constructor_imported_from_nothing_installed_is_a_clear_error(tmp_path: Path) -> None:
     server = "from nowhere_installed import ApiError\n\ndef endpoint(request):\n    raise ApiError(1, 'x')\n"
     make_project(tmp_path, server, constructors="ApiError")
-    with pytest.raises(SourceError) as caught:
+    with pytest.raises(ConfigError) as caught:
         run_extract_in_memory(tmp_path)
+    assert (caught.value.file, caught.value.line) == ("mkdocs.yml", 8)  # the constructors: line
     assert "nowhere_installed" in caught.value.message
     assert caught.value.hint and "python_path" in caught.value.hint

@@ -255,23 +255,61 @@ def test_same_source_gives_the_same_bytes(tmp_path: Path) -> None:
 
 
 UNRESOLVABLE = {
-    "a call": ("return _rpc_error(1, compute(), 'Bad')", "code", "compute()"),
-    "a local variable": ("code = -1\n    return _rpc_error(1, code, 'Bad')", "code", "`code`"),
-    "an undefined name": ("return _rpc_error(1, -32600, 'Bad', status=MISSING)", "status", "MISSING"),
     "a string status": ("return _rpc_error(1, -32600, 'Bad', status='400')", "status", "not an integer"),
-    "a computed message": ("return _rpc_error(1, -32600, 'Bad ' + str(1))", "message", "str(1)"),
     "data that is not a literal": (
         "return _rpc_error(1, -32600, 'Bad', data=make())",
         "data",
         "dict literal",
     ),
-    "a name a module defines only when run": ("return _rpc_error(1, os.EX_OK, 'Bad')", "code", "not a known"),
+    "a tuple code": ("return _rpc_error(1, (1, 2), 'Bad')", "code", "not an integer or a string"),
+}
+
+KNOWN_AT_RUN_TIME = {
+    "a call": ("return _rpc_error(1, compute(), 'Bad')", {"code": "compute()"}),
+    "a local variable": ("code = -1\n    return _rpc_error(1, code, 'Bad')", {"code": "code"}),
+    "an undefined name": ("return _rpc_error(1, -32600, 'Bad', status=MISSING)", {"status": "MISSING"}),
+    "a name a module defines only when run": ("return _rpc_error(1, os.EX_OK, 'Bad')", {"code": "os.EX_OK"}),
     "an import of nothing installed": (
         "from nowhere_installed import CODE\n    return _rpc_error(1, CODE, 'Bad')",
-        "code",
-        "not defined at module level",
+        {"code": "CODE"},
     ),
 }
+
+
+@pytest.mark.parametrize(("body", "dynamic"), KNOWN_AT_RUN_TIME.values(), ids=KNOWN_AT_RUN_TIME)
+def test_a_value_known_only_at_run_time_keeps_its_entry_marked_dynamic(
+    tmp_path: Path, body: str, dynamic: dict[str, str]
+) -> None:
+    make_project(tmp_path, f"import os\n\ndef endpoint(request):\n    {body}\n")
+    entry = single(tmp_path)
+    assert entry["dynamic"] == dynamic
+    for role in dynamic:
+        assert role not in entry
+    assert entry["message"] == "Bad"
+
+
+MESSAGES_AT_RUN_TIME = {
+    "str of an exception": ("str(exc)", "{exc}"),
+    "a variable": ("reason", "{reason}"),
+    "an f-string of one": ("f'{exc}'", "{exc}"),
+    "an expression": ("'Bad ' + str(1)", "{'Bad ' + str(1)}"),
+}
+
+
+@pytest.mark.parametrize(("message", "template"), MESSAGES_AT_RUN_TIME.values(), ids=MESSAGES_AT_RUN_TIME)
+def test_a_message_known_only_at_run_time_is_a_template(tmp_path: Path, message: str, template: str) -> None:
+    server = f"""\
+        def endpoint(request):
+            try:
+                request.run()
+            except ValueError as exc:
+                reason = exc.args
+                return _rpc_error(1, -32602, {message})
+        """
+    make_project(tmp_path, server)
+    entry = single(tmp_path)
+    assert (entry["code"], entry["message"]) == (-32602, template)
+    assert "dynamic" not in entry
 
 
 @pytest.mark.parametrize(("body", "role", "detail"), UNRESOLVABLE.values(), ids=UNRESOLVABLE)

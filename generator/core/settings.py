@@ -47,9 +47,9 @@ class CatalogConfig:
     constructor that has none of its own."""
     constructor_arguments: Mapping[str, Mapping[str, ArgumentRef]] = field(default_factory=dict)
     """Constructor name -> its own argument map, for constructors given as `Name: {arguments: {...}}`."""
-    config_file: str = "mkdocs.yml"
+    config_file: str = field(default="mkdocs.yml", compare=False)
     """The configuration file these settings were read from, as messages name it."""
-    lines: Mapping[str, int] = field(default_factory=dict)
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
     """`constructors.NAME` / `functions.NAME` -> the line of the configuration that names it."""
     decorators: Mapping[str, str] = field(default_factory=dict)
     """Role (tool, resource, prompt) -> decorator name, for tools catalogs."""

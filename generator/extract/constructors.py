@@ -21,6 +21,7 @@ import griffe
 
 from generator.core.errors import ConfigError, ConfigErrors, SourceError, suggest
 from generator.core.settings import ArgumentRef, CatalogConfig
+from generator.extract.calls import callee_name
 from generator.extract.resolve import Resolver, Unresolvable
 
 MAX_FORWARDS = 8
@@ -70,31 +71,41 @@ class Bound:
     module: griffe.Module
 
 
-def bind(constructor: Constructor, call: ast.Call, role: str, scope: griffe.Module) -> Bound | None:
+def bind(
+    constructor: Constructor, call: ast.Call, role: str, scope: griffe.Module, depth: int = 0
+) -> Bound | None:
     """The expression of `call` (made in `scope`) that gives `role`, else the default that does; None when
     the configuration maps no argument to `role`."""
-    for _ in range(MAX_FORWARDS):
-        forward = constructor.forward
-        if forward is None:
-            break
-        inner = bind(forward.target, forward.call, role, constructor.module)
-        if inner is None:
-            return None
+    ref = constructor.arguments.get(role)
+    forward = constructor.forward
+    if ref is None and forward is not None and depth < MAX_FORWARDS:
+        inner = bind(forward.target, forward.call, role, constructor.module, depth + 1)
         names = {parameter.name for parameter in constructor.parameters}
-        if isinstance(inner.node, ast.Name) and inner.module is constructor.module and inner.node.id in names:
+        passed_on = inner is not None and isinstance(inner.node, ast.Name) and inner.node.id in names
+        if passed_on and inner is not None and isinstance(inner.node, ast.Name):
             return _bind_parameter(constructor, call, inner.node.id, scope)
         return inner
-    ref = constructor.arguments.get(role)
     if ref is None:
         return None
     if isinstance(ref, str):
         return _bind_parameter(constructor, call, ref, scope)
     variadic = next((i for i, p in enumerate(constructor.parameters) if p.variadic), None)
-    if (variadic is not None and ref >= variadic) or ref < len(_positional(call)):
-        args = _positional(call)
+    args = _positional(call)
+    if (variadic is not None and ref >= variadic) or ref < len(args):
         return Bound(args[ref], scope) if ref < len(args) else None
     parameters = constructor.parameters
     return _bind_parameter(constructor, call, parameters[ref].name, scope) if ref < len(parameters) else None
+
+
+def maps(constructor: Constructor, role: str) -> bool:
+    """Whether some argument map on the way gives `role`."""
+    for _ in range(MAX_FORWARDS + 1):
+        if role in constructor.arguments:
+            return True
+        if constructor.forward is None:
+            return False
+        constructor = constructor.forward.target
+    return False
 
 
 def _positional(call: ast.Call) -> list[ast.expr]:
@@ -143,7 +154,20 @@ class ConstructorTable:
                 errors.append(err)
         if errors:
             raise ConfigErrors(errors) if len(errors) > 1 else errors[0]
+        self._add_wrappers()
         self._add_subclasses()
+
+    def _add_wrappers(self) -> None:
+        """A configured function that calls another configured constructor takes the fields its own map
+        leaves out from that call (`def not_found(msg): return api_error(404, msg)` fixes the status)."""
+        for name, constructor in list(self.by_name.items()):
+            if not isinstance(constructor.obj, griffe.Function):
+                continue
+            others = {n: c for n, c in self.by_name.items() if n != name}
+            call = _call_of(self.bodies.get(constructor.obj.path), others)
+            if call is not None:
+                target = others[callee_name(call)]
+                self.by_name[name] = replace(constructor, forward=Forward(call, target))
 
     def _add(self, constructor: Constructor) -> None:
         self.by_name.setdefault(constructor.name, constructor)
@@ -194,27 +218,29 @@ class ConstructorTable:
         return found
 
     def _add_subclasses(self) -> None:
-        """Every class of the loaded source derived from a configured class becomes a constructor."""
-        roots = {c.obj.path: c for c in self.by_name.values() if isinstance(c.obj, griffe.Class)}
-        if not roots or self.resolver.modules is None:
+        """Every class of the loaded source derived from a configured class becomes a constructor.
+
+        Bases are resolved only for classes one of whose bases is spelt with the name of a class already
+        known to derive (`class NotFound(errors.ApiError)`), so the classes of a large package cost a look
+        at their base names, and resolving reads no module for a class that cannot be one.
+        """
+        done = {c.obj.path: c for c in self.by_name.values() if isinstance(c.obj, griffe.Class)}
+        if not done or self.resolver.modules is None:
             return
-        done: dict[str, Constructor] = dict(roots)
-        for cls in self.resolver.modules.classes():
-            self._subclass(cls, done, 0)
+        classes = list(self.resolver.modules.classes())
+        grew = True
+        while grew:
+            grew = False
+            names = {constructor.obj.name for constructor in done.values()}
+            for cls in classes:
+                if cls.path in done or not any(str(b).rsplit(".", 1)[-1] in names for b in cls.bases):
+                    continue
+                parent = next((done[b.path] for b in self._bases(cls) if b.path in done), None)
+                if parent is not None:
+                    done[cls.path] = self._derived(cls, parent)
+                    grew = True
         for constructor in done.values():
             self._add(constructor)
-
-    def _subclass(self, cls: griffe.Class, done: dict[str, Constructor], depth: int) -> Constructor | None:
-        if cls.path in done:
-            return done[cls.path]
-        if depth > MAX_FORWARDS:
-            return None
-        for base in self._bases(cls):
-            parent = self._subclass(base, done, depth + 1)
-            if parent is not None:
-                done[cls.path] = self._derived(cls, parent)
-                return done[cls.path]
-        return None
 
     def _derived(self, cls: griffe.Class, parent: Constructor) -> Constructor:
         init = cls.members.get("__init__")
@@ -245,17 +271,20 @@ def lookup(
             raise _config_error(config, key, name, f"is not defined in {module.path}", hint)
         if isinstance(member, griffe.Alias):
             try:
-                target = resolver.target(member, f"{what} '{name}'")
-            except Unresolvable as err:
-                hint = (
-                    "install the package where docgen runs, or add its folder to 'python_path:' in mkdocs.yml"
-                )
-                raise _config_error(config, key, name, err.reason, hint) from None
+                target = resolver.target(member, "it")
+            except (Unresolvable, SourceError) as err:
+                if isinstance(err, SourceError) and err.file is not None:
+                    raise  # a file on the way cannot be read: the error names it
+                reason = err.reason if isinstance(err, Unresolvable) else err.message
+                raise _config_error(config, key, name, reason.removeprefix("it "), _INSTALL_HINT) from None
             if not isinstance(target, griffe.Object):
                 raise _config_error(config, key, name, "names a standard-library object")
             member = target
         obj = member
     return obj
+
+
+_INSTALL_HINT = "install the package where docgen runs, or add its folder to 'python_path:' in mkdocs.yml"
 
 
 def _config_error(
@@ -321,10 +350,24 @@ def _fields(cls: griffe.Class) -> tuple[Parameter, ...]:
     fields = [
         Parameter(m.name, None if m.value is None else str(m.value))
         for m in cls.members.values()
-        if isinstance(m, griffe.Attribute) and m.annotation is not None and "class-attribute" in m.labels
+        if isinstance(m, griffe.Attribute)
+        and m.annotation is not None
+        and "ClassVar" not in str(m.annotation)
     ]
     fields.sort(key=lambda p: cls.members[p.name].lineno or 0)
     return tuple(fields) or (Parameter("args", variadic=True),)
+
+
+def _call_of(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | None, constructors: Mapping[str, Constructor]
+) -> ast.Call | None:
+    """The first call in a function body of one of `constructors`."""
+    if node is None:
+        return None
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Call) and callee_name(inner) in constructors:
+            return inner
+    return None
 
 
 def _forwarding_call(node: ast.FunctionDef | ast.AsyncFunctionDef | None, parent: str) -> ast.Call | None:

@@ -17,7 +17,7 @@ import griffe
 from generator.core.errors import SourceError
 from generator.core.settings import CatalogConfig
 from generator.extract.calls import Call, callee_name, unparse
-from generator.extract.constructors import Bound, Constructor, bind
+from generator.extract.constructors import Bound, Constructor, bind, maps
 from generator.extract.resolve import Resolved, Resolver, TooLarge, Unresolvable
 
 
@@ -90,10 +90,7 @@ class SiteReader:
         return bind(self.constructor, call, role, self.module)
 
     def _mapped(self, role: str) -> bool:
-        constructor: Constructor | None = self.constructor
-        while constructor is not None and constructor.forward is not None:
-            constructor = constructor.forward.target
-        return constructor is not None and role in constructor.arguments
+        return maps(self.constructor, role)
 
     def _fail(self, role: str, problem: str, hint: str) -> SourceError:
         return SourceError(
@@ -104,9 +101,14 @@ class SiteReader:
         )
 
     def _evaluate(self, bound: Bound) -> Resolved:
-        if isinstance(bound.node, str):
-            return self.resolver.evaluate_text(bound.node, bound.module)
-        return self.resolver.evaluate(bound.node, bound.module)
+        try:
+            if isinstance(bound.node, str):
+                return self.resolver.evaluate_text(bound.node, bound.module)
+            return self.resolver.evaluate(bound.node, bound.module)
+        except SourceError as err:
+            if err.file is not None:
+                raise
+            raise SourceError(err.message, file=self.file, line=self.line, hint=err.hint) from None
 
     def _value(
         self, role: str, call: ast.Call, types: tuple[type, ...]
@@ -162,7 +164,8 @@ class SiteReader:
             return tuple(sorted(str(k.value) for k in expression.keys if isinstance(k, ast.Constant)))
         if isinstance(expression, ast.Call) and callee_name(expression) == "dict" and not expression.args:
             return tuple(sorted(k.arg for k in expression.keywords if k.arg))
-        raise self._fail("data", "is not a dict literal", "write data as {'key': value, ...} at the call")
+        self.dynamic.append(("data", unparse(expression)))  # built at run time: its keys cannot be told
+        return ()
 
 
 def _placeholder(node: ast.expr | str) -> str:

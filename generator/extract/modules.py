@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import re
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ class BrokenModule:
     file: str
     line: int | None
     reason: str
+    hint: str | None = None
 
     def error(self, needed_for: str) -> SourceError:
         """The error to raise when `needed_for` lives in this module."""
@@ -47,7 +49,7 @@ class BrokenModule:
             f"{self.reason} (the module {self.module} is needed for {needed_for})",
             file=self.file,
             line=self.line,
-            hint=_hint(self.reason),
+            hint=self.hint or _hint(self.reason),
         )
 
     @property
@@ -114,7 +116,9 @@ class SourceModules:
         return [broken.warning for broken in self.broken.values()]
 
     def load_package_closure(self, dotted: str) -> griffe.Module:
-        """The module `dotted`, and every module of its top package that it imports, transitively."""
+        """The module `dotted`, and the modules of its top package that it imports directly. Anything further
+        is read when a name being resolved leads there (`target`), so a large package costs only what the
+        catalogs reach."""
         module = self.module(dotted)
         if module is None:
             broken = self.broken.get(dotted)
@@ -122,15 +126,9 @@ class SourceModules:
                 raise broken.error("the configured source")
             raise SourceError(f"cannot find the module {dotted}", hint="check the 'source:' path")
         package = dotted.split(".", maxsplit=1)[0]
-        pending, seen = [module], {module.path}
-        while pending:
-            for target in self.imports.of(pending.pop()):
-                if target.split(".")[0] != package:
-                    continue
-                found = self.module_of(target)
-                if found is not None and found.path not in seen:
-                    seen.add(found.path)
-                    pending.append(found)
+        for target in list(self.imports.of(module)):
+            if target.split(".")[0] == package:
+                self.module_of(target)
         return module
 
     def module(self, dotted: str) -> griffe.Module | None:
@@ -170,9 +168,10 @@ class SourceModules:
                 return alias.target
             except griffe.CyclicAliasError as err:
                 raise SourceError(f"{what} is imported in a cycle: {err}") from None
-            except griffe.AliasResolutionError:
-                if self._load_for(alias.target_path) is None:
-                    raise self._unreachable(alias.target_path, what) from None
+            except griffe.AliasResolutionError as err:
+                missing = err.alias.target_path  # the alias on the way that could not be followed
+                if self._load_for(missing) is None:
+                    raise self._unreachable(missing, what) from None
         raise SourceError(f"{what} is imported through more than {MAX_ALIAS_HOPS} names")
 
     def _unreachable(self, path: str, what: str) -> SourceError:
@@ -226,13 +225,13 @@ class SourceModules:
 
     def _visit(self, name: str, file: Path, parent: griffe.Module | None) -> griffe.Module | None:
         dotted = f"{parent.path}.{name}" if parent is not None else name
-        shown = relative_path(file, self.root)
+        shown = relative_path(file, self.root, follow_links=False)
         self.visited += 1
         self._read_order.append(dotted)
         try:
             code = self._read(file, shown)
         except SourceError as err:
-            self.broken[dotted] = BrokenModule(dotted, shown, err.line, err.message)
+            self.broken[dotted] = BrokenModule(dotted, shown, err.line, err.message, err.hint)
             return None
         try:
             module = griffe.visit(
@@ -256,15 +255,26 @@ class SourceModules:
         return None
 
     def _read(self, file: Path, shown: str) -> str:
+        """The text of one module file, refused unless docgen would read it itself: a regular file within
+        the size limit, and, for a file of the project, not a link leading out of it (whose docstrings would
+        end up in the catalog)."""
+        inside = file.absolute().is_relative_to(self.root.absolute())
+        if inside and not file.resolve().is_relative_to(self.root.resolve()):
+            raise SourceError("a link to a file outside the project", file=shown, hint=_INSIDE_HINT)
         try:
-            size = file.stat().st_size
+            info = file.stat()
         except OSError as err:
             raise SourceError(f"cannot read the file: {err.strerror}", file=shown) from err
-        if size > MAX_FILE_BYTES:
+        if not stat.S_ISREG(info.st_mode):
+            raise SourceError("not a regular file (a folder, a device or a pipe)", file=shown)
+        if info.st_size > MAX_FILE_BYTES:
             limit = f"over docgen's limit of {MAX_FILE_BYTES:,} bytes for one file"
-            raise SourceError(f"the file is {size:,} bytes, {limit}", file=shown)
+            raise SourceError(f"the file is {info.st_size:,} bytes, {limit}", file=shown)
         text = read_text(file, shown, error=SourceError)
         return text.removeprefix("\ufeff")
+
+
+_INSIDE_HINT = "docgen reads source inside the project"
 
 
 def _unparsable(dotted: str, shown: str, code: str, err: BaseException) -> BrokenModule:
@@ -287,7 +297,7 @@ def _file_for(folder: Path, parts: Sequence[str]) -> Path | None:
     """The file of module `parts` under `folder`: a package's `__init__.py`, or a `.py` file."""
     base = folder.joinpath(*parts)
     for candidate in (base / "__init__.py", base.with_suffix(".py")):
-        if candidate.is_file():
+        if candidate.exists() or candidate.is_symlink():  # not only regular files: reading one says why
             return candidate
     return None
 
@@ -309,14 +319,18 @@ class _ImportedModules(griffe.Extension):
         if not isinstance(node, ast.Module):
             return
         names: list[str] = []
-        for statement in ast.walk(node):
+        pending: list[ast.stmt] = list(node.body)
+        while pending:  # statements only: an import is never inside an expression
+            statement = pending.pop()
             if isinstance(statement, ast.Import):
                 names.extend(alias.name for alias in statement.names)
+            for key in ("body", "orelse", "finalbody", "handlers", "cases"):
+                pending.extend(getattr(statement, key, ()))
         self._names[mod.path] = names
 
     def of(self, module: griffe.Module) -> Iterable[str]:
         """The dotted paths `module` imports: `import` statements anywhere in it, and its imported names."""
         yield from self._names.get(module.path, ())
-        for member in module.members.values():
+        for member in list(module.members.values()):
             if isinstance(member, griffe.Alias):
                 yield member.target_path

@@ -226,10 +226,9 @@ class Resolver:
         if self.modules is not None:
             try:
                 return self.modules.target(alias, what)
-            except SourceError as err:
-                if err.file is not None:
-                    raise  # a file on the way cannot be read: the error names it
-                raise Unresolvable(what, err.message) from None
+            except SourceError:
+                raise  # a module on the way is missing or cannot be read: not a value known at run time
+
         try:
             return alias.final_target
         except (griffe.AliasResolutionError, griffe.CyclicAliasError):

@@ -18,9 +18,18 @@ from generator.core.models import Source
 from generator.core.settings import CatalogConfig, relative_path
 from generator.extract.calls import CallFinder, callee_name, name_counts
 from generator.extract.constructors import ConstructorTable, lookup, where
-from generator.extract.fields import ErrorSite as ErrorSite
-from generator.extract.fields import SiteReader
+from generator.extract.fields import ErrorSite, SiteReader
 from generator.extract.resolve import Resolver
+
+__all__ = [
+    "ErrorSite",
+    "FunctionBodies",
+    "ModuleFiles",
+    "cited_sources",
+    "extract_error_sites",
+    "find_function",
+    "scanned_functions",
+]
 
 
 class FunctionBodies(griffe.Extension):
@@ -152,11 +161,11 @@ def cited_sources(
     by_file: dict[str, list[str]] = {}
     named = [(name, "constructor") for name in config.constructors]
     for name, what in [*named, *((name, "function") for name in config.functions)]:
-        function = find_function(module, name, resolver, config, what=what)
-        if not files.inside(function.module):
+        obj = lookup(module, name, resolver, config, what=what)
+        if not files.inside(obj.module):
             continue
-        local = function.path.removeprefix(f"{function.module.path}.")
+        local = obj.path.removeprefix(f"{obj.module.path}.")
         if local.endswith(".__init__") and not name.endswith("__init__"):
             local = local.removesuffix(".__init__")  # a class constructor is cited as the class
-        by_file.setdefault(files(function.module), []).append(local)
+        by_file.setdefault(files(obj.module), []).append(local)
     return tuple(Source(path, tuple(symbols)) for path, symbols in by_file.items())

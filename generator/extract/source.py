@@ -5,15 +5,12 @@ Which files are read, and what happens to one that cannot be, is `modules`' busi
 
 from __future__ import annotations
 
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import griffe
 
-from generator.core.errors import ConfigError, SourceError
-from generator.core.limits import MAX_FILE_BYTES
-from generator.core.settings import relative_path
+from generator.core.errors import ConfigError
 from generator.extract.modules import SourceModules
 
 
@@ -47,33 +44,5 @@ def locate(root: Path, source: str, *, display: str = "mkdocs.yml") -> SourceLoc
 
 def load_source(modules: SourceModules, location: SourceLocation, *, root: Path) -> griffe.Module:
     """The configured module of `location` and the modules of its package it imports, read statically."""
-    package_path = location.search_path / location.package
-    check_source_files(package_path if package_path.is_dir() else package_path.with_suffix(".py"), root)
     modules.add_search_path(location.search_path)
     return modules.load_package_closure(location.module)
-
-
-def check_source_files(folder: Path, root: Path) -> None:
-    """Refuse, before griffe reads anything, a Python file of the package that docgen would not read itself:
-    not a regular file, over the size limit, or a link to a file outside the project (whose docstrings
-    would end up in the catalog)."""
-    files = sorted(folder.rglob("*.py*")) if folder.is_dir() else [folder]
-    for file in files:
-        if file.suffix not in (".py", ".pyi"):
-            continue
-        shown = relative_path(file, root, follow_links=False)
-        if not file.resolve().is_relative_to(root.resolve()):
-            raise SourceError(
-                "a link to a file outside the project",
-                file=shown,
-                hint="docgen reads source inside the project",
-            )
-        try:
-            info = file.stat()
-        except OSError as err:
-            raise SourceError(f"cannot read the file: {err.strerror}", file=shown) from err
-        if not stat.S_ISREG(info.st_mode):
-            raise SourceError("not a regular file (a folder, a device or a pipe)", file=shown)
-        if info.st_size > MAX_FILE_BYTES:
-            limit = f"over docgen's limit of {MAX_FILE_BYTES:,} bytes for one file"
-            raise SourceError(f"the file is {info.st_size:,} bytes, {limit}", file=shown)

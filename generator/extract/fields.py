@@ -187,7 +187,7 @@ def _template(node: ast.JoinedStr) -> str:
         if isinstance(value, ast.Constant):
             parts.append(str(value.value))
         elif isinstance(value, ast.FormattedValue):
-            parts.append("{" + unparse(value.value) + "}")
+            parts.append(_placeholder(value.value))
     return "".join(parts)
 
 

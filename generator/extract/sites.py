@@ -129,7 +129,20 @@ def extract_error_sites(
             constructor = constructors[callee_name(found.call)]
             site = SiteReader(config, home, resolver, file, constructor)
             sites.append(site.build(function_name, found, lines))
+    if not sites:
+        raise _matches_nothing(config)
     return sites
+
+
+def _matches_nothing(config: CatalogConfig) -> ConfigError:
+    """A catalog whose configuration finds no call at all: an error, never an empty catalog called clean."""
+    names = ", ".join(config.constructors)
+    return ConfigError(
+        f"'catalogs.{config.name}': no call of {names} in {', '.join(config.functions)}",
+        file=config.config_file,
+        line=config.lines.get(f"constructors.{config.constructors[0]}") if config.constructors else None,
+        hint="name the functions that build the errors, and the constructor as the calls spell it",
+    )
 
 
 class ModuleFiles:

@@ -284,6 +284,7 @@ MESSAGES_AT_RUN_TIME = {
     "str of an exception": ("str(exc)", "{exc}"),
     "a variable": ("reason", "{reason}"),
     "an f-string of one": ("f'{exc}'", "{exc}"),
+    "an f-string of str of one": ("f'Failed: {str(exc)}'", "Failed: {exc}"),
     "an expression": ("'Bad ' + str(1)", "{'Bad ' + str(1)}"),
 }
 
@@ -317,9 +318,20 @@ def test_unresolvable_values_are_located_errors(tmp_path: Path, body: str, role:
     assert error.hint
 
 
+def test_a_configuration_that_matches_no_call_is_a_located_error(tmp_path: Path) -> None:
+    make_project(tmp_path, "def endpoint(request):\n    return {'ok': True}\n")
+    with pytest.raises(ConfigError) as caught:
+        run(tmp_path)
+    assert (caught.value.file, caught.value.line) == ("mkdocs.yml", 8)
+    assert caught.value.message == "'catalogs.errors': no call of _rpc_error in endpoint"
+    assert caught.value.hint
+
+
 def test_a_file_nothing_imports_is_not_read(tmp_path: Path) -> None:
     make_project(
-        tmp_path, "def endpoint(request):\n    return None\n", extra={"app/other.py": "x = 1\ndef f(:\n"}
+        tmp_path,
+        "def endpoint(request):\n    return _rpc_error(1, -32000, 'Bad')\n",
+        extra={"app/other.py": "x = 1\ndef f(:\n"},
     )
     result = run(tmp_path)
     assert result.warnings == []

@@ -33,6 +33,11 @@ MAX_ALIAS_HOPS = 64
 """How many imports one name may be followed through before docgen gives up on it (a cycle, in practice)."""
 
 
+class UndefinedName(SourceError):
+    """A name imported from a module that was read but does not define it statically (a module
+    `__getattr__` makes it when the server runs)."""
+
+
 @dataclass(frozen=True)
 class BrokenModule:
     """A module file that could not be read, and why."""
@@ -92,6 +97,7 @@ class SourceModules:
         self.visited = 0
         self._read_order: list[str] = []
         self._loaded: dict[str, griffe.Module] = {}
+        self._module_of: dict[str, griffe.Module | None] = {}
         """How many files were read: resolving a name reads more only while this grows."""
 
     def add_search_path(self, folder: Path) -> None:
@@ -145,12 +151,18 @@ class SourceModules:
 
     def module_of(self, path: str) -> griffe.Module | None:
         """The deepest module that `path` (a module, or a name inside one) leads through."""
+        if path in self._module_of:
+            return self._module_of[path]
+        found = None
         parts = path.split(".")
         for end in range(len(parts), 0, -1):
             dotted = ".".join(parts[:end])
-            if dotted in self.collection.members or self._exists(parts[:end]):
-                return self.module(dotted)
-        return None
+            known = self._loaded.get(dotted)
+            if known is not None or self._exists(parts[:end]):
+                found = known or self.module(dotted)
+                break
+        self._module_of[path] = found
+        return found
 
     def target(self, alias: griffe.Alias, what: str) -> griffe.Object | griffe.Alias:
         """What `alias` finally stands for, reading the modules on the way to it."""
@@ -178,6 +190,13 @@ class SourceModules:
         for name, broken in self.broken.items():
             if path == name or path.startswith(name + "."):
                 return broken.error(what)
+        module = self.module_of(path)
+        if module is not None and module.path == path.rpartition(".")[0]:
+            name = path.rpartition(".")[2]
+            return UndefinedName(
+                f"{what} is imported from {path}, but {module.path} does not define {name}",
+                hint="a name made only when the module runs (a module __getattr__) cannot be read statically",
+            )
         top = path.split(".", maxsplit=1)[0]
         return SourceError(
             f"{what} is imported from {path}, which is not in the source nor installed",

@@ -24,7 +24,7 @@ from generator.core.errors import SourceError
 from generator.core.limits import MAX_FOLDED_ITEMS, MAX_INT_BITS
 from generator.core.models import Json
 from generator.extract.calls import unparse
-from generator.extract.modules import SourceModules
+from generator.extract.modules import SourceModules, UndefinedName
 
 Value = int | float | str | bool | None | tuple["Value", ...]
 
@@ -226,6 +226,8 @@ class Resolver:
         if self.modules is not None:
             try:
                 return self.modules.target(alias, what)
+            except UndefinedName as err:
+                raise Unresolvable(what, err.message) from None  # made at run time: a dynamic value
             except SourceError:
                 raise  # a module on the way is missing or cannot be read: not a value known at run time
 

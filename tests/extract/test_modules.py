@@ -90,3 +90,15 @@ def test_a_value_imported_from_nothing_installed_is_a_located_error(tmp_path: Pa
     assert caught.value.file == "app/server.py" and caught.value.line == 9
     assert "nowhere_installed.CODE, which is not in the source nor installed" in caught.value.message
     assert caught.value.hint and "python_path" in caught.value.hint
+
+
+def test_a_name_a_module_makes_only_when_run_is_a_dynamic_value(tmp_path: Path) -> None:
+    """Starlette serves deprecated status names through a module __getattr__: known only at run time."""
+    server = (
+        "from starlette.status import HTTP_422_UNPROCESSABLE_ENTITY\n\n"
+        "def endpoint(request):\n    return _rpc_error(1, -32602, 'x', status=HTTP_422_UNPROCESSABLE_ENTITY)\n"
+    )
+    make_project(tmp_path, server)
+    [entry] = run_extract_in_memory(tmp_path).catalogs["errors"].as_data()["entries"]
+    assert entry["dynamic"] == {"status": "HTTP_422_UNPROCESSABLE_ENTITY"}
+    assert "status" not in entry

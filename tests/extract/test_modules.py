@@ -96,7 +96,8 @@ def test_a_name_a_module_makes_only_when_run_is_a_dynamic_value(tmp_path: Path) 
     """Starlette serves deprecated status names through a module __getattr__: known only at run time."""
     server = (
         "from starlette.status import HTTP_422_UNPROCESSABLE_ENTITY\n\n"
-        "def endpoint(request):\n    return _rpc_error(1, -32602, 'x', status=HTTP_422_UNPROCESSABLE_ENTITY)\n"
+        "def endpoint(request):\n"
+        "    return _rpc_error(1, -32602, 'x', status=HTTP_422_UNPROCESSABLE_ENTITY)\n"
     )
     make_project(tmp_path, server)
     [entry] = run_extract_in_memory(tmp_path).catalogs["errors"].as_data()["entries"]

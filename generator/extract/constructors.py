@@ -1,10 +1,9 @@
-"""What counts as a constructor call, and which argument of a call gives each field of an error.
+"""What counts as a constructor call: the configured constructors and their subclasses, with their parameters.
 
 A configured constructor is a function, a method (`Class.method`, called on `self` or `cls`) or a class. A
 class is called through its `__init__`, its own or inherited; a class without one anywhere in its bases (a
-dataclass, a NamedTuple, a model) takes its annotated fields in order. Positions in an argument map count the
-arguments a caller writes: after `self` or `cls`. A field mapped to a keyword is found by keyword or by
-position, and one mapped to a position by position or by its parameter's keyword, as Python binds them.
+dataclass, a NamedTuple, a model) takes its annotated fields in order. Which argument gives which field is
+`binding`'s business.
 
 Every subclass of a configured class in the loaded source is a constructor too. One that defines `__init__`
 and passes its arguments on (`super().__init__(404, msg)`) is read through that call: a field the subclass
@@ -15,124 +14,16 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import griffe
 
-from generator.core.errors import ConfigError, ConfigErrors, SourceError, suggest
-from generator.core.settings import ArgumentRef, CatalogConfig
+from generator.core.errors import ConfigError, ConfigErrors, SourceError
+from generator.core.settings import CatalogConfig
+from generator.extract.binding import Constructor, Forward, Parameter
 from generator.extract.calls import callee_name
+from generator.extract.names import config_error, lookup
 from generator.extract.resolve import Resolver, Unresolvable
-
-MAX_FORWARDS = 8
-"""How many `super().__init__` calls one field is followed through (subclass of a subclass of ...)."""
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """A parameter a caller passes, after `self`/`cls`; `default` as source text, None when required."""
-
-    name: str
-    default: str | None = None
-    keyword_only: bool = False
-    variadic: bool = False
-
-
-@dataclass(frozen=True)
-class Forward:
-    """A subclass's `super().__init__(...)` call, and the constructor it reaches."""
-
-    call: ast.Call
-    target: Constructor
-
-
-@dataclass(frozen=True)
-class Constructor:
-    """One way of building an error, as calls name it."""
-
-    name: str
-    """The name calls use: the last part of `Class.method`, or the class name."""
-    configured: str
-    """The name it was configured by (for a subclass: its own name)."""
-    obj: griffe.Object
-    """The function, method or class itself."""
-    module: griffe.Module
-    """Where its defaults and the arguments of its forwarding call are evaluated."""
-    parameters: tuple[Parameter, ...]
-    arguments: Mapping[str, ArgumentRef] = field(default_factory=dict)
-    forward: Forward | None = None
-
-
-@dataclass(frozen=True)
-class Bound:
-    """The expression that gives a field at one call: source text of a default, or a node of a call."""
-
-    node: ast.expr | str
-    module: griffe.Module
-
-
-def bind(
-    constructor: Constructor, call: ast.Call, role: str, scope: griffe.Module, depth: int = 0
-) -> Bound | None:
-    """The expression of `call` (made in `scope`) that gives `role`, else the default that does; None when
-    the configuration maps no argument to `role`."""
-    ref = constructor.arguments.get(role)
-    forward = constructor.forward
-    if ref is None and forward is not None and depth < MAX_FORWARDS:
-        inner = bind(forward.target, forward.call, role, constructor.module, depth + 1)
-        names = {parameter.name for parameter in constructor.parameters}
-        passed_on = inner is not None and isinstance(inner.node, ast.Name) and inner.node.id in names
-        if passed_on and inner is not None and isinstance(inner.node, ast.Name):
-            return _bind_parameter(constructor, call, inner.node.id, scope)
-        return inner
-    if ref is None:
-        return None
-    if isinstance(ref, str):
-        return _bind_parameter(constructor, call, ref, scope)
-    variadic = next((i for i, p in enumerate(constructor.parameters) if p.variadic), None)
-    args = _positional(call)
-    if (variadic is not None and ref >= variadic) or ref < len(args):
-        return Bound(args[ref], scope) if ref < len(args) else None
-    parameters = constructor.parameters
-    return _bind_parameter(constructor, call, parameters[ref].name, scope) if ref < len(parameters) else None
-
-
-def maps(constructor: Constructor, role: str) -> bool:
-    """Whether some argument map on the way gives `role`."""
-    for _ in range(MAX_FORWARDS + 1):
-        if role in constructor.arguments:
-            return True
-        if constructor.forward is None:
-            return False
-        constructor = constructor.forward.target
-    return False
-
-
-def _positional(call: ast.Call) -> list[ast.expr]:
-    """The call's positional arguments, up to a `*args` (after which positions cannot be told)."""
-    args: list[ast.expr] = []
-    for argument in call.args:
-        if isinstance(argument, ast.Starred):
-            break
-        args.append(argument)
-    return args
-
-
-def _bind_parameter(
-    constructor: Constructor, call: ast.Call, name: str, scope: griffe.Module
-) -> Bound | None:
-    for keyword in call.keywords:
-        if keyword.arg == name:
-            return Bound(keyword.value, scope)
-    parameters = constructor.parameters
-    index = next((i for i, p in enumerate(parameters) if p.name == name), None)
-    if index is None:
-        return None
-    args = _positional(call)
-    if not parameters[index].keyword_only and index < len(args):
-        return Bound(args[index], scope)
-    default = parameters[index].default
-    return None if default is None else Bound(default, constructor.module)
 
 
 class ConstructorTable:
@@ -178,7 +69,7 @@ class ConstructorTable:
         if isinstance(obj, griffe.Class):
             return replace(self._of_class(obj, name), arguments=arguments, forward=None)
         if not isinstance(obj, griffe.Function):
-            raise _config_error(self.config, "constructors", name, "is not a function, method or class")
+            raise config_error(self.config, "constructors", name, "is not a function, method or class")
         return Constructor(obj.name, name, obj, obj.module, _parameters(obj), arguments)
 
     def _of_class(self, cls: griffe.Class, name: str) -> Constructor:
@@ -256,71 +147,6 @@ class ConstructorTable:
 
 
 Bodies = Mapping[str, "ast.FunctionDef | ast.AsyncFunctionDef"]
-
-
-def lookup(
-    module: griffe.Module, name: str, resolver: Resolver, config: CatalogConfig | None, *, what: str
-) -> griffe.Object:
-    """The function, method or class `name` (dotted for `Class.method`) of `module`, imports followed."""
-    key = "constructors" if what == "constructor" else "functions"
-    obj: griffe.Object = module
-    for part in name.split("."):
-        member = obj.members.get(part)
-        if member is None:
-            hint = suggest(name, defined_names(module)) or _listing(module)
-            raise _config_error(config, key, name, f"is not defined in {module.path}", hint)
-        if isinstance(member, griffe.Alias):
-            try:
-                target = resolver.target(member, "it")
-            except (Unresolvable, SourceError) as err:
-                if isinstance(err, SourceError) and err.file is not None:
-                    raise  # a file on the way cannot be read: the error names it
-                reason = err.reason if isinstance(err, Unresolvable) else err.message
-                raise _config_error(config, key, name, reason.removeprefix("it "), _INSTALL_HINT) from None
-            if not isinstance(target, griffe.Object):
-                raise _config_error(config, key, name, "names a standard-library object")
-            member = target
-        obj = member
-    return obj
-
-
-_INSTALL_HINT = "install the package where docgen runs, or add its folder to 'python_path:' in mkdocs.yml"
-
-
-def _config_error(
-    config: CatalogConfig | None, key: str, name: str, problem: str, hint: str | None = None
-) -> ConfigError:
-    what = "constructor" if key == "constructors" else "function"
-    return ConfigError(
-        f"{where(config, key)}{what} '{name}' {problem}",
-        file=config.config_file if config else "mkdocs.yml",
-        line=config.lines.get(f"{key}.{name}") if config else None,
-        hint=hint,
-    )
-
-
-def where(config: CatalogConfig | None, key: str) -> str:
-    """The configuration key a message is about, as its prefix."""
-    return f"'catalogs.{config.name}.{key}': " if config else ""
-
-
-def defined_names(module: griffe.Module) -> list[str]:
-    """The names a configuration may give for `module`: its functions and classes, each class's methods as
-    `Class.method`, and the names imported into it."""
-    names: list[str] = []
-    for name, member in module.members.items():
-        if member.is_alias or member.is_function:
-            names.append(name)
-        elif isinstance(member, griffe.Class):
-            names.append(name)
-            names.extend(f"{name}.{m}" for m, method in member.members.items() if method.is_function)
-    return names
-
-
-def _listing(module: griffe.Module) -> str:
-    names = sorted(defined_names(module))
-    shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
-    return f"defined or imported there: {shown or 'nothing'}"
 
 
 def _parameters(function: griffe.Function) -> tuple[Parameter, ...]:

@@ -16,8 +16,8 @@ import griffe
 
 from generator.core.errors import SourceError
 from generator.core.settings import CatalogConfig
+from generator.extract.binding import Bound, Constructor, bind, maps
 from generator.extract.calls import Call, callee_name, unparse
-from generator.extract.constructors import Bound, Constructor, bind, maps
 from generator.extract.resolve import Resolved, Resolver, TooLarge, Unresolvable
 
 

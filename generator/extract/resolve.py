@@ -24,7 +24,8 @@ from generator.core.errors import SourceError
 from generator.core.limits import MAX_FOLDED_ITEMS, MAX_INT_BITS
 from generator.core.models import Json
 from generator.extract.calls import unparse
-from generator.extract.modules import SourceModules, UndefinedName
+from generator.extract.modules import SourceModules
+from generator.extract.unreadable import UndefinedName
 
 Value = int | float | str | bool | None | tuple["Value", ...]
 

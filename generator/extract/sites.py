@@ -17,8 +17,9 @@ from generator.core.errors import ConfigError, ConfigErrors, SourceError
 from generator.core.models import Source
 from generator.core.settings import CatalogConfig, relative_path
 from generator.extract.calls import CallFinder, callee_name, name_counts
-from generator.extract.constructors import ConstructorTable, lookup, where
+from generator.extract.constructors import ConstructorTable
 from generator.extract.fields import ErrorSite, SiteReader
+from generator.extract.names import lookup, where
 from generator.extract.resolve import Resolver
 
 __all__ = [

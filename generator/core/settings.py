@@ -213,13 +213,7 @@ def _build_settings(
         section = {}
         check.fail(base, "expected a mapping")
     check.unknown_keys(section, TOP_KEYS, base)
-    for key in ("data_dir", "templates_dir"):
-        if key in section and not (isinstance(section[key], str) and section[key]):
-            check.fail((*base, key), f"expected a folder relative to mkdocs.yml, got {section[key]!r}")
-        elif key in section and not (root / section[key]).resolve().is_relative_to(root):
-            hint = "keep docgen's folders inside the project"
-            check.fail((*base, key), f"{section[key]} is outside the project", hint)
-    python_path = python_path_folders(section.get("python_path", []), (*base, "python_path"), check, root)
+    folders = _folders(section, base, check, root)
     raw_catalogs = section.get("catalogs")
     catalogs: dict[str, CatalogConfig] = {}
     if not isinstance(raw_catalogs, dict) or not raw_catalogs:
@@ -240,8 +234,21 @@ def _build_settings(
         site_url=site_url,
         repo_url=repo_url,
         catalogs=catalogs,
-        python_path=python_path,
+        python_path=folders,
     )
+
+
+def _folders(
+    section: Mapping[str, Any], base: tuple[str | int, ...], check: Validator, root: Path
+) -> tuple[Path, ...]:
+    """Check `data_dir` and `templates_dir`; the folders of `python_path`."""
+    for key in ("data_dir", "templates_dir"):
+        if key in section and not (isinstance(section[key], str) and section[key]):
+            check.fail((*base, key), f"expected a folder relative to mkdocs.yml, got {section[key]!r}")
+        elif key in section and not (root / section[key]).resolve().is_relative_to(root):
+            hint = "keep docgen's folders inside the project"
+            check.fail((*base, key), f"{section[key]} is outside the project", hint)
+    return python_path_folders(section.get("python_path", []), (*base, "python_path"), check, root)
 
 
 def _catalog(
@@ -271,13 +278,19 @@ def _catalog(
             raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check, positions=False
         )
         return CatalogConfig(name, kind, source, decorators=decorators)
+    return _errors_catalog(name, source, raw, path, check)
+
+
+def _errors_catalog(
+    name: str, source: str, raw: Mapping[str, Any], path: tuple[str | int, ...], check: Validator
+) -> CatalogConfig:
     names, own = constructor_maps(raw.get("constructors"), (*path, "constructors"), check)
     arguments: dict[str, Any] = {}
     if "arguments" in raw or len(own) < len(names):
         arguments = role_map(raw.get("arguments"), ARGUMENT_ROLES, {"message"}, (*path, "arguments"), check)
     return CatalogConfig(
         name,
-        kind,
+        "errors",
         source,
         constructors=names,
         functions=check.names(raw.get("functions"), (*path, "functions")),

@@ -27,6 +27,7 @@ _CHANGES = {
     "conditions": (Kind.CONDITION_CHANGED, "the condition under which it is raised changed"),
     "data_keys": (Kind.DATA_CHANGED, "the keys of error.data changed"),
     "draft_cause": (Kind.CAUSE_DRAFT_CHANGED, "the comment above the call changed"),
+    "path": (Kind.SITE_MOVED, "the call moved: the configured function now reaches it another way"),
 }
 
 
@@ -137,7 +138,8 @@ class CatalogDrift:
         for field, (kind, message) in _CHANGES.items():
             before, after = getattr(old, field), getattr(new, field)
             if before != after and (entry_id, field) not in explained:
-                yield self._at_site(entry_id, kind, message, _show(before), _show(after))
+                shown = (" → ".join(before), " → ".join(after)) if field == "path" else (before, after)
+                yield self._at_site(entry_id, kind, message, _show(shown[0]), _show(shown[1]))
 
     def _constants(self) -> Iterator[tuple[Finding, list[tuple[str, str]]]]:
         before, after = self.before.constants, self.fresh.constants

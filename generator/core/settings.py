@@ -46,6 +46,14 @@ class CatalogConfig:
     """Role (code, message, status, data) -> 0-based position or keyword of the constructor."""
     decorators: Mapping[str, str] = field(default_factory=dict)
     """Role (tool, resource, prompt) -> decorator name, for tools catalogs."""
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+    """Where the configuration says it: `catalog`, `functions.0`, `constructors.1`... -> line of the file."""
+    config_file: str = "mkdocs.yml"
+    """The configuration file read, as errors name it."""
+
+    def line(self, key: str) -> int | None:
+        """The configuration line of `key` (see `lines`), else of the catalog, when known."""
+        return self.lines.get(key, self.lines.get("catalog"))
 
 
 @dataclass(frozen=True)
@@ -296,14 +304,29 @@ def _catalog(
         )
         return CatalogConfig(name, kind, source, decorators=decorators)
     arguments = _roles(raw.get("arguments"), ARGUMENT_ROLES, {"code", "message"}, (*path, "arguments"), check)
+    constructors = check.names(raw.get("constructors"), (*path, "constructors"))
+    functions = check.names(raw.get("functions"), (*path, "functions"))
     return CatalogConfig(
         name,
         kind,
         source,
-        constructors=check.names(raw.get("constructors"), (*path, "constructors")),
-        functions=check.names(raw.get("functions"), (*path, "functions")),
+        constructors=constructors,
+        functions=functions,
         arguments=arguments,
+        lines=_name_lines(check.loaded, path, {"constructors": constructors, "functions": functions}),
+        config_file=check.loaded.file,
     )
+
+
+def _name_lines(
+    loaded: LoadedYaml, path: tuple[str | int, ...], names: Mapping[str, tuple[str, ...]]
+) -> dict[str, int]:
+    """The line of the catalog and of each configured name (a flow list `[a, b]` gives its own line)."""
+    lines = {"catalog": loaded.line_of(path)}
+    for key, values in names.items():
+        for index in range(len(values)):
+            lines[f"{key}.{index}"] = loaded.line_of((*path, key, index))
+    return lines
 
 
 def _is_kind(value: object) -> TypeGuard[CatalogKind]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import dataclasses
 import itertools
 import re
 from collections.abc import Collection, Iterator, Mapping
@@ -25,6 +26,8 @@ class Call:
     call: ast.Call
     statement: ast.stmt
     conditions: tuple[str, ...]
+    scope: tuple[str, ...] = ()
+    """The nested functions (closures) of the scanned function the call sits in, outermost first."""
 
 
 def unparse(node: ast.AST) -> str:
@@ -93,8 +96,11 @@ class CallFinder:
 
     def _calls_in(self, statement: ast.stmt, guards: tuple[str, ...]) -> Iterator[Call]:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            return
-        if isinstance(statement, ast.If | ast.While):
+            # A closure (or a class) defined inside the scanned function: its calls belong to it too.
+            yield from self._direct(statement, [*statement.decorator_list], guards)
+            for found in self.calls(statement.body, guards):
+                yield dataclasses.replace(found, scope=(statement.name, *found.scope))
+        elif isinstance(statement, ast.If | ast.While):
             test = unparse(statement.test)
             yield from self._direct(statement, [statement.test], guards)
             yield from self.calls(statement.body, (*guards, test))

@@ -134,7 +134,7 @@ def _errors(
     result.sites[name] = sites
     result.successors[name] = successors
     result.module_names[name] = module_names
-    sources = cited_sources(config, module, loaded.files)
+    sources = cited_sources(config, module, loaded.files, sites)
     constants = module_constants(module, resolver)
     return errors_catalog(name, sites, ids, sources, constants)
 
@@ -159,6 +159,7 @@ def errors_catalog(
             data_keys=site.data_keys,
             constants_used=site.constants_used,
             draft_cause=site.draft_cause or None,
+            path=site.path or (site.function,),
         )
         for site, entry_id in zip(sites, ids, strict=True)
     )

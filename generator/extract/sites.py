@@ -8,6 +8,8 @@ finds the calls and their guarding conditions, and the code below resolves what 
 from __future__ import annotations
 
 import ast
+import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,8 +19,10 @@ import griffe
 from generator.core.errors import ConfigError, SourceError, suggest
 from generator.core.models import Source
 from generator.core.settings import CatalogConfig, relative_path
-from generator.extract.calls import Call, CallFinder, callee_name, name_counts, unparse
+from generator.extract.calls import Call, callee_name, unparse
+from generator.extract.reach import Reach, Where, local_name
 from generator.extract.resolve import Resolver, Unresolvable
+from generator.extract.silence import Silence
 
 
 class FunctionBodies(griffe.Extension):
@@ -31,6 +35,8 @@ class FunctionBodies(griffe.Extension):
         self.code: dict[str, str] = {}
         self.trees: dict[bytes, ast.Module] = {}
         """Each module's whole tree, by the bytes it was parsed from (for `SourceFiles.adopt`)."""
+        self.modules: dict[str, ast.Module] = {}
+        """Each module's whole tree, by its dotted path (for its top-level tables of functions)."""
 
     def on_module_node(self, *, node: Any, agent: Any, **kwargs: Any) -> None:
         code = getattr(agent, "code", None)
@@ -38,6 +44,10 @@ class FunctionBodies(griffe.Extension):
             # griffe reads files with universal newlines and without a BOM: the encoded text is the file's
             # bytes only when it has neither, and only then can a reader of the file find this tree.
             self.trees[code.encode("utf-8")] = node
+
+    def on_module_instance(self, *, node: Any, mod: griffe.Module, agent: Any, **kwargs: Any) -> None:
+        if isinstance(node, ast.Module):
+            self.modules[mod.path] = node
 
     def on_function_instance(self, *, node: Any, func: griffe.Function, agent: Any, **kwargs: Any) -> None:
         code = getattr(agent, "code", None)  # only griffe's visitor parses source
@@ -61,6 +71,10 @@ class ErrorSite:
     conditions: tuple[str, ...]
     draft_cause: str | None
     constants_used: tuple[str, ...]
+    path: tuple[str, ...] = ()
+    """The configured function, then each helper on the way to `function`."""
+    helpers: tuple[tuple[str, str], ...] = ()
+    """(file, name in that file) of each helper on the path, for the catalog's sources."""
 
 
 def find_function(module: griffe.Module, name: str, *, what: str = "function") -> griffe.Function:
@@ -97,27 +111,31 @@ def extract_error_sites(
     """All constructor calls in the configured functions, in configuration order, then source order.
 
     A configured function may be imported into the configured module from another one: its calls are
-    located in, and its names resolved in, the module that defines it.
+    located in, and its names resolved in, the module that defines it. So are the calls of the helpers it
+    reaches (`generator.extract.reach`), each listed where the helper is called. A configured function that
+    reaches no call, or a constructor that nothing calls, is a located configuration error.
     """
     constructors = {name: find_function(module, name, what="constructor") for name in config.constructors}
-    # By source text, as the configured functions may live in several files: a finder, and the text's lines
-    # (griffe reads files with universal newlines, so these are exactly the parser's lines).
-    finders: dict[str, tuple[CallFinder, list[str]]] = {}
+    functions = {name: find_function(module, name) for name in config.functions}
+    configured = {function.path for function in [*constructors.values(), *functions.values()]}
+    reach = Reach(bodies.nodes, bodies.code, constructors, configured)
+    lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
     sites: list[ErrorSite] = []
-    for function_name in config.functions:
-        function = find_function(module, function_name)
-        home, file = function.module, files(function.module)
-        node = bodies.nodes.get(function.path)
-        if node is None:
-            raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
-        code = bodies.code[function.path]
-        if code not in finders:
-            finders[code] = (CallFinder(constructors, name_counts(code, constructors)), code.split("\n"))
-        finder, lines = finders[code]
-        for found in finder.calls(node.body):
-            constructor = constructors[callee_name(found.call)]
-            site = _Site(config, home, resolver, file, constructor)
-            sites.append(site.build(function_name, found, lines))
+    silence = Silence(config)
+    for function_name, function in functions.items():
+        start = reach.start(function, function_name, file=files(function.module))
+        for where, found in reach.constructor_calls(start):
+            home, file = where.function.module, files(where.function.module)
+            constructor_name = callee_name(found.call)
+            site = _Site(config, home, resolver, file, constructors[constructor_name])
+            text_lines = lines.setdefault(where.code, where.code.split("\n"))
+            helpers = tuple((files(helper.module), local_name(helper)) for helper in where.helpers)
+            sites.append(dataclasses.replace(site.build(where, found, text_lines), helpers=helpers))
+            silence.heard(function_name, constructor_name)
+    by_path = {function.path: name for name, function in functions.items()}
+    for name, paths in reach.handoffs.items():
+        silence.hands_off(name, {by_path[path] for path in paths if path in by_path})
+    silence.raise_unheard(module.path)
     return sites
 
 
@@ -136,9 +154,12 @@ class ModuleFiles:
         return self._files[module.path]
 
 
-def cited_sources(config: CatalogConfig, module: griffe.Module, files: ModuleFiles) -> tuple[Source, ...]:
+def cited_sources(
+    config: CatalogConfig, module: griffe.Module, files: ModuleFiles, sites: Sequence[ErrorSite] = ()
+) -> tuple[Source, ...]:
     """The files an errors catalog comes from, each with the constructors and functions defined there, by
-    their names in that file, in configuration order."""
+    their names in that file, in configuration order, then the helpers the sites were reached through, in
+    the order of the sites."""
     by_file: dict[str, list[str]] = {}
     named = [(name, "constructor") for name in config.constructors]
     for name, what in [*named, *((name, "function") for name in config.functions)]:
@@ -147,6 +168,10 @@ def cited_sources(config: CatalogConfig, module: griffe.Module, files: ModuleFil
         if local.endswith(".__init__") and not name.endswith("__init__"):
             local = local.removesuffix(".__init__")  # a class constructor is cited as the class
         by_file.setdefault(files(function.module), []).append(local)
+    for site in sites:
+        for file, helper in site.helpers:
+            if helper not in by_file.setdefault(file, []):
+                by_file[file].append(helper)
     return tuple(Source(path, tuple(symbols)) for path, symbols in by_file.items())
 
 
@@ -167,9 +192,10 @@ class _Site:
         self.file = file
         self.constructor = constructor
 
-    def build(self, function: str, found: Call, lines: list[str]) -> ErrorSite:
+    def build(self, where: Where, found: Call, lines: list[str]) -> ErrorSite:
         call = found.call
         self.line = call.lineno
+        function = ".".join((where.name, *found.scope))
         code, code_names = self._number("code", call)
         status, status_names = self._number("status", call, default=200)
         return ErrorSite(
@@ -184,6 +210,7 @@ class _Site:
             conditions=found.conditions,
             draft_cause=_comment_above(lines, found.statement),
             constants_used=tuple(sorted({*code_names, *status_names})),
+            path=(*where.path[:-1], function),
         )
 
     def _argument(self, role: str, call: ast.Call) -> ast.expr | str | None:

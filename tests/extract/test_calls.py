@@ -9,8 +9,9 @@ from generator.extract.calls import CallFinder, name_counts
 NAMES = ("rpc_error", "Fault")
 
 # Every kind of statement the finder descends into; calls nested in calls, in guards and over several lines;
-# the names also in comments and strings; a nested def (never scanned); a name written in full-width letters
-# (the parser reads it as `rpc_error`); a form feed (whitespace to the parser, a line break to splitlines).
+# the names also in comments and strings; a nested def (a closure: scanned, and named as the call's scope);
+# a name written in full-width letters (the parser reads it as `rpc_error`); a form feed (whitespace to the
+# parser, a line break to splitlines).
 SOURCE = """\
 def handler(params, items):
     # rpc_error is mentioned here, in a comment, and "rpc_error" in a string below
@@ -50,7 +51,7 @@ def handler(params, items):
         case _:
             pass
     def inner():
-        return rpc_error(7, -6, "never scanned")
+        return rpc_error(7, -6, "in a closure")
     log(rpc_error(8, 0, "first"), rpc_error(9, 0, "second"))
     return [wrap(rpc_error(10, 0, "deeper, so found later")), \uff52pc_error(11, -7, "full width")]
 """
@@ -68,7 +69,9 @@ def test_skipping_by_lines_finds_what_a_full_walk_finds() -> None:
     full = found(CallFinder(NAMES, every_line), function.body)
     pruned = found(CallFinder(NAMES, name_counts(SOURCE, NAMES)), function.body)
     assert pruned == full
-    assert [line for line, *_ in full] == [5, 6, 11, 14, 19, 26, 33, 40, 40, 41, 41]
+    assert [line for line, *_ in full] == [5, 6, 11, 14, 19, 26, 33, 39, 40, 40, 41, 41]
+    scopes = [c.scope for c in CallFinder(NAMES, name_counts(SOURCE, NAMES)).calls(function.body)]
+    assert scopes == [(), (), (), (), (), (), (), ("inner",), (), (), (), ()]
     assert full[2][2] == (
         "not (params.get('a') is None)",
         "not (rpc_error(2, -1, 'in a test'))",

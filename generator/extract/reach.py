@@ -1,0 +1,211 @@
+"""Follow the configured functions into the helpers they call, so that a refactor does not lose an error.
+
+A configured function may build its error response itself, or call a helper (a module function, imported or
+not, or a method on `self` or `cls`, inherited or not) that builds it, perhaps through further helpers. From
+each configured function, every call that resolves statically to a function of the loaded source is followed,
+depth first and in source order, so that the constructor calls come out in the order a reader meets them.
+
+What is not followed: a call of a configured function (its calls are listed under its own name), a call of a
+configured constructor, a call through a value only known at run time (a callback, a registry filled by
+decorators), and a call more than `MAX_HELPER_DEPTH` helpers below a configured function. A function that
+calls itself, directly or round a longer cycle, is walked once per path.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass
+
+import griffe
+
+from generator.core.errors import SourceError
+from generator.extract.calls import Call, CallFinder, callee_name, name_counts
+
+MAX_HELPER_DEPTH = 8
+"""How many helpers deep below a configured function calls are followed."""
+MAX_HELPER_VISITS = 50_000
+"""How many helper bodies one catalog may walk in all (each path counts): a bound on the work a pull request
+can ask for with a fan of helpers calling each other."""
+
+_RESOLUTION_ERRORS = (griffe.AliasResolutionError, griffe.CyclicAliasError, KeyError, ValueError)
+
+
+@dataclass(frozen=True)
+class Where:
+    """A function reached from a configured one: the path that led there and the guards on the way."""
+
+    function: griffe.Function
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    code: str
+    path: tuple[str, ...]
+    """The configured function's name, then each helper's (as `local_name` gives it)."""
+    guards: tuple[str, ...]
+    """The conditions under which the callers called their way here."""
+    helpers: tuple[griffe.Function, ...] = ()
+    """The helpers on the path, `function` last (none: `function` is the configured one)."""
+
+    @property
+    def name(self) -> str:
+        return self.path[-1]
+
+
+def local_name(function: griffe.Function) -> str:
+    """A function's name in its module: `helper`, `Class.method`."""
+    return function.path.removeprefix(f"{function.module.path}.")
+
+
+def resolved(member: griffe.Object | griffe.Alias | None) -> griffe.Object | None:
+    """`member`, or what the alias points at; None when that cannot be told from the loaded source."""
+    if isinstance(member, griffe.Alias):
+        try:
+            target = member.final_target
+        except _RESOLUTION_ERRORS:
+            return None
+        return target if isinstance(target, griffe.Object) else None
+    return member
+
+
+def class_member(cls: griffe.Class, name: str) -> griffe.Object | None:
+    """The member `name` of `cls`, its own or inherited from a base class in the loaded source."""
+    try:
+        member = cls.all_members.get(name)
+    except _RESOLUTION_ERRORS:
+        member = cls.members.get(name)
+    return resolved(member)
+
+
+class CallTargets:
+    """Resolves a call in a function's body to the function of the loaded source it calls, if any."""
+
+    def __init__(self, nodes: Mapping[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> None:
+        self.nodes = nodes
+        self._names: dict[str, frozenset[str]] = {}
+
+    def candidate_names(self, caller: griffe.Function) -> frozenset[str]:
+        """The names a call in `caller` may call a helper by (a superset: used to skip statements)."""
+        key = caller.parent.path if isinstance(caller.parent, griffe.Class) else caller.module.path
+        if key not in self._names:
+            names = set(self._module_names(caller.module))
+            if isinstance(caller.parent, griffe.Class):
+                try:
+                    names.update(caller.parent.all_members)
+                except _RESOLUTION_ERRORS:
+                    names.update(caller.parent.members)
+            self._names[key] = frozenset(name for name in names if name.isidentifier())
+        return self._names[key]
+
+    def _module_names(self, module: griffe.Module) -> Iterator[str]:
+        """Functions of `module` (defined or imported), and those of the modules it imports (`mod.f()`)."""
+        for name, member in module.members.items():
+            target = resolved(member) if member.is_alias else member
+            if isinstance(target, griffe.Function):
+                yield name
+            elif isinstance(target, griffe.Module) and member.is_alias:
+                yield from target.functions
+            elif isinstance(target, griffe.Class):
+                yield from target.functions  # `Class.method(...)` is called by the method's name
+
+    def target(self, call: ast.Call, caller: griffe.Function) -> griffe.Function | None:
+        """The function `call` calls, when it is one of the loaded source with a known body."""
+        func = call.func
+        found: griffe.Object | None = None
+        if isinstance(func, ast.Name):
+            found = resolved(caller.module.members.get(func.id))
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            receiver, owner = func.value.id, caller.parent
+            if receiver in ("self", "cls") and isinstance(owner, griffe.Class):
+                found = class_member(owner, func.attr)
+            else:
+                holder = resolved(caller.module.members.get(receiver))
+                if isinstance(holder, griffe.Module):
+                    found = resolved(holder.members.get(func.attr))
+                elif isinstance(holder, griffe.Class):
+                    found = class_member(holder, func.attr)
+        if isinstance(found, griffe.Function) and found.path in self.nodes:
+            return found
+        return None
+
+
+class Reach:
+    """Walks configured functions and the helpers they reach, yielding every constructor call with where it
+    sits."""
+
+    def __init__(
+        self,
+        nodes: Mapping[str, ast.FunctionDef | ast.AsyncFunctionDef],
+        code: Mapping[str, str],
+        constructors: Collection[str],
+        configured: Collection[str],
+    ) -> None:
+        self.code = code
+        self.constructors = frozenset(constructors)
+        self.configured = frozenset(configured)
+        """Dotted paths of the configured functions and constructors: never followed into."""
+        self.targets = CallTargets(nodes)
+        self.nodes = nodes
+        self.visits = 0
+        self.handoffs: dict[str, set[str]] = {}
+        """Configured function name -> paths of the configured functions it calls (and leaves to them)."""
+        self._finders: dict[tuple[str, frozenset[str]], CallFinder] = {}
+
+    def start(self, function: griffe.Function, name: str, *, file: str) -> Where:
+        """The configured function `function` (defined in `file`), named `name` as in the configuration."""
+        node = self.nodes.get(function.path)
+        if node is None:
+            raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
+        return Where(function, node, self.code[function.path], (name,), ())
+
+    def constructor_calls(self, where: Where) -> Iterator[tuple[Where, Call]]:
+        """Every constructor call in `where` and in the helpers it reaches, in the order a reader meets them;
+        each call's conditions include the guards of the calls that led to it."""
+        names = self.targets.candidate_names(where.function) | self.constructors
+        finder = self._finder(where.code, names)
+        stack = {where.function.path}
+        yield from self._walk(where, finder.calls(where.node.body), stack)
+
+    def _walk(self, where: Where, calls: Iterator[Call], stack: set[str]) -> Iterator[tuple[Where, Call]]:
+        for found in calls:
+            if callee_name(found.call) in self.constructors:
+                conditions = (*where.guards, *found.conditions)
+                yield where, dataclasses.replace(found, conditions=conditions)
+                continue
+            helper = self._helper(found.call, where, stack)
+            if helper is None:
+                continue
+            self.visits += 1
+            if self.visits > MAX_HELPER_VISITS:
+                raise SourceError(
+                    f"following the helpers of {where.path[0]} walked over {MAX_HELPER_VISITS:,} bodies",
+                    hint="configure the functions nearer the constructor calls",
+                )
+            inner = Where(
+                helper,
+                self.nodes[helper.path],
+                self.code[helper.path],
+                (*where.path, local_name(helper)),
+                (*where.guards, *found.conditions),
+                (*where.helpers, helper),
+            )
+            names = self.targets.candidate_names(helper) | self.constructors
+            stack.add(helper.path)
+            yield from self._walk(inner, self._finder(inner.code, names).calls(inner.node.body), stack)
+            stack.discard(helper.path)
+
+    def _helper(self, call: ast.Call, where: Where, stack: set[str]) -> griffe.Function | None:
+        if len(where.path) > MAX_HELPER_DEPTH:
+            return None
+        helper = self.targets.target(call, where.function)
+        if helper is not None and helper.path in self.configured:
+            self.handoffs.setdefault(where.path[0], set()).add(helper.path)
+            return None
+        if helper is None or helper.path in stack:
+            return None
+        return helper
+
+    def _finder(self, code: str, names: frozenset[str]) -> CallFinder:
+        key = (code, names)
+        if key not in self._finders:
+            self._finders[key] = CallFinder(names, name_counts(code, names))
+        return self._finders[key]

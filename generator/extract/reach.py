@@ -76,6 +76,20 @@ def class_member(cls: griffe.Class, name: str) -> griffe.Object | None:
     return resolved(member)
 
 
+def instance_class(attribute: griffe.Attribute) -> griffe.Class | None:
+    """The class of a module-level instance, from its annotation or the class called to build it."""
+    value = attribute.value
+    built = value.function if isinstance(value, griffe.ExprCall) else None
+    for expression in (attribute.annotation, built):
+        if isinstance(expression, griffe.ExprName | griffe.ExprAttribute):
+            obj: griffe.Object | None = attribute.module
+            for part in str(expression).split("."):
+                obj = resolved(obj.members.get(part)) if obj is not None else None
+            if isinstance(obj, griffe.Class):
+                return obj
+    return None
+
+
 class CallTargets:
     """Resolves a call in a function's body to the function of the loaded source it calls, if any."""
 
@@ -119,6 +133,8 @@ class CallTargets:
                 found = class_member(owner, func.attr)
             else:
                 holder = resolved(caller.module.members.get(receiver))
+                if isinstance(holder, griffe.Attribute):  # a module-level instance: `_POLICY.check(...)`
+                    holder = instance_class(holder)
                 if isinstance(holder, griffe.Module):
                     found = resolved(holder.members.get(func.attr))
                 elif isinstance(holder, griffe.Class):

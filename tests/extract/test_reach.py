@@ -225,3 +225,34 @@ def test_every_silent_function_is_reported_at_once(tmp_path: Path) -> None:
         True,
         True,
     ]
+
+
+def test_a_method_of_a_module_level_instance_or_a_static_method_is_followed(tmp_path: Path) -> None:
+    make_project(
+        tmp_path,
+        """\
+        class Policy:
+            def refusal(self, origin):
+                if origin not in self.allowed:
+                    return _rpc_error(None, -32600, f"Origin not allowed: {origin}", status=403)
+                return None
+
+            @staticmethod
+            def size(body):
+                if len(body) > 9:
+                    return _rpc_error(None, -32600, "Too large", status=413)
+                return None
+
+        POLICY = Policy()
+        TYPED: Policy = make_policy()
+
+        def endpoint(request):
+            first = POLICY.refusal(request.origin) or TYPED.refusal(request.origin)
+            return first or Policy.size(request.body)
+        """,
+    )
+    assert [e["path"] for e in entries(tmp_path)] == [
+        ["endpoint", "Policy.refusal"],
+        ["endpoint", "Policy.refusal"],
+        ["endpoint", "Policy.size"],
+    ]

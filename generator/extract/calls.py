@@ -39,6 +39,17 @@ def unparse(node: ast.AST) -> str:
         return "..."
 
 
+def template(node: ast.JoinedStr) -> str:
+    """An f-string as a message template: its text, with each `{expression}` as written."""
+    parts: list[str] = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+        elif isinstance(value, ast.FormattedValue):
+            parts.append("{" + unparse(value.value) + "}")
+    return "".join(parts)
+
+
 def callee_name(call: ast.Call) -> str:
     """The name a call is made by: `f` for `f(...)` and for `module.f(...)`."""
     func = call.func

@@ -160,6 +160,8 @@ def errors_catalog(
             constants_used=site.constants_used,
             draft_cause=site.draft_cause or None,
             path=site.path or (site.function,),
+            raises=site.raises.sites if site.raises else (),
+            raises_scope=site.raises.scope if site.raises else None,
         )
         for site, entry_id in zip(sites, ids, strict=True)
     )

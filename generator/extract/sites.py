@@ -19,7 +19,8 @@ import griffe
 from generator.core.errors import ConfigError, SourceError, suggest
 from generator.core.models import Source
 from generator.core.settings import CatalogConfig, relative_path
-from generator.extract.calls import Call, callee_name, unparse
+from generator.extract.calls import Call, callee_name, template
+from generator.extract.handlers import HandlerRaises, RaiseIndex
 from generator.extract.reach import Reach, Where, local_name
 from generator.extract.resolve import Resolver, Unresolvable
 from generator.extract.silence import Silence
@@ -75,6 +76,8 @@ class ErrorSite:
     """The configured function, then each helper on the way to `function`."""
     helpers: tuple[tuple[str, str], ...] = ()
     """(file, name in that file) of each helper on the path, for the catalog's sources."""
+    raises: HandlerRaises | None = None
+    """When the call sits in an `except` handler of a class of the loaded source: where it is raised."""
 
 
 def find_function(module: griffe.Module, name: str, *, what: str = "function") -> griffe.Function:
@@ -119,6 +122,7 @@ def extract_error_sites(
     functions = {name: find_function(module, name) for name in config.functions}
     configured = {function.path for function in [*constructors.values(), *functions.values()]}
     reach = Reach(bodies.nodes, bodies.code, constructors, configured)
+    raises = RaiseIndex(module.package, reach.targets, bodies.modules)
     lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
     sites: list[ErrorSite] = []
     silence = Silence(config)
@@ -130,7 +134,9 @@ def extract_error_sites(
             site = _Site(config, home, resolver, file, constructors[constructor_name])
             text_lines = lines.setdefault(where.code, where.code.split("\n"))
             helpers = tuple((files(helper.module), local_name(helper)) for helper in where.helpers)
-            sites.append(dataclasses.replace(site.build(where, found, text_lines), helpers=helpers))
+            behind = raises.behind(where, found.call, files)
+            built = site.build(where, found, text_lines)
+            sites.append(dataclasses.replace(built, helpers=helpers, raises=behind))
             silence.heard(function_name, constructor_name)
     by_path = {function.path: name for name, function in functions.items()}
     for name, paths in reach.handoffs.items():
@@ -261,7 +267,7 @@ class _Site:
     def _message(self, call: ast.Call) -> str:
         expression = self._argument("message", call)
         if isinstance(expression, ast.JoinedStr):
-            return _template(expression)
+            return template(expression)
         if expression is None:
             raise self._fail("message", "is missing", "pass a message string")
         try:
@@ -296,16 +302,6 @@ _STATIC_HINT = (
 
 def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
-
-
-def _template(node: ast.JoinedStr) -> str:
-    parts: list[str] = []
-    for value in node.values:
-        if isinstance(value, ast.Constant):
-            parts.append(str(value.value))
-        elif isinstance(value, ast.FormattedValue):
-            parts.append("{" + unparse(value.value) + "}")
-    return "".join(parts)
 
 
 def _comment_above(lines: list[str], statement: ast.stmt) -> str | None:

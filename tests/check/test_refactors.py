@@ -122,3 +122,51 @@ def test_an_error_moved_into_helpers_keeps_its_id_and_the_page_cites_the_helper(
     stale = sorted({str(root / str(f["file"])) for f in findings if f["kind"] == "verification-stale"})
     assert docgen(root, "verify", *stale, "--date", "2026-12-01") == 0
     assert check(root, capsys) == (0, [])
+
+
+FEATURES = "backend/app/features.py"
+
+
+def edit(root: Path, relative: str, old: str, new: str) -> None:
+    path = root / relative
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{old!r} not in {relative}: the test needs updating"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_raise_behind_a_handler_added_reworded_or_removed_is_reported_where_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_project(REPO_ROOT, tmp_path)
+    committed = entry(root, "invalid-params")
+    assert committed["raises_scope"] == "reachable"
+    assert {(r["function"], r["file"]) for r in committed["raises"]} >= {("_string_field", FEATURES)}
+    assert {r["exception"] for r in entry(root, "unknown-name")["raises"]} == {"UnknownName"}
+
+    lookup = '    func = TOOLS.get(name)\n    if func is None:\n        raise UnknownName("tool", name)\n'
+    edit(
+        root, FEATURES, lookup, '    if len(name) > 64:\n        raise BadParams("name too long")\n' + lookup
+    )
+    edit(
+        root,
+        FEATURES,
+        "raise BadParams(\"'arguments' must be an object\")",
+        'raise BadParams("bad arguments")',
+    )
+    edit(root, FEATURES, "        raise BadParams(str(exc)) from exc\n", "        raise\n")
+    _code, findings = check(root, capsys)
+    lines = (root / FEATURES).read_text(encoding="utf-8").splitlines()
+    added = next(n for n, line in enumerate(lines, 1) if "name too long" in line)
+    reworded = next(n for n, line in enumerate(lines, 1) if "bad arguments" in line)
+    catalog_line = next(
+        n
+        for n, line in enumerate((root / CATALOG).read_text(encoding="utf-8").splitlines(), 1)
+        if line == "- id: invalid-params"
+    )
+    assert sorted((f["kind"], f["file"], f["line"], f["subject"], f["new"]) for f in findings) == [
+        ("raise-added", FEATURES, added, "invalid-params: BadParams in call_tool", "name too long"),
+        ("raise-changed", FEATURES, reworded, "invalid-params: BadParams in _arguments", "bad arguments"),
+        ("raise-removed", CATALOG, catalog_line, "invalid-params: BadParams in get_prompt", None),
+    ]
+    assert docgen(root, "extract") == 0
+    assert check(root, capsys) == (0, [])

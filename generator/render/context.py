@@ -5,9 +5,9 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
 `catalog` (the catalog as plain data, as its YAML file has it). Some regions get more:
 
 - `page-header`: `header` with `status`, `audience`, `last_verified`, `canonical`, `reproduced`.
-- `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`; None where the notes have a
-  gap) in the notes file's order, then entries without notes in catalog order; `json_href`, the page-relative
-  link to the catalog published as JSON.
+- `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`, None where the notes have a
+  gap, and `show_raises`, the notes' option to list the entry's `raises`) in the notes file's order, then
+  entries without notes in catalog order; `json_href`, the page-relative link to the catalog as JSON.
 - `based-on`: `sources` (`file`, `url`, `symbols` as `name` + `url`): the front matter's `based_on` files,
   then the helpers that extract followed to reach the calls of the page's errors catalog; and `specs`
   (`title`, `url`).
@@ -103,7 +103,10 @@ def _error_table(inputs: RenderInputs, region: Region, page: str, context: Conte
         errors_of(inputs, name).entries, inputs.notes_of(name), lambda entry: entry.id
     ):
         cause, action = render_entry_notes(inputs, name, entry.id)
-        entries.append({**entry.as_data(), "anchor": f"err-{entry.id}", "cause": cause, "action": action})
+        shown = {"show_raises": inputs.notes_of(name).entry(entry.id).show_raises}
+        entries.append(
+            {**entry.as_data(), "anchor": f"err-{entry.id}", "cause": cause, "action": action, **shown}
+        )
     return {"entries": entries, "json_href": _json_href(page, name)}
 
 

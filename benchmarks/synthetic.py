@@ -9,7 +9,8 @@ writes a project docgen can check, then runs `docgen extract`, writes a note for
     backend/errors.py               the constructor `rpc_error` and `class Code(IntEnum)`
     backend/limits.py               constants computed from constants of errors.py
     backend/constants/cNN.py        codes computed from limits.BASE (imported across modules)
-    backend/handlers/hNNN.py        100 error sites in 10 functions, behind if/for/try/match guards; codes
+    backend/handlers/hNNN.py        100 error sites in 10 functions (3 of each function's in helpers it calls,
+                                    one of those two helpers down), behind if/for/try/match guards; codes
                                     and statuses are literals, IntEnum and HTTPStatus members, imported
                                     constants, module constants derived from imports, and arithmetic
     docs/errors/hNNN.md             a page per catalog with an error-table region, cited and verified
@@ -36,6 +37,8 @@ SITES_PER_FUNCTION = 10
 FUNCTIONS_PER_MODULE = 10
 SITES_PER_MODULE = SITES_PER_FUNCTION * FUNCTIONS_PER_MODULE
 HANDLERS_PER_CONSTANTS_MODULE = 4
+HELPER_SITES = 3
+"""Of each function's sites, how many sit in the helpers it calls (one of them two helpers down)."""
 REPO = Path(__file__).resolve().parent.parent
 
 ERRORS_MODULE = '''\
@@ -137,12 +140,34 @@ def handler_module(rng: random.Random, area: int, sites: int, constants: int) ->
     for op in range((sites + SITES_PER_FUNCTION - 1) // SITES_PER_FUNCTION):
         name = f"op_{area:03d}_{op}"
         functions.append(name)
-        lines += ["", "", f"def {name}(request_id, params):", f'    """Operation {op} of area {area}."""']
-        lines += ['    items = params.get("items") or []', '    item_id = params.get("id")']
-        for k in range(min(SITES_PER_FUNCTION, sites - op * SITES_PER_FUNCTION)):
-            lines += _site(rng, f"{area}-{op}", k, f"C{group:02d}_{rng.randrange(10)}")
-        lines.append("    return {'id': request_id, 'result': {}}")
+        count = min(SITES_PER_FUNCTION, sites - op * SITES_PER_FUNCTION)
+        calls = [_site(rng, f"{area}-{op}", k, f"C{group:02d}_{rng.randrange(10)}") for k in range(count)]
+        lines += _operation(name, f"{area:03d}_{op}", f"Operation {op} of area {area}.", calls)
     return "\n".join(lines) + "\n", functions
+
+
+def _operation(name: str, suffix: str, doc: str, calls: list[list[str]]) -> list[str]:
+    """A configured function with its sites: the first ones in its own body, then HELPER_SITES in a helper
+    it calls, the last of which (when there are enough) sits one helper deeper still."""
+    own, helped = calls[: len(calls) - HELPER_SITES], calls[len(calls) - HELPER_SITES :]
+    deeper = helped[-1:] if len(helped) == HELPER_SITES else []
+    helped = helped[: len(helped) - len(deeper)]
+    arguments = "request_id, params, items, item_id"
+    lines = ["", "", f"def {name}(request_id, params):", f'    """{doc}"""']
+    lines += ['    items = params.get("items") or []', '    item_id = params.get("id")']
+    lines += [line for call in own for line in call]
+    if helped:
+        lines += [f"    if (refusal := _check_{suffix}({arguments})) is not None:", "        return refusal"]
+    lines.append("    return {'id': request_id, 'result': {}}")
+    if helped:
+        lines += ["", "", f"def _check_{suffix}({arguments}):", *(line for call in helped for line in call)]
+        if deeper:
+            lines.append(f"    return _deeper_{suffix}({arguments})")
+        else:
+            lines.append("    return None")
+    if deeper:
+        lines += ["", "", f"def _deeper_{suffix}({arguments}):", *deeper[0], "    return None"]
+    return lines
 
 
 def _catalog(area: int, functions: Sequence[str]) -> dict[str, object]:

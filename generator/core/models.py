@@ -70,8 +70,8 @@ class ErrorEntry:
     draft_cause: str | None = None
     """The comment above the call, for editors to start the cause from."""
     path: tuple[str, ...] = ()
-    """The configured function, then each helper called on the way to `function` (empty: read from an
-    older catalog, where the call sat in `function` itself)."""
+    """The configured function, then each helper called on the way to `function`; written only when there
+    is a helper, and read back as `(function,)` when not written."""
     raises: tuple[RaiseSite, ...] = ()
     """When the call sits in an `except` handler: where the exceptions it catches are raised."""
     raises_scope: str | None = None
@@ -96,7 +96,8 @@ class ErrorEntry:
         }
         if self.draft_cause:
             data["draft_cause"] = self.draft_cause
-        data["path"] = list(self.reached_by)
+        if len(self.reached_by) > 1:  # reached through helpers; otherwise the path is `function` alone
+            data["path"] = list(self.reached_by)
         if self.raises_scope is not None:
             data["raises_scope"] = self.raises_scope
             data["raises"] = [site.as_data() for site in self.raises]

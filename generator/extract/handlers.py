@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import griffe
 
 from generator.core.models import RaiseSite
-from generator.extract.calls import template, unparse
+from generator.extract.calls import Call, template, unparse
 from generator.extract.reach import CallTargets, Where, local_name, resolved
 
 MAX_RAISE_VISITS = 20_000
@@ -46,15 +46,23 @@ class RaiseIndex:
         self.targets = targets
         self.modules = modules
         self._classes: dict[str, griffe.Class] | None = None
+        self._caught_by: dict[tuple[str, str], frozenset[str]] = {}
+        self._handlers: dict[int, list[_Handler]] = {}
         self._everywhere: dict[frozenset[str], tuple[tuple[griffe.Function, ast.Raise], ...]] = {}
 
-    def behind(self, where: Where, call: ast.Call, file_of: FileOf) -> HandlerRaises | None:
-        """The raise sites behind the handler `call` sits in, or None when it sits in none of interest."""
-        found = _enclosing_handler(where.node, call)
+    def behind(self, where: Where, found_call: Call, file_of: FileOf) -> HandlerRaises | None:
+        """The raise sites behind the handler the call sits in, or None when it sits in none of interest."""
+        own = found_call.conditions[len(where.guards) :]  # the guards in its own function
+        if not any(condition.startswith("except") for condition in own):
+            return None
+        found = self._enclosing_handler(where.node, found_call.call)
         if found is None:
             return None
         statement, handler = found
-        caught = self._caught(handler, where.function.module)
+        key = (where.function.module.path, unparse(handler.type) if handler.type else "")
+        if key not in self._caught_by:
+            self._caught_by[key] = self._caught(handler, where.function.module)
+        caught = self._caught_by[key]
         if not caught:
             return None
         reached = list(self._reachable(statement.body, where, caught))
@@ -63,6 +71,18 @@ class RaiseIndex:
             scope, reached = "anywhere", list(self._anywhere(caught))
         sites = {(file_of(f.module), node.lineno): _site(f, node, file_of(f.module)) for f, node in reached}
         return HandlerRaises(scope, tuple(sites[key] for key in sorted(sites)))
+
+    def _enclosing_handler(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call
+    ) -> tuple[ast.Try | ast.TryStar, ast.ExceptHandler] | None:
+        """The innermost `try` statement and handler whose body holds `call`."""
+        if id(function) not in self._handlers:
+            self._handlers[id(function)] = list(_handlers_of(function.body))
+        best: _Handler | None = None
+        for handler in self._handlers[id(function)]:
+            if handler[0] <= call.lineno <= handler[1] and (best is None or handler[0] > best[0]):
+                best = handler
+        return (best[2], best[3]) if best is not None else None
 
     def _caught(self, handler: ast.ExceptHandler, module: griffe.Module) -> frozenset[str]:
         """Paths of the classes of the loaded source the handler catches, with all their subclasses."""
@@ -134,18 +154,26 @@ class RaiseIndex:
         return iter(self._everywhere[caught])
 
 
-def _enclosing_handler(
-    function: ast.AST, call: ast.Call
-) -> tuple[ast.Try | ast.TryStar, ast.ExceptHandler] | None:
-    """The innermost `try` statement and handler whose body holds `call`."""
-    best: tuple[ast.Try | ast.TryStar, ast.ExceptHandler] | None = None
-    for node in ast.walk(function):
-        if isinstance(node, ast.Try | ast.TryStar):
-            for handler in node.handlers:
-                first, last = handler.body[0].lineno, handler.body[-1].end_lineno or handler.lineno
-                if first <= call.lineno <= last and (best is None or handler.lineno > best[1].lineno):
-                    best = (node, handler)
-    return best
+_Handler = tuple[int, int, ast.Try | ast.TryStar, ast.ExceptHandler]
+"""The first and last line of a handler's body, its `try` statement, and the handler."""
+
+
+def _handlers_of(statements: list[ast.stmt]) -> Iterator[_Handler]:
+    """Every `except` handler among `statements` and the statements nested in them (closures included);
+    expressions are not walked, as no handler sits in one."""
+    for statement in statements:
+        if isinstance(statement, ast.Try | ast.TryStar):
+            for handler in statement.handlers:
+                last = handler.body[-1].end_lineno or handler.lineno
+                yield handler.body[0].lineno, last, statement, handler
+                yield from _handlers_of(handler.body)
+        if isinstance(statement, ast.Match):
+            for case in statement.cases:
+                yield from _handlers_of(case.body)
+        for block in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, block, None)
+            if isinstance(inner, list):
+                yield from _handlers_of(inner)
 
 
 def _class_named(node: ast.expr, module: griffe.Module) -> griffe.Class | None:

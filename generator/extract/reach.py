@@ -184,8 +184,15 @@ class Reach:
     def _walk(self, where: Where, calls: Iterator[Call], stack: set[str]) -> Iterator[tuple[Where, Call]]:
         for found in calls:
             if callee_name(found.call) in self.constructors:
-                conditions = (*where.guards, *found.conditions)
-                yield where, dataclasses.replace(found, conditions=conditions)
+                guarded = where.guards
+                yield (
+                    where,
+                    (
+                        dataclasses.replace(found, conditions=(*guarded, *found.conditions))
+                        if guarded
+                        else found
+                    ),
+                )
                 continue
             helper = self._helper(found.call, where, stack)
             if helper is None:

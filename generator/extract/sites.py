@@ -8,7 +8,6 @@ finds the calls and their guarding conditions, and the code below resolves what 
 from __future__ import annotations
 
 import ast
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,17 +125,19 @@ def extract_error_sites(
     lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
     sites: list[ErrorSite] = []
     silence = Silence(config)
+    helpers: dict[int, tuple[tuple[str, str], ...]] = {}  # by id of the Where: its helpers, cited
     for function_name, function in functions.items():
         start = reach.start(function, function_name, file=files(function.module))
         for where, found in reach.constructor_calls(start):
             home, file = where.function.module, files(where.function.module)
             constructor_name = callee_name(found.call)
             site = _Site(config, home, resolver, file, constructors[constructor_name])
-            text_lines = lines.setdefault(where.code, where.code.split("\n"))
-            helpers = tuple((files(helper.module), local_name(helper)) for helper in where.helpers)
-            behind = raises.behind(where, found.call, files)
-            built = site.build(where, found, text_lines)
-            sites.append(dataclasses.replace(built, helpers=helpers, raises=behind))
+            if where.code not in lines:
+                lines[where.code] = where.code.split("\n")
+            if id(where) not in helpers:
+                helpers[id(where)] = tuple((files(h.module), local_name(h)) for h in where.helpers)
+            behind = raises.behind(where, found, files)
+            sites.append(site.build(where, found, lines[where.code], helpers[id(where)], behind))
             silence.heard(function_name, constructor_name)
     by_path = {function.path: name for name, function in functions.items()}
     for name, paths in reach.handoffs.items():
@@ -152,11 +153,17 @@ class ModuleFiles:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._files: dict[str, str] = {}
+        self._seen: dict[int, tuple[griffe.Module, str]] = {}
+        """By id of the module object (asked once per call site): the module, kept alive, and its file."""
 
     def __call__(self, module: griffe.Module) -> str:
+        seen = self._seen.get(id(module))
+        if seen is not None and seen[0] is module:
+            return seen[1]
         if module.path not in self._files:
             path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
             self._files[module.path] = relative_path(path, self.root)
+        self._seen[id(module)] = (module, self._files[module.path])
         return self._files[module.path]
 
 
@@ -198,7 +205,14 @@ class _Site:
         self.file = file
         self.constructor = constructor
 
-    def build(self, where: Where, found: Call, lines: list[str]) -> ErrorSite:
+    def build(
+        self,
+        where: Where,
+        found: Call,
+        lines: list[str],
+        helpers: tuple[tuple[str, str], ...] = (),
+        raises: HandlerRaises | None = None,
+    ) -> ErrorSite:
         call = found.call
         self.line = call.lineno
         function = ".".join((where.name, *found.scope))
@@ -217,6 +231,8 @@ class _Site:
             draft_cause=_comment_above(lines, found.statement),
             constants_used=tuple(sorted({*code_names, *status_names})),
             path=(*where.path[:-1], function),
+            helpers=helpers,
+            raises=raises,
         )
 
     def _argument(self, role: str, call: ast.Call) -> ast.expr | str | None:

@@ -32,9 +32,9 @@ def test_optional_fields_are_left_out_when_empty() -> None:
     entry = ErrorEntry("bad", -32600, 400, "Bad", "handle", "app.py")
     assert list(entry.as_data()) == [
         "id", "code", "status", "message", "function", "file", "conditions", "data_keys", "constants_used",
-        "path",
     ]  # fmt: skip
-    assert entry.as_data()["path"] == ["handle"]  # always written: a call in the function itself
+    helped = ErrorEntry("bad", -32600, 400, "Bad", "check", "app.py", path=("handle", "check"))
+    assert helped.as_data()["path"] == ["handle", "check"]  # written only when a helper was on the way
     assert "draft_cause" in ErrorEntry("bad", -32600, 400, "Bad", "f", "a.py", draft_cause="Why.").as_data()
     tool = Tool("t", "t", "Does.", (Parameter("q", "string", True, None, "What."),))
     assert list(tool.as_data()) == ["name", "function", "description", "parameters"]

@@ -125,7 +125,8 @@ def extract_error_sites(
     lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
     sites: list[ErrorSite] = []
     silence = Silence(config)
-    helpers: dict[int, tuple[tuple[str, str], ...]] = {}  # by id of the Where: its helpers, cited
+    # The helpers on each path, cited; keyed by the ids of the helpers (alive for the whole run).
+    helpers: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
     for function_name, function in functions.items():
         start = reach.start(function, function_name, file=files(function.module))
         for where, found in reach.constructor_calls(start):
@@ -134,10 +135,11 @@ def extract_error_sites(
             site = _Site(config, home, resolver, file, constructors[constructor_name])
             if where.code not in lines:
                 lines[where.code] = where.code.split("\n")
-            if id(where) not in helpers:
-                helpers[id(where)] = tuple((files(h.module), local_name(h)) for h in where.helpers)
+            key = tuple(map(id, where.helpers))
+            if key not in helpers:
+                helpers[key] = tuple((files(h.module), local_name(h)) for h in where.helpers)
             behind = raises.behind(where, found, files)
-            sites.append(site.build(where, found, lines[where.code], helpers[id(where)], behind))
+            sites.append(site.build(where, found, lines[where.code], helpers[key], behind))
             silence.heard(function_name, constructor_name)
     by_path = {function.path: name for name, function in functions.items()}
     for name, paths in reach.handoffs.items():

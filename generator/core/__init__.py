@@ -1,13 +1,13 @@
 """What every stage shares: settings, errors, YAML, schemas, the loaded project, typed models, findings.
 
-Owns: the configuration (`settings`), the exception tree (`errors`), YAML in and out with the line of every
-key (`yamlio`, `yamlbounds`, `yamlnodes`), the JSON Schemas and checking a file against one (`schemas`,
-`schema_check`), the loaded project and the one loader (`project`), the typed values: catalogs (`models`,
-written and read by `catalog`), notes (`notes`), probe evidence (`evidence`), the specification's
-classification (`spec`), example requests (`examples`), pages and their front matter (`pages`), cited
-symbols and their fingerprints (`symbols`); findings as values (`findings`), the one writer (`writer`),
-compiled templates (`template_cache`), the bounded Jinja sandbox every template and note renders in
-(`sandbox`, `render_budget`), and the limits every input is held to (`limits`).
+Owns: the configuration (`settings`, its located checks in `settings_checks`), the exception tree (`errors`),
+YAML in and out with the line of every key (`yamlio`, `yamlbounds`, `yamlnodes`), the JSON Schemas and
+checking a file against one (`schemas`, `schema_check`), the loaded project and the one loader (`project`),
+the typed values: catalogs (`models`, written and read by `catalog`), notes (`notes`), probe evidence
+(`evidence`), the specification's classification (`spec`), example requests (`examples`), pages and their
+front matter (`pages`), cited symbols and their fingerprints (`symbols`); findings as values (`findings`), the
+one writer (`writer`), compiled templates (`template_cache`), the bounded Jinja sandbox every template and
+note renders in (`sandbox`, `render_budget`), and the limits every input is held to (`limits`).
 
 May import: the standard library and third-party libraries only; never another docgen subpackage.
 """

@@ -27,6 +27,7 @@ class Kind(enum.StrEnum):
     RAISE_REMOVED = "raise-removed"
     RAISE_CHANGED = "raise-changed"
     CONSTANT_CHANGED = "constant-changed"
+    RUN_TIME_VALUE_CHANGED = "run-time-value-changed"
     TOOL_ADDED = "tool-added"
     TOOL_REMOVED = "tool-removed"
     TOOL_CHANGED = "tool-changed"
@@ -70,6 +71,7 @@ GROUPS: dict[str, tuple[Kind, ...]] = {
         Kind.RAISE_REMOVED,
         Kind.RAISE_CHANGED,
         Kind.CONSTANT_CHANGED,
+        Kind.RUN_TIME_VALUE_CHANGED,
         Kind.TOOL_ADDED,
         Kind.TOOL_REMOVED,
         Kind.TOOL_CHANGED,

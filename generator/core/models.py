@@ -59,8 +59,9 @@ class ErrorEntry:
     """One call of the error constructor: what a client sees, and where the code decides it."""
 
     id: str
-    code: int
-    status: int
+    code: int | str | None
+    """None when the catalog maps no code (a plain HTTP API), or when it is known only at run time."""
+    status: int | None
     message: str
     function: str
     file: str
@@ -69,6 +70,8 @@ class ErrorEntry:
     constants_used: tuple[str, ...] = ()
     draft_cause: str | None = None
     """The comment above the call, for editors to start the cause from."""
+    dynamic: Mapping[str, str] = field(default_factory=dict)
+    """Field -> the expression that gives it, for a code or status known only when the server runs."""
     path: tuple[str, ...] = ()
     """The configured function, then each helper called on the way to `function`; written only when there
     is a helper, and read back as `(function,)` when not written."""
@@ -83,10 +86,12 @@ class ErrorEntry:
         return self.path or (self.function,)
 
     def as_data(self) -> dict[str, Json]:
-        data: dict[str, Json] = {
-            "id": self.id,
-            "code": self.code,
-            "status": self.status,
+        data: dict[str, Json] = {"id": self.id}
+        if self.code is not None:
+            data["code"] = self.code
+        if self.status is not None:
+            data["status"] = self.status
+        data |= {
             "message": self.message,
             "function": self.function,
             "file": self.file,
@@ -96,6 +101,8 @@ class ErrorEntry:
         }
         if self.draft_cause:
             data["draft_cause"] = self.draft_cause
+        if self.dynamic:
+            data["dynamic"] = dict(self.dynamic)
         if len(self.reached_by) > 1:  # reached through helpers; otherwise the path is `function` alone
             data["path"] = list(self.reached_by)
         if self.raises_scope is not None:
@@ -107,8 +114,8 @@ class ErrorEntry:
     def from_data(cls, data: Mapping[str, Any]) -> ErrorEntry:
         return cls(
             id=data["id"],
-            code=data["code"],
-            status=data["status"],
+            code=data.get("code"),
+            status=data.get("status"),
             message=data["message"],
             function=data["function"],
             file=data["file"],
@@ -116,6 +123,7 @@ class ErrorEntry:
             data_keys=tuple(data.get("data_keys") or ()),
             constants_used=tuple(data.get("constants_used") or ()),
             draft_cause=data.get("draft_cause"),
+            dynamic=dict(data.get("dynamic") or {}),
             path=tuple(data.get("path") or (data["function"],)),
             raises=tuple(RaiseSite.from_data(site) for site in data.get("raises") or ()),
             raises_scope=data.get("raises_scope"),

@@ -10,23 +10,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeGuard
 
-from generator.core.errors import ConfigError, ConfigErrors, suggest
+from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.settings_checks import (
+    ARGUMENT_ROLES,
+    Validator,
+    configured_name_lines,
+    constructor_maps,
+    python_path_folders,
+    role_map,
+)
 from generator.core.yamlio import LoadedYaml, read_yaml
 
 CatalogKind = Literal["errors", "tools"]
 ArgumentRef = int | str
 """Where a constructor argument sits: a 0-based position, or a keyword name."""
 
-TOP_KEYS = {"catalogs", "data_dir", "templates_dir"}
+TOP_KEYS = {"catalogs", "data_dir", "templates_dir", "python_path"}
 CATALOG_KEYS = {
     "errors": {"kind", "source", "constructors", "functions", "arguments"},
     "tools": {"kind", "source", "decorators"},
 }
-_NAME_HINTS = {
-    "constructors": "the function or exception class that builds error responses",
-    "functions": "the functions whose bodies call the constructor, in page order",
-}
-ARGUMENT_ROLES = {"code", "message", "status", "data"}
 DECORATOR_ROLES = {"tool", "resource", "prompt"}
 
 
@@ -43,17 +46,16 @@ class CatalogConfig:
     functions: tuple[str, ...] = ()
     """The functions whose bodies are scanned for constructor calls, in page order."""
     arguments: Mapping[str, ArgumentRef] = field(default_factory=dict)
-    """Role (code, message, status, data) -> 0-based position or keyword of the constructor."""
+    """Role (code, message, status, data) -> 0-based position or keyword of the constructor: the map of every
+    constructor that has none of its own."""
+    constructor_arguments: Mapping[str, Mapping[str, ArgumentRef]] = field(default_factory=dict)
+    """Constructor name -> its own argument map, for constructors given as `Name: {arguments: {...}}`."""
+    config_file: str = field(default="mkdocs.yml", compare=False)
+    """The configuration file these settings were read from, as messages name it."""
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+    """`constructors.NAME` / `functions.NAME` -> the line of the configuration that names it."""
     decorators: Mapping[str, str] = field(default_factory=dict)
     """Role (tool, resource, prompt) -> decorator name, for tools catalogs."""
-    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
-    """Where the configuration says it: `catalog`, `functions.0`, `constructors.1`... -> line of the file."""
-    config_file: str = "mkdocs.yml"
-    """The configuration file read, as errors name it."""
-
-    def line(self, key: str) -> int | None:
-        """The configuration line of `key` (see `lines`), else of the catalog, when known."""
-        return self.lines.get(key, self.lines.get("catalog"))
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,9 @@ class Settings:
     site_url: str | None
     repo_url: str | None
     catalogs: Mapping[str, CatalogConfig]
+    python_path: tuple[Path, ...] = ()
+    """Folders searched for imported packages before the environment docgen runs in (a sibling package, or
+    the server's own virtual environment's site-packages)."""
 
     def catalog_path(self, name: str) -> Path:
         """Where the machine-owned catalog `name` lives."""
@@ -193,45 +198,6 @@ def _plugin_section(loaded: LoadedYaml) -> tuple[dict[str, Any], tuple[str | int
     )
 
 
-@dataclass
-class _Validator:
-    """Collects located configuration errors while settings are built."""
-
-    loaded: LoadedYaml
-    base: tuple[str | int, ...]
-    """Where the docgen section sits in the file; messages name keys relative to it."""
-    errors: list[ConfigError] = field(default_factory=list)
-
-    def fail(self, path: tuple[str | int, ...], message: str, hint: str | None = None) -> None:
-        dotted = ".".join(str(part) for part in path[len(self.base) :]) or "docgen"
-        self.errors.append(
-            ConfigError(
-                f"'{dotted}': {message}", file=self.loaded.file, line=self.loaded.line_of(path), hint=hint
-            )
-        )
-
-    def unknown_keys(self, mapping: Mapping[str, Any], known: set[str], path: tuple[str | int, ...]) -> None:
-        for key in mapping:
-            if key not in known:
-                hint = suggest(str(key), known) or f"known keys: {', '.join(sorted(known))}"
-                self.fail((*path, key), "unknown key", hint)
-
-    def names(self, value: Any, path: tuple[str | int, ...], *, required: bool = True) -> tuple[str, ...]:
-        if value is None:
-            key = str(path[-1])
-            hint = f"add '{key}: [name, ...]' to this catalog ({_NAME_HINTS.get(key, 'names')})"
-            self.fail(path, "missing", hint)
-            return ()
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-            self.fail(path, f"expected a list of names, got {value!r}", "write a YAML list such as [a, b]")
-            return ()
-        if required and not value:
-            self.fail(path, "expected at least one name")
-        return tuple(value)
-
-
 def _build_settings(
     section: Any,
     *,
@@ -242,17 +208,12 @@ def _build_settings(
     site_url: str | None,
     repo_url: str | None,
 ) -> Settings:
-    check = _Validator(loaded, base)
+    check = Validator(loaded, base)
     if not isinstance(section, dict):
         section = {}
         check.fail(base, "expected a mapping")
     check.unknown_keys(section, TOP_KEYS, base)
-    for key in ("data_dir", "templates_dir"):
-        if key in section and not (isinstance(section[key], str) and section[key]):
-            check.fail((*base, key), f"expected a folder relative to mkdocs.yml, got {section[key]!r}")
-        elif key in section and not (root / section[key]).resolve().is_relative_to(root):
-            hint = "keep docgen's folders inside the project"
-            check.fail((*base, key), f"{section[key]} is outside the project", hint)
+    folders = _folders(section, base, check, root)
     raw_catalogs = section.get("catalogs")
     catalogs: dict[str, CatalogConfig] = {}
     if not isinstance(raw_catalogs, dict) or not raw_catalogs:
@@ -273,11 +234,25 @@ def _build_settings(
         site_url=site_url,
         repo_url=repo_url,
         catalogs=catalogs,
+        python_path=folders,
     )
 
 
+def _folders(
+    section: Mapping[str, Any], base: tuple[str | int, ...], check: Validator, root: Path
+) -> tuple[Path, ...]:
+    """Check `data_dir` and `templates_dir`; the folders of `python_path`."""
+    for key in ("data_dir", "templates_dir"):
+        if key in section and not (isinstance(section[key], str) and section[key]):
+            check.fail((*base, key), f"expected a folder relative to mkdocs.yml, got {section[key]!r}")
+        elif key in section and not (root / section[key]).resolve().is_relative_to(root):
+            hint = "keep docgen's folders inside the project"
+            check.fail((*base, key), f"{section[key]} is outside the project", hint)
+    return python_path_folders(section.get("python_path", []), (*base, "python_path"), check, root)
+
+
 def _catalog(
-    name: str, raw: Any, path: tuple[str | int, ...], check: _Validator, root: Path
+    name: str, raw: Any, path: tuple[str | int, ...], check: Validator, root: Path
 ) -> CatalogConfig | None:
     if not isinstance(raw, dict):
         check.fail(path, "expected a mapping with at least 'kind' and 'source'")
@@ -299,64 +274,32 @@ def _catalog(
     elif not (root / source).exists():
         check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
     if kind == "tools":
-        decorators = _roles(
+        decorators = role_map(
             raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check, positions=False
         )
         return CatalogConfig(name, kind, source, decorators=decorators)
-    arguments = _roles(raw.get("arguments"), ARGUMENT_ROLES, {"code", "message"}, (*path, "arguments"), check)
-    constructors = check.names(raw.get("constructors"), (*path, "constructors"))
-    functions = check.names(raw.get("functions"), (*path, "functions"))
+    return _errors_catalog(name, source, raw, path, check)
+
+
+def _errors_catalog(
+    name: str, source: str, raw: Mapping[str, Any], path: tuple[str | int, ...], check: Validator
+) -> CatalogConfig:
+    names, own = constructor_maps(raw.get("constructors"), (*path, "constructors"), check)
+    arguments: dict[str, Any] = {}
+    if "arguments" in raw or len(own) < len(names):
+        arguments = role_map(raw.get("arguments"), ARGUMENT_ROLES, {"message"}, (*path, "arguments"), check)
     return CatalogConfig(
         name,
-        kind,
+        "errors",
         source,
-        constructors=constructors,
-        functions=functions,
+        constructors=names,
+        functions=check.names(raw.get("functions"), (*path, "functions")),
         arguments=arguments,
-        lines=_name_lines(check.loaded, path, {"constructors": constructors, "functions": functions}),
+        constructor_arguments=own,
         config_file=check.loaded.file,
+        lines=configured_name_lines(raw, path, check),
     )
-
-
-def _name_lines(
-    loaded: LoadedYaml, path: tuple[str | int, ...], names: Mapping[str, tuple[str, ...]]
-) -> dict[str, int]:
-    """The line of the catalog and of each configured name (a flow list `[a, b]` gives its own line)."""
-    lines = {"catalog": loaded.line_of(path)}
-    for key, values in names.items():
-        for index in range(len(values)):
-            lines[f"{key}.{index}"] = loaded.line_of((*path, key, index))
-    return lines
 
 
 def _is_kind(value: object) -> TypeGuard[CatalogKind]:
     return isinstance(value, str) and value in CATALOG_KEYS
-
-
-def _roles(
-    raw: Any,
-    roles: set[str],
-    required: set[str],
-    path: tuple[str | int, ...],
-    check: _Validator,
-    *,
-    positions: bool = True,
-) -> dict[str, Any]:
-    """Role -> argument position or keyword (`positions`), or role -> decorator name (not `positions`)."""
-    if not isinstance(raw, dict):
-        check.fail(path, f"expected a mapping with keys among {', '.join(sorted(roles))}")
-        return {}
-    check.unknown_keys(raw, roles, path)
-    for role in sorted(required - raw.keys()):
-        check.fail(path, f"missing '{role}'", f"add '{role}:' with a position (0-based) or a keyword name")
-    result: dict[str, Any] = {}
-    for role, value in raw.items():
-        # bool is a subclass of int: `code: true` must not silently become position 1.
-        position = positions and isinstance(value, int) and not isinstance(value, bool) and value >= 0
-        valid = (isinstance(value, str) and value) or position
-        if role in roles and not valid:
-            expected = "a 0-based position or a name" if positions else "a decorator name"
-            check.fail((*path, role), f"expected {expected}, got {value!r}")
-        elif role in roles:
-            result[role] = value
-    return result

@@ -19,7 +19,7 @@ import griffe
 
 from generator.core.models import RaiseSite
 from generator.extract.calls import Call, template, unparse
-from generator.extract.reach import CallTargets, Where, local_name, resolved
+from generator.extract.reach import CallTargets, Follow, Where, base_classes, local_name, named, resolved
 
 MAX_RAISE_VISITS = 20_000
 """How many function bodies one handler's search may walk."""
@@ -89,10 +89,11 @@ class RaiseIndex:
         if handler.type is None:
             return frozenset()
         names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-        roots = {cls.path for name in names if (cls := _class_named(name, module)) is not None}
+        follow = self.targets.follow
+        roots = {cls.path for name in names if (cls := _class_named(name, module, follow)) is not None}
         if not roots:
             return frozenset()
-        return frozenset(path for path, cls in self._all_classes().items() if _ancestors(cls) & roots)
+        return frozenset(path for path, cls in self._all_classes().items() if _ancestors(cls, follow) & roots)
 
     def _all_classes(self) -> dict[str, griffe.Class]:
         if self._classes is None:
@@ -107,10 +108,11 @@ class RaiseIndex:
         queue: list[tuple[griffe.Function, list[ast.stmt]]] = [(start, statements)]
         for table_function in self._tables_used(statements, where):
             queue.append((table_function, self.targets.nodes[table_function.path].body))
+        follow = self.targets.follow
         while queue and len(seen) <= MAX_RAISE_VISITS:
             function, body = queue.pop(0)
             for node in (inner for statement in body for inner in ast.walk(statement)):
-                if isinstance(node, ast.Raise) and _raises_one_of(node, function.module, caught):
+                if isinstance(node, ast.Raise) and _raises_one_of(node, function.module, caught, follow):
                     yield function, node
                 elif isinstance(node, ast.Call):
                     target = self.targets.target(node, function)
@@ -127,7 +129,7 @@ class RaiseIndex:
             yield from self._table_functions(table, where.function.module, depth=0)
 
     def _table_functions(self, name: str, module: griffe.Module, depth: int) -> Iterator[griffe.Function]:
-        attribute = resolved(module.members.get(name))
+        attribute = resolved(module.members.get(name), self.targets.follow)
         if not isinstance(attribute, griffe.Attribute) or depth > 4:
             return
         value = _assigned_dict(self.modules.get(attribute.module.path), attribute.name)
@@ -138,17 +140,19 @@ class RaiseIndex:
             if key is None and isinstance(item, ast.Name):  # `**OTHER_TABLE`
                 yield from self._table_functions(item.id, home, depth + 1)
             elif isinstance(item, ast.Name):
-                function = resolved(home.members.get(item.id))
+                function = resolved(home.members.get(item.id), self.targets.follow)
                 if isinstance(function, griffe.Function) and function.path in self.targets.nodes:
                     yield function
 
     def _anywhere(self, caught: frozenset[str]) -> Iterator[tuple[griffe.Function, ast.Raise]]:
         if caught not in self._everywhere:
-            found = []
+            found, follow = [], self.targets.follow
             for function in _functions_of(self.package):
                 node = self.targets.nodes.get(function.path)
                 for inner in ast.walk(node) if node is not None else ():
-                    if isinstance(inner, ast.Raise) and _raises_one_of(inner, function.module, caught):
+                    if isinstance(inner, ast.Raise) and _raises_one_of(
+                        inner, function.module, caught, follow
+                    ):
                         found.append((function, inner))
             self._everywhere[caught] = tuple(found)
         return iter(self._everywhere[caught])
@@ -176,32 +180,29 @@ def _handlers_of(statements: list[ast.stmt]) -> Iterator[_Handler]:
                 yield from _handlers_of(inner)
 
 
-def _class_named(node: ast.expr, module: griffe.Module) -> griffe.Class | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.insert(0, node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
+def _class_named(node: ast.expr, module: griffe.Module, follow: Follow) -> griffe.Class | None:
+    if not isinstance(node, ast.Name | ast.Attribute):
         return None
-    obj: griffe.Object | None = module
-    for part in [node.id, *parts]:
-        obj = resolved(obj.members.get(part)) if obj is not None else None
-    return obj if isinstance(obj, griffe.Class) else None
+    found = named(unparse(node), module, follow)
+    return found if isinstance(found, griffe.Class) else None
 
 
-def _ancestors(cls: griffe.Class) -> set[str]:
+def _ancestors(cls: griffe.Class, follow: Follow) -> set[str]:
     """`cls` and every base class of it that the loaded source defines."""
-    try:
-        return {cls.path, *(base.path for base in cls.mro())}
-    except (ValueError, KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
-        return {cls.path}
+    found, todo = {cls.path}, [cls]
+    while todo and len(found) < 64:
+        for base in base_classes(todo.pop(), follow):
+            if base.path not in found:
+                found.add(base.path)
+                todo.append(base)
+    return found
 
 
-def _raises_one_of(node: ast.Raise, module: griffe.Module, caught: frozenset[str]) -> bool:
+def _raises_one_of(node: ast.Raise, module: griffe.Module, caught: frozenset[str], follow: Follow) -> bool:
     exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
     if exc is None:
         return False
-    cls = _class_named(exc, module)
+    cls = _class_named(exc, module, follow)
     return cls is not None and cls.path in caught
 
 

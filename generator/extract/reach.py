@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 import griffe
 
 from generator.core.errors import SourceError
 from generator.extract.calls import Call, CallFinder, callee_name, name_counts
+from generator.extract.resolve import Resolver
 
 MAX_HELPER_DEPTH = 8
 """How many helpers deep below a configured function calls are followed."""
@@ -56,45 +57,97 @@ def local_name(function: griffe.Function) -> str:
     return function.path.removeprefix(f"{function.module.path}.")
 
 
-def resolved(member: griffe.Object | griffe.Alias | None) -> griffe.Object | None:
-    """`member`, or what the alias points at; None when that cannot be told from the loaded source."""
-    if isinstance(member, griffe.Alias):
+Follow = Callable[[griffe.Alias], "griffe.Object | None"]
+"""What an alias stands for, reading its module if needed; None when it is not a part of the loaded source."""
+
+
+def final_target(alias: griffe.Alias) -> griffe.Object | None:
+    """What `alias` stands for among the modules already read."""
+    try:
+        target = alias.final_target
+    except _RESOLUTION_ERRORS:
+        return None
+    return target if isinstance(target, griffe.Object) else None
+
+
+def project_aliases(top: str, resolver: Resolver) -> Follow:
+    """Follows an alias into the package `top` (reading the module it leads to when needed), never out of
+    it: a helper is a function of the loaded source, not of an installed dependency."""
+
+    def follow(alias: griffe.Alias) -> griffe.Object | None:
+        if alias.target_path.split(".")[0] != top:
+            return None
         try:
-            target = member.final_target
-        except _RESOLUTION_ERRORS:
+            target = resolver.target(alias, f"the helper {alias.name}")
+        except (SourceError, *_RESOLUTION_ERRORS):
             return None
         return target if isinstance(target, griffe.Object) else None
-    return member
+
+    return follow
 
 
-def class_member(cls: griffe.Class, name: str) -> griffe.Object | None:
+def resolved(
+    member: griffe.Object | griffe.Alias | None, follow: Follow = final_target
+) -> griffe.Object | None:
+    """`member`, or what the alias points at; None when that cannot be told from the loaded source."""
+    return follow(member) if isinstance(member, griffe.Alias) else member
+
+
+def named(dotted: str, scope: griffe.Object, follow: Follow) -> griffe.Object | None:
+    """The object `dotted` names in `scope` (`Name`, `module.Name`), aliases followed."""
+    obj: griffe.Object | None = scope
+    for part in dotted.split("."):
+        obj = resolved(obj.members.get(part), follow) if obj is not None else None
+    return obj
+
+
+def class_member(cls: griffe.Class, name: str, follow: Follow, depth: int = 0) -> griffe.Object | None:
     """The member `name` of `cls`, its own or inherited from a base class in the loaded source."""
-    try:
-        member = cls.all_members.get(name)
-    except _RESOLUTION_ERRORS:
-        member = cls.members.get(name)
-    return resolved(member)
+    if name in cls.members:
+        return resolved(cls.members[name], follow)
+    for base in base_classes(cls, follow) if depth < MAX_HELPER_DEPTH else ():
+        found = class_member(base, name, follow, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
-def instance_class(attribute: griffe.Attribute) -> griffe.Class | None:
+def class_functions(cls: griffe.Class, follow: Follow, depth: int = 0) -> Iterator[str]:
+    """The names of the methods of `cls`, its own and those of its bases in the loaded source."""
+    yield from (name for name, member in cls.members.items() if isinstance(member, griffe.Function))
+    for base in base_classes(cls, follow) if depth < MAX_HELPER_DEPTH else ():
+        yield from class_functions(base, follow, depth + 1)
+
+
+def base_classes(cls: griffe.Class, follow: Follow) -> Iterator[griffe.Class]:
+    """The direct base classes of `cls` that the loaded source defines."""
+    for base in cls.bases:
+        if isinstance(base, griffe.ExprName | griffe.ExprAttribute | str):
+            found = named(str(base), cls.module, follow)
+            if isinstance(found, griffe.Class) and found is not cls:
+                yield found
+
+
+def instance_class(attribute: griffe.Attribute, follow: Follow) -> griffe.Class | None:
     """The class of a module-level instance, from its annotation or the class called to build it."""
     value = attribute.value
     built = value.function if isinstance(value, griffe.ExprCall) else None
     for expression in (attribute.annotation, built):
         if isinstance(expression, griffe.ExprName | griffe.ExprAttribute):
-            obj: griffe.Object | None = attribute.module
-            for part in str(expression).split("."):
-                obj = resolved(obj.members.get(part)) if obj is not None else None
-            if isinstance(obj, griffe.Class):
-                return obj
+            found = named(str(expression), attribute.module, follow)
+            if isinstance(found, griffe.Class):
+                return found
     return None
 
 
 class CallTargets:
     """Resolves a call in a function's body to the function of the loaded source it calls, if any."""
 
-    def __init__(self, nodes: Mapping[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> None:
+    def __init__(
+        self, nodes: Mapping[str, ast.FunctionDef | ast.AsyncFunctionDef], follow: Follow = final_target
+    ) -> None:
         self.nodes = nodes
+        self.follow = follow
         self._names: dict[str, frozenset[str]] = {}
 
     def candidate_names(self, caller: griffe.Function) -> frozenset[str]:
@@ -103,42 +156,41 @@ class CallTargets:
         if key not in self._names:
             names = set(self._module_names(caller.module))
             if isinstance(caller.parent, griffe.Class):
-                try:
-                    names.update(caller.parent.all_members)
-                except _RESOLUTION_ERRORS:
-                    names.update(caller.parent.members)
+                names.update(class_functions(caller.parent, self.follow))
             self._names[key] = frozenset(name for name in names if name.isidentifier())
         return self._names[key]
 
     def _module_names(self, module: griffe.Module) -> Iterator[str]:
         """Functions of `module` (defined or imported), and those of the modules it imports (`mod.f()`)."""
-        for name, member in module.members.items():
-            target = resolved(member) if member.is_alias else member
+        for name, member in list(module.members.items()):
+            target = resolved(member, self.follow)
             if isinstance(target, griffe.Function):
                 yield name
             elif isinstance(target, griffe.Module) and member.is_alias:
                 yield from target.functions
             elif isinstance(target, griffe.Class):
-                yield from target.functions  # `Class.method(...)` is called by the method's name
+                yield from class_functions(target, self.follow)  # `Class.method(...)`: the method's name
+            elif isinstance(target, griffe.Attribute) and (cls := instance_class(target, self.follow)):
+                yield from class_functions(cls, self.follow)  # `POLICY.check(...)`
 
     def target(self, call: ast.Call, caller: griffe.Function) -> griffe.Function | None:
         """The function `call` calls, when it is one of the loaded source with a known body."""
-        func = call.func
+        func, follow = call.func, self.follow
         found: griffe.Object | None = None
         if isinstance(func, ast.Name):
-            found = resolved(caller.module.members.get(func.id))
+            found = resolved(caller.module.members.get(func.id), follow)
         elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             receiver, owner = func.value.id, caller.parent
             if receiver in ("self", "cls") and isinstance(owner, griffe.Class):
-                found = class_member(owner, func.attr)
+                found = class_member(owner, func.attr, follow)
             else:
-                holder = resolved(caller.module.members.get(receiver))
+                holder = resolved(caller.module.members.get(receiver), follow)
                 if isinstance(holder, griffe.Attribute):  # a module-level instance: `_POLICY.check(...)`
-                    holder = instance_class(holder)
+                    holder = instance_class(holder, follow)
                 if isinstance(holder, griffe.Module):
-                    found = resolved(holder.members.get(func.attr))
+                    found = resolved(holder.members.get(func.attr), follow)
                 elif isinstance(holder, griffe.Class):
-                    found = class_member(holder, func.attr)
+                    found = class_member(holder, func.attr, follow)
         if isinstance(found, griffe.Function) and found.path in self.nodes:
             return found
         return None
@@ -154,12 +206,13 @@ class Reach:
         code: Mapping[str, str],
         constructors: Collection[str],
         configured: Collection[str],
+        follow: Follow = final_target,
     ) -> None:
         self.code = code
         self.constructors = frozenset(constructors)
         self.configured = frozenset(configured)
         """Dotted paths of the configured functions and constructors: never followed into."""
-        self.targets = CallTargets(nodes)
+        self.targets = CallTargets(nodes, follow)
         self.nodes = nodes
         self.visits = 0
         self.handoffs: dict[str, set[str]] = {}

@@ -8,21 +8,34 @@ finds the calls and their guarding conditions, and the code below resolves what 
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import griffe
 
-from generator.core.errors import ConfigError, SourceError, suggest
-from generator.core.models import Source
+from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.models import ErrorEntry, Source
 from generator.core.settings import CatalogConfig, relative_path
-from generator.extract.calls import Call, callee_name, template
-from generator.extract.handlers import HandlerRaises, RaiseIndex
-from generator.extract.reach import Reach, Where, local_name
-from generator.extract.resolve import Resolver, Unresolvable
-from generator.extract.silence import Silence
+from generator.extract.calls import callee_name
+from generator.extract.constructors import ConstructorTable
+from generator.extract.fields import ErrorSite, SiteReader
+from generator.extract.handlers import RaiseIndex
+from generator.extract.names import lookup, where
+from generator.extract.reach import Reach, local_name, project_aliases
+from generator.extract.resolve import Resolver
+from generator.extract.silence import Silence, satisfied_names
+
+__all__ = [
+    "ErrorSite",
+    "FunctionBodies",
+    "ModuleFiles",
+    "cited_sources",
+    "extract_error_sites",
+    "find_function",
+    "scanned_functions",
+]
 
 
 class FunctionBodies(griffe.Extension):
@@ -56,51 +69,45 @@ class FunctionBodies(griffe.Extension):
             self.code[func.path] = code
 
 
-@dataclass(frozen=True)
-class ErrorSite:
-    """One call of the error constructor, with everything resolved to values."""
-
-    function: str
-    file: str
-    line: int
-    end_line: int
-    code: int
-    status: int
-    message: str
-    data_keys: tuple[str, ...]
-    conditions: tuple[str, ...]
-    draft_cause: str | None
-    constants_used: tuple[str, ...]
-    path: tuple[str, ...] = ()
-    """The configured function, then each helper on the way to `function`."""
-    helpers: tuple[tuple[str, str], ...] = ()
-    """(file, name in that file) of each helper on the path, for the catalog's sources."""
-    raises: HandlerRaises | None = None
-    """When the call sits in an `except` handler of a class of the loaded source: where it is raised."""
-
-
-def find_function(module: griffe.Module, name: str, *, what: str = "function") -> griffe.Function:
-    """The function `name` (or `Class.method`) of `module`, or a ConfigError with a suggestion."""
-    obj: griffe.Object | griffe.Alias = module
-    for part in name.split("."):
-        member = obj.members.get(part) if isinstance(obj, griffe.Object) else None
-        if member is None:
-            choices = [
-                n for n, m in module.members.items() if not m.is_alias and (m.is_function or m.is_class)
-            ]
-            raise ConfigError(
-                f"{what} '{name}' is not defined in {module.path}",
-                file="mkdocs.yml",
-                hint=suggest(name, choices) or f"defined there: {', '.join(sorted(choices)) or 'nothing'}",
-            )
-        obj = member.final_target if isinstance(member, griffe.Alias) else member
+def find_function(
+    module: griffe.Module,
+    name: str,
+    resolver: Resolver,
+    config: CatalogConfig | None = None,
+    *,
+    what: str = "function",
+) -> griffe.Function:
+    """The function `name` (or `Class.method`, or a class's `__init__`) of `module`, imports followed; a
+    ConfigError located at the configuration's line, with suggestions, when there is none."""
+    obj = lookup(module, name, resolver, config, what=what)
     if isinstance(obj, griffe.Class):
         init = obj.members.get("__init__")
         if isinstance(init, griffe.Function):
             return init
     if not isinstance(obj, griffe.Function):
-        raise ConfigError(f"{what} '{name}' in {module.path} is not a function", file="mkdocs.yml")
+        key = "constructors" if what == "constructor" else "functions"
+        raise ConfigError(
+            f"{where(config, key)}'{name}' in {module.path} is not a function",
+            file=config.config_file if config else "mkdocs.yml",
+            line=config.lines.get(f"{key}.{name}") if config else None,
+        )
     return obj
+
+
+def scanned_functions(
+    config: CatalogConfig, module: griffe.Module, resolver: Resolver
+) -> list[tuple[str, griffe.Function]]:
+    """The configured functions, in order; every name that is not one is reported at once."""
+    found: list[tuple[str, griffe.Function]] = []
+    errors: list[ConfigError] = []
+    for name in config.functions:
+        try:
+            found.append((name, find_function(module, name, resolver, config)))
+        except ConfigError as err:
+            errors.append(err)
+    if errors:
+        raise ConfigErrors(errors) if len(errors) > 1 else errors[0]
+    return found
 
 
 def extract_error_sites(
@@ -109,6 +116,7 @@ def extract_error_sites(
     bodies: FunctionBodies,
     resolver: Resolver,
     files: ModuleFiles,
+    previous: Sequence[ErrorEntry] = (),
 ) -> list[ErrorSite]:
     """All constructor calls in the configured functions, in configuration order, then source order.
 
@@ -117,35 +125,46 @@ def extract_error_sites(
     reaches (`generator.extract.reach`), each listed where the helper is called. A configured function that
     reaches no call, or a constructor that nothing calls, is a located configuration error.
     """
-    constructors = {name: find_function(module, name, what="constructor") for name in config.constructors}
-    functions = {name: find_function(module, name) for name in config.functions}
-    configured = {function.path for function in [*constructors.values(), *functions.values()]}
-    reach = Reach(bodies.nodes, bodies.code, constructors, configured)
+    table = ConstructorTable(config, module, resolver, bodies.nodes)
+    constructors = table.by_name
+    functions = scanned_functions(config, module, resolver)
+    configured = {c.obj.path for c in constructors.values()} | {f.path for _, f in functions}
+    follow = project_aliases(module.package.path, resolver)
+    reach = Reach(bodies.nodes, bodies.code, constructors, configured, follow)
     raises = RaiseIndex(module.package, reach.targets, bodies.modules)
     lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
     sites: list[ErrorSite] = []
-    silence = Silence(config)
+    silence = Silence(config, satisfied_names(config, module, resolver, constructors))
     # The helpers on each path, cited; keyed by the ids of the helpers (alive for the whole run).
     helpers: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
-    for function_name, function in functions.items():
+    for function_name, function in functions:
         start = reach.start(function, function_name, file=files(function.module))
-        for where, found in reach.constructor_calls(start):
-            home, file = where.function.module, files(where.function.module)
-            constructor_name = callee_name(found.call)
-            site = _Site(config, home, resolver, file, constructors[constructor_name])
-            if where.code not in lines:
-                lines[where.code] = where.code.split("\n")
-            key = tuple(map(id, where.helpers))
+        for at, found in reach.constructor_calls(start):
+            home, file = at.function.module, files(at.function.module)
+            constructor = constructors[callee_name(found.call)]
+            site = SiteReader(config, home, resolver, file, constructor)
+            if at.code not in lines:
+                lines[at.code] = at.code.split("\n")
+            key = tuple(map(id, at.helpers))
             if key not in helpers:
-                helpers[key] = tuple((files(h.module), local_name(h)) for h in where.helpers)
-            behind = raises.behind(where, found, files)
-            sites.append(site.build(where, found, lines[where.code], helpers[key], behind))
-            silence.heard(function_name, constructor_name)
-    by_path = {function.path: name for name, function in functions.items()}
+                helpers[key] = tuple((files(h.module), local_name(h)) for h in at.helpers)
+            name = ".".join((at.name, *found.scope))
+            built = site.build(name, found, lines[at.code])
+            path, behind = (*at.path[:-1], name), raises.behind(at, found, files)
+            sites.append(dataclasses.replace(built, path=path, helpers=helpers[key], raises=behind))
+            silence.heard(function_name, constructor.configured)
+    by_path = {function.path: name for name, function in functions}
     for name, paths in reach.handoffs.items():
         silence.hands_off(name, {by_path[path] for path in paths if path in by_path})
-    silence.raise_unheard(module.path)
+    silence.raise_unheard(module.path, gone_from(previous, sites))
     return sites
+
+
+def gone_from(previous: Sequence[ErrorEntry], sites: Sequence[ErrorSite]) -> set[str]:
+    """The configured functions of committed entries that no site states any more (by function and message:
+    a removed call, not a changed one)."""
+    now = {(site.function, site.message) for site in sites}
+    return {entry.reached_by[0] for entry in previous if (entry.function, entry.message) not in now}
 
 
 class ModuleFiles:
@@ -168,166 +187,35 @@ class ModuleFiles:
         self._seen[id(module)] = (module, self._files[module.path])
         return self._files[module.path]
 
+    def inside(self, module: griffe.Module) -> bool:
+        """Whether `module` was read from a file of the project (not from an installed dependency)."""
+        path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
+        return path.resolve().is_relative_to(self.root.resolve())
+
 
 def cited_sources(
-    config: CatalogConfig, module: griffe.Module, files: ModuleFiles, sites: Sequence[ErrorSite] = ()
+    config: CatalogConfig,
+    module: griffe.Module,
+    files: ModuleFiles,
+    resolver: Resolver,
+    sites: Sequence[ErrorSite] = (),
 ) -> tuple[Source, ...]:
     """The files an errors catalog comes from, each with the constructors and functions defined there, by
     their names in that file, in configuration order, then the helpers the sites were reached through, in
-    the order of the sites."""
+    the order of the sites. A constructor of an installed dependency is not a file of the project, and is
+    not cited."""
     by_file: dict[str, list[str]] = {}
     named = [(name, "constructor") for name in config.constructors]
     for name, what in [*named, *((name, "function") for name in config.functions)]:
-        function = find_function(module, name, what=what)
-        local = function.path.removeprefix(f"{function.module.path}.")
+        obj = lookup(module, name, resolver, config, what=what)
+        if not files.inside(obj.module):
+            continue
+        local = obj.path.removeprefix(f"{obj.module.path}.")
         if local.endswith(".__init__") and not name.endswith("__init__"):
             local = local.removesuffix(".__init__")  # a class constructor is cited as the class
-        by_file.setdefault(files(function.module), []).append(local)
+        by_file.setdefault(files(obj.module), []).append(local)
     for site in sites:
         for file, helper in site.helpers:
             if helper not in by_file.setdefault(file, []):
                 by_file[file].append(helper)
     return tuple(Source(path, tuple(symbols)) for path, symbols in by_file.items())
-
-
-class _Site:
-    """Resolves one call's arguments against the argument mapping of the configuration."""
-
-    def __init__(
-        self,
-        config: CatalogConfig,
-        module: griffe.Module,
-        resolver: Resolver,
-        file: str,
-        constructor: griffe.Function,
-    ) -> None:
-        self.config = config
-        self.module = module
-        self.resolver = resolver
-        self.file = file
-        self.constructor = constructor
-
-    def build(
-        self,
-        where: Where,
-        found: Call,
-        lines: list[str],
-        helpers: tuple[tuple[str, str], ...] = (),
-        raises: HandlerRaises | None = None,
-    ) -> ErrorSite:
-        call = found.call
-        self.line = call.lineno
-        function = ".".join((where.name, *found.scope))
-        code, code_names = self._number("code", call)
-        status, status_names = self._number("status", call, default=200)
-        return ErrorSite(
-            function=function,
-            file=self.file,
-            line=call.lineno,
-            end_line=call.end_lineno or call.lineno,
-            code=code,
-            status=status,
-            message=self._message(call),
-            data_keys=self._data_keys(call),
-            conditions=found.conditions,
-            draft_cause=_comment_above(lines, found.statement),
-            constants_used=tuple(sorted({*code_names, *status_names})),
-            path=(*where.path[:-1], function),
-            helpers=helpers,
-            raises=raises,
-        )
-
-    def _argument(self, role: str, call: ast.Call) -> ast.expr | str | None:
-        """The call's expression for `role`, else the constructor's default as source text, else None."""
-        ref = self.config.arguments.get(role)
-        if ref is None:
-            return None
-        if isinstance(ref, int):
-            if ref < len(call.args):
-                return call.args[ref]
-            parameters = list(self.constructor.parameters)
-            name = parameters[ref].name if ref < len(parameters) else None
-        else:
-            name = ref
-        for keyword in call.keywords:
-            if keyword.arg == name:
-                return keyword.value
-        if name and name in self.constructor.parameters:
-            default = self.constructor.parameters[name].default
-            return None if default is None else str(default)
-        return None
-
-    def _fail(self, role: str, problem: str, hint: str) -> SourceError:
-        return SourceError(
-            f"the {role} of this {self.constructor.name}() call {problem}",
-            file=self.file,
-            line=self.line,
-            hint=hint,
-        )
-
-    def _number(self, role: str, call: ast.Call, default: int | None = None) -> tuple[int, tuple[str, ...]]:
-        expression = self._argument(role, call)
-        if expression is None:
-            if default is None:
-                raise self._fail(role, "is missing", f"pass the {role}, or give the constructor a default")
-            return default, ()
-        try:
-            if isinstance(expression, str):
-                resolved = self.resolver.evaluate_text(expression, self.constructor.module)
-            else:
-                resolved = self.resolver.evaluate(expression, self.module)
-        except Unresolvable as err:
-            raise self._fail(role, f"is not static: {err}", _STATIC_HINT) from err
-        if not isinstance(resolved.value, int) or isinstance(resolved.value, bool):
-            raise self._fail(role, f"is {resolved.value!r}, not an integer", _STATIC_HINT)
-        return resolved.value, resolved.names
-
-    def _message(self, call: ast.Call) -> str:
-        expression = self._argument("message", call)
-        if isinstance(expression, ast.JoinedStr):
-            return template(expression)
-        if expression is None:
-            raise self._fail("message", "is missing", "pass a message string")
-        try:
-            value = (
-                self.resolver.evaluate_text(expression, self.constructor.module)
-                if isinstance(expression, str)
-                else self.resolver.evaluate(expression, self.module)
-            ).value
-        except Unresolvable as err:
-            raise self._fail(
-                "message", f"is not static: {err}", "use a string literal or an f-string"
-            ) from err
-        if not isinstance(value, str):
-            raise self._fail("message", f"is {value!r}, not a string", "use a string literal or an f-string")
-        return value
-
-    def _data_keys(self, call: ast.Call) -> tuple[str, ...]:
-        expression = self._argument("data", call)
-        if expression is None or isinstance(expression, str) or _is_none(expression):
-            return ()
-        if isinstance(expression, ast.Dict) and all(isinstance(k, ast.Constant) for k in expression.keys):
-            return tuple(sorted(str(k.value) for k in expression.keys if isinstance(k, ast.Constant)))
-        if isinstance(expression, ast.Call) and callee_name(expression) == "dict" and not expression.args:
-            return tuple(sorted(k.arg for k in expression.keywords if k.arg))
-        raise self._fail("data", "is not a dict literal", "write data as {'key': value, ...} at the call")
-
-
-_STATIC_HINT = (
-    "use a literal, a module constant, an IntEnum or HTTPStatus member, or simple arithmetic of those"
-)
-
-
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
-
-
-def _comment_above(lines: list[str], statement: ast.stmt) -> str | None:
-    """The comment lines directly above `statement`, joined, as a draft cause."""
-    index = statement.lineno - 2
-    found: list[str] = []
-    while index >= 0 and lines[index].strip().startswith("#"):
-        found.insert(0, lines[index].strip().lstrip("#").strip())
-        index -= 1
-    text = " ".join(part for part in found if part)
-    return text or None

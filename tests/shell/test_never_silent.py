@@ -46,7 +46,7 @@ def test_a_function_without_a_constructor_call_is_an_error_at_its_line(
     assert main(["-f", str(config), command]) == 2
     text = said(capsys)
     line = line_of(config, "functions:")
-    assert text.startswith(f"docgen {command}: error: mkdocs.yml:{line}: 'catalogs.errors.functions.0': ")
+    assert text.startswith(f"docgen {command}: error: mkdocs.yml:{line}: 'catalogs.errors.functions': ")
     assert "the function 'create_app' reaches no call of '_rpc_error'" in text
     assert "hint: list the functions whose bodies" in text
     assert not (tmp_path / "data").exists()
@@ -61,7 +61,7 @@ def test_a_constructor_never_called_is_an_error_in_the_file_given_by_config(
     assert main(["--config", str(config), "extract"]) == 2
     text = said(capsys)
     line = line_of(config, "constructors:")
-    assert f"site-config.yml:{line}: 'catalogs.errors.constructors.1': the constructor 'unused_error'" in text
+    assert f"site-config.yml:{line}: 'catalogs.errors.constructors': the constructor 'unused_error'" in text
     assert "is never called from 'endpoint'" in text
 
 

@@ -1,0 +1,128 @@
+"""Which argument of a constructor call gives each field: Python's own binding, followed through forwarding.
+
+A position in an argument map counts the arguments a caller writes, after `self` or `cls`. A field mapped to a
+keyword is found by keyword or by position, and one mapped to a position by position or by its parameter's
+keyword, as Python binds them. A constructor that passes its arguments on to another (a subclass's
+`super().__init__(404, msg)`, a helper that calls the configured function) takes the fields its own map leaves
+out from that call: a value it fixes comes from it, a parameter it passes on from the caller's argument.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import griffe
+
+from generator.core.settings import ArgumentRef
+
+MAX_FORWARDS = 8
+"""How many `super().__init__` calls one field is followed through (subclass of a subclass of ...)."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A parameter a caller passes, after `self`/`cls`; `default` as source text, None when required."""
+
+    name: str
+    default: str | None = None
+    keyword_only: bool = False
+    variadic: bool = False
+
+
+@dataclass(frozen=True)
+class Forward:
+    """A subclass's `super().__init__(...)` call, and the constructor it reaches."""
+
+    call: ast.Call
+    target: Constructor
+
+
+@dataclass(frozen=True)
+class Constructor:
+    """One way of building an error, as calls name it."""
+
+    name: str
+    """The name calls use: the last part of `Class.method`, or the class name."""
+    configured: str
+    """The name it was configured by (for a subclass: its own name)."""
+    obj: griffe.Object
+    """The function, method or class itself."""
+    module: griffe.Module
+    """Where its defaults and the arguments of its forwarding call are evaluated."""
+    parameters: tuple[Parameter, ...]
+    arguments: Mapping[str, ArgumentRef] = field(default_factory=dict)
+    forward: Forward | None = None
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The expression that gives a field at one call: source text of a default, or a node of a call."""
+
+    node: ast.expr | str
+    module: griffe.Module
+
+
+def bind(
+    constructor: Constructor, call: ast.Call, role: str, scope: griffe.Module, depth: int = 0
+) -> Bound | None:
+    """The expression of `call` (made in `scope`) that gives `role`, else the default that does; None when
+    the configuration maps no argument to `role`."""
+    ref = constructor.arguments.get(role)
+    forward = constructor.forward
+    if ref is None and forward is not None and depth < MAX_FORWARDS:
+        inner = bind(forward.target, forward.call, role, constructor.module, depth + 1)
+        names = {parameter.name for parameter in constructor.parameters}
+        passed_on = inner is not None and isinstance(inner.node, ast.Name) and inner.node.id in names
+        if passed_on and inner is not None and isinstance(inner.node, ast.Name):
+            return _bind_parameter(constructor, call, inner.node.id, scope)
+        return inner
+    if ref is None:
+        return None
+    if isinstance(ref, str):
+        return _bind_parameter(constructor, call, ref, scope)
+    variadic = next((i for i, p in enumerate(constructor.parameters) if p.variadic), None)
+    args = _positional(call)
+    if (variadic is not None and ref >= variadic) or ref < len(args):
+        return Bound(args[ref], scope) if ref < len(args) else None
+    parameters = constructor.parameters
+    return _bind_parameter(constructor, call, parameters[ref].name, scope) if ref < len(parameters) else None
+
+
+def maps(constructor: Constructor, role: str) -> bool:
+    """Whether some argument map on the way gives `role`."""
+    for _ in range(MAX_FORWARDS + 1):
+        if role in constructor.arguments:
+            return True
+        if constructor.forward is None:
+            return False
+        constructor = constructor.forward.target
+    return False
+
+
+def _positional(call: ast.Call) -> list[ast.expr]:
+    """The call's positional arguments, up to a `*args` (after which positions cannot be told)."""
+    args: list[ast.expr] = []
+    for argument in call.args:
+        if isinstance(argument, ast.Starred):
+            break
+        args.append(argument)
+    return args
+
+
+def _bind_parameter(
+    constructor: Constructor, call: ast.Call, name: str, scope: griffe.Module
+) -> Bound | None:
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return Bound(keyword.value, scope)
+    parameters = constructor.parameters
+    index = next((i for i, p in enumerate(parameters) if p.name == name), None)
+    if index is None:
+        return None
+    args = _positional(call)
+    if not parameters[index].keyword_only and index < len(args):
+        return Bound(args[index], scope)
+    default = parameters[index].default
+    return None if default is None else Bound(default, constructor.module)

@@ -1,0 +1,75 @@
+"""Configured names (`function`, `Class.method`, `Class`) looked up in the loaded source, imports followed;
+a name that is not there is a ConfigError at its line in the configuration, with names that are."""
+
+from __future__ import annotations
+
+import griffe
+
+from generator.core.errors import ConfigError, SourceError, suggest
+from generator.core.settings import CatalogConfig
+from generator.extract.resolve import Resolver, Unresolvable
+
+
+def lookup(
+    module: griffe.Module, name: str, resolver: Resolver, config: CatalogConfig | None, *, what: str
+) -> griffe.Object:
+    """The function, method or class `name` (dotted for `Class.method`) of `module`, imports followed."""
+    key = "constructors" if what == "constructor" else "functions"
+    obj: griffe.Object = module
+    for part in name.split("."):
+        member = obj.members.get(part)
+        if member is None:
+            hint = suggest(name, defined_names(module)) or _listing(module)
+            raise config_error(config, key, name, f"is not defined in {module.path}", hint)
+        if isinstance(member, griffe.Alias):
+            try:
+                target = resolver.target(member, "it")
+            except (Unresolvable, SourceError) as err:
+                if isinstance(err, SourceError) and err.file is not None:
+                    raise  # a file on the way cannot be read: the error names it
+                reason = err.reason if isinstance(err, Unresolvable) else err.message
+                raise config_error(config, key, name, reason.removeprefix("it "), _INSTALL_HINT) from None
+            if not isinstance(target, griffe.Object):
+                raise config_error(config, key, name, "names a standard-library object")
+            member = target
+        obj = member
+    return obj
+
+
+_INSTALL_HINT = "install the package where docgen runs, or add its folder to 'python_path:' in mkdocs.yml"
+
+
+def config_error(
+    config: CatalogConfig | None, key: str, name: str, problem: str, hint: str | None = None
+) -> ConfigError:
+    what = "constructor" if key == "constructors" else "function"
+    return ConfigError(
+        f"{where(config, key)}{what} '{name}' {problem}",
+        file=config.config_file if config else "mkdocs.yml",
+        line=config.lines.get(f"{key}.{name}") if config else None,
+        hint=hint,
+    )
+
+
+def where(config: CatalogConfig | None, key: str) -> str:
+    """The configuration key a message is about, as its prefix."""
+    return f"'catalogs.{config.name}.{key}': " if config else ""
+
+
+def defined_names(module: griffe.Module) -> list[str]:
+    """The names a configuration may give for `module`: its functions and classes, each class's methods as
+    `Class.method`, and the names imported into it."""
+    names: list[str] = []
+    for name, member in module.members.items():
+        if member.is_alias or member.is_function:
+            names.append(name)
+        elif isinstance(member, griffe.Class):
+            names.append(name)
+            names.extend(f"{name}.{m}" for m, method in member.members.items() if method.is_function)
+    return names
+
+
+def _listing(module: griffe.Module) -> str:
+    names = sorted(defined_names(module))
+    shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+    return f"defined or imported there: {shown or 'nothing'}"

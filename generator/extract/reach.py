@@ -8,7 +8,9 @@ depth first and in source order, so that the constructor calls come out in the o
 What is not followed: a call of a configured function (its calls are listed under its own name), a call of a
 configured constructor, a call through a value only known at run time (a callback, a registry filled by
 decorators), and a call more than `MAX_HELPER_DEPTH` helpers below a configured function. A function that
-calls itself, directly or round a longer cycle, is walked once per path.
+calls itself, directly or round a longer cycle, is walked once per path. A helper that several functions call
+makes one entry per constructor call in it, under the first path that reaches it (configuration order, then
+source order), as a reader counts the errors.
 """
 
 from __future__ import annotations
@@ -216,6 +218,10 @@ class Reach:
         self.nodes = nodes
         self.visits = 0
         self.handoffs: dict[str, set[str]] = {}
+        self.reached: set[str] = set()
+        """The configured functions from which a constructor call was reached (listed or not)."""
+        self._yielded: set[int] = set()
+        """The constructor calls already listed (by id of their node, alive for the run)."""
         """Configured function name -> paths of the configured functions it calls (and leaves to them)."""
         self._finders: dict[tuple[str, frozenset[str]], CallFinder] = {}
 
@@ -235,8 +241,13 @@ class Reach:
         yield from self._walk(where, finder.calls(where.node.body), stack)
 
     def _walk(self, where: Where, calls: Iterator[Call], stack: set[str]) -> Iterator[tuple[Where, Call]]:
+        followed: set[str] = set()  # a helper called twice by one function is walked once
         for found in calls:
             if callee_name(found.call) in self.constructors:
+                self.reached.add(where.path[0])
+                if where.helpers and id(found.call) in self._yielded:
+                    continue  # a call in a shared helper is one entry, under the first path to it
+                self._yielded.add(id(found.call))
                 guarded = where.guards
                 yield (
                     where,
@@ -248,8 +259,9 @@ class Reach:
                 )
                 continue
             helper = self._helper(found.call, where, stack)
-            if helper is None:
+            if helper is None or helper.path in followed:
                 continue
+            followed.add(helper.path)
             self.visits += 1
             if self.visits > MAX_HELPER_VISITS:
                 raise SourceError(

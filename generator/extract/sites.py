@@ -153,6 +153,7 @@ def extract_error_sites(
             path, behind = (*at.path[:-1], name), raises.behind(at, found, files)
             sites.append(dataclasses.replace(built, path=path, helpers=helpers[key], raises=behind))
             silence.heard(function_name, constructor.configured)
+    silence.functions |= reach.reached
     by_path = {function.path: name for name, function in functions}
     for name, paths in reach.handoffs.items():
         silence.hands_off(name, {by_path[path] for path in paths if path in by_path})

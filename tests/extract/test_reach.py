@@ -245,16 +245,41 @@ def test_a_method_of_a_module_level_instance_or_a_static_method_is_followed(tmp_
                     return _rpc_error(None, -32600, "Too large", status=413)
                 return None
 
+        class Quota:
+            def deny(self, client):
+                return _rpc_error(None, -32603, "Rate limited", status=429)
+
         POLICY = Policy()
-        TYPED: Policy = make_policy()
+        QUOTA: Quota = make_quota()
 
         def endpoint(request):
-            first = POLICY.refusal(request.origin) or TYPED.refusal(request.origin)
+            first = POLICY.refusal(request.origin) or QUOTA.deny(request.client)
             return first or Policy.size(request.body)
         """,
     )
     assert [e["path"] for e in entries(tmp_path)] == [
         ["endpoint", "Policy.refusal"],
-        ["endpoint", "Policy.refusal"],
+        ["endpoint", "Quota.deny"],
         ["endpoint", "Policy.size"],
     ]
+
+
+def test_a_helper_shared_by_two_functions_makes_one_entry_under_the_first_path(tmp_path: Path) -> None:
+    make_project(
+        tmp_path,
+        """\
+        def _session(request):
+            if request.session is None:
+                return _rpc_error(None, -32600, "Missing session", status=400)
+            return None
+
+        def get(request):
+            return _session(request) or _session(request)
+
+        def post(request):
+            return _session(request)
+        """,
+        functions="get, post",
+    )
+    # post reaches the call too (it is no configuration error), but the call is one error, listed once.
+    assert [e.get("path") for e in entries(tmp_path)] == [["get", "_session"]]

@@ -84,8 +84,13 @@ def bind(
         return _bind_parameter(constructor, call, ref, scope)
     variadic = next((i for i, p in enumerate(constructor.parameters) if p.variadic), None)
     args = _positional(call)
-    if (variadic is not None and ref >= variadic) or ref < len(args):
-        return Bound(args[ref], scope) if ref < len(args) else None
+    if ref < len(args):
+        return Bound(args[ref], scope)
+    unpacked = _unpacked(call, positional=True)
+    if unpacked is not None:
+        return Bound(unpacked, scope)  # `*args` at the call: the value is known only at run time
+    if variadic is not None and ref >= variadic:
+        return None
     parameters = constructor.parameters
     return _bind_parameter(constructor, call, parameters[ref].name, scope) if ref < len(parameters) else None
 
@@ -111,6 +116,15 @@ def _positional(call: ast.Call) -> list[ast.expr]:
     return args
 
 
+def _unpacked(call: ast.Call, *, positional: bool) -> ast.expr | None:
+    """The call's `*args` (when a position may come from it) or else its `**kwargs`, if it has one."""
+    if positional:
+        starred = next((a for a in call.args if isinstance(a, ast.Starred)), None)
+        if starred is not None:
+            return starred
+    return next((k.value for k in call.keywords if k.arg is None), None)
+
+
 def _bind_parameter(
     constructor: Constructor, call: ast.Call, name: str, scope: griffe.Module
 ) -> Bound | None:
@@ -124,5 +138,8 @@ def _bind_parameter(
     args = _positional(call)
     if not parameters[index].keyword_only and index < len(args):
         return Bound(args[index], scope)
+    unpacked = _unpacked(call, positional=not parameters[index].keyword_only)
+    if unpacked is not None:
+        return Bound(unpacked, scope)  # `*args` or `**kwargs` at the call: known only at run time
     default = parameters[index].default
     return None if default is None else Bound(default, constructor.module)

@@ -280,6 +280,15 @@ def test_a_value_known_only_at_run_time_keeps_its_entry_marked_dynamic(
     assert entry["message"] == "Bad"
 
 
+def test_unpacked_arguments_are_known_only_at_run_time(tmp_path: Path) -> None:
+    make_project(
+        tmp_path, "def endpoint(request, options):\n    return _rpc_error(1, -32000, 'Bad', **options)\n"
+    )
+    entry = single(tmp_path)
+    assert (entry["code"], entry["message"]) == (-32000, "Bad")
+    assert entry["dynamic"] == {"status": "options", "data": "options"}
+
+
 MESSAGES_AT_RUN_TIME = {
     "str of an exception": ("str(exc)", "{exc}"),
     "a variable": ("reason", "{reason}"),

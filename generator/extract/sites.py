@@ -18,12 +18,13 @@ import griffe
 from generator.core.errors import ConfigError, ConfigErrors
 from generator.core.models import ErrorEntry, Source
 from generator.core.settings import CatalogConfig, relative_path
-from generator.extract.calls import callee_name
+from generator.extract.binding import Constructor
+from generator.extract.calls import Call, callee_name
 from generator.extract.constructors import ConstructorTable
 from generator.extract.fields import ErrorSite, SiteReader
 from generator.extract.handlers import RaiseIndex
 from generator.extract.names import lookup, where
-from generator.extract.reach import Reach, local_name, project_aliases
+from generator.extract.reach import Reach, Where, local_name, project_aliases
 from generator.extract.resolve import Resolver
 from generator.extract.silence import Silence, satisfied_names
 
@@ -131,27 +132,14 @@ def extract_error_sites(
     configured = {c.obj.path for c in constructors.values()} | {f.path for _, f in functions}
     follow = project_aliases(module.package.path, resolver)
     reach = Reach(bodies.nodes, bodies.code, constructors, configured, follow)
-    raises = RaiseIndex(module.package, reach.targets, bodies.modules)
-    lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
+    builder = _SiteBuilder(config, resolver, files, RaiseIndex(module.package, reach.targets, bodies.modules))
     sites: list[ErrorSite] = []
     silence = Silence(config, satisfied_names(config, module, resolver, constructors))
-    # The helpers on each path, cited; keyed by the ids of the helpers (alive for the whole run).
-    helpers: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
     for function_name, function in functions:
         start = reach.start(function, function_name, file=files(function.module))
         for at, found in reach.constructor_calls(start):
-            home, file = at.function.module, files(at.function.module)
             constructor = constructors[callee_name(found.call)]
-            site = SiteReader(config, home, resolver, file, constructor)
-            if at.code not in lines:
-                lines[at.code] = at.code.split("\n")
-            key = tuple(map(id, at.helpers))
-            if key not in helpers:
-                helpers[key] = tuple((files(h.module), local_name(h)) for h in at.helpers)
-            name = ".".join((at.name, *found.scope))
-            built = site.build(name, found, lines[at.code])
-            path, behind = (*at.path[:-1], name), raises.behind(at, found, files)
-            sites.append(dataclasses.replace(built, path=path, helpers=helpers[key], raises=behind))
+            sites.append(builder.site(at, found, constructor))
             silence.heard(function_name, constructor.configured)
     silence.functions |= reach.reached
     by_path = {function.path: name for name, function in functions}
@@ -159,6 +147,32 @@ def extract_error_sites(
         silence.hands_off(name, {by_path[path] for path in paths if path in by_path})
     silence.raise_unheard(module.path, gone_from(previous, sites))
     return sites
+
+
+class _SiteBuilder:
+    """Builds the site of one constructor call reached at `Where`, with the helpers it cites and the raise
+    sites behind its handler; the texts' lines and the cited helpers are worked out once."""
+
+    def __init__(
+        self, config: CatalogConfig, resolver: Resolver, files: ModuleFiles, raises: RaiseIndex
+    ) -> None:
+        self.config, self.resolver, self.files, self.raises = config, resolver, files, raises
+        self.lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
+        self.helpers: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
+        """The helpers of a path, cited; keyed by the ids of the helpers (alive for the whole run)."""
+
+    def site(self, at: Where, found: Call, constructor: Constructor) -> ErrorSite:
+        home, file = at.function.module, self.files(at.function.module)
+        reader = SiteReader(self.config, home, self.resolver, file, constructor)
+        if at.code not in self.lines:
+            self.lines[at.code] = at.code.split("\n")
+        key = tuple(map(id, at.helpers))
+        if key not in self.helpers:
+            self.helpers[key] = tuple((self.files(h.module), local_name(h)) for h in at.helpers)
+        name = ".".join((at.name, *found.scope))
+        built = reader.build(name, found, self.lines[at.code])
+        path, behind = (*at.path[:-1], name), self.raises.behind(at, found, self.files)
+        return dataclasses.replace(built, path=path, helpers=self.helpers[key], raises=behind)
 
 
 def gone_from(previous: Sequence[ErrorEntry], sites: Sequence[ErrorSite]) -> set[str]:

@@ -9,17 +9,17 @@ writes a project docgen can check, then runs `docgen extract`, writes a note for
     backend/errors.py               the constructor `rpc_error` and `class Code(IntEnum)`
     backend/limits.py               constants computed from constants of errors.py
     backend/constants/cNN.py        codes computed from limits.BASE (imported across modules)
-    backend/handlers/hNNN.py        100 error sites in 10 functions, behind if/for/try/match guards; codes
+    backend/handlers/hNNN.py        100 error sites in 10 functions (3 of each function's in helpers it calls,
+                                    one of those two helpers down), behind if/for/try/match guards; codes
                                     and statuses are literals, IntEnum and HTTPStatus members, imported
                                     constants, module constants derived from imports, and arithmetic
     docs/errors/hNNN.md             a page per catalog with an error-table region, cited and verified
     data/hNNN.notes.yaml            editors' notes, some quoting constants
 
-`--nested` (`python -m benchmarks.synthetic --nested 1000 DIR`) moves the last sites of each function into
-helpers the catalog does not list: half into a module-level function, half into a method of a class of the
-module, each called from the listed function. Only an extractor that follows calls from the listed functions
-(branch `extract-follow`) finds those sites; without it the project extracts fewer entries than asked for, so
-`make bench` does not use this layout yet.
+`--nested` (`python -m benchmarks.synthetic --nested 1000 DIR`) instead moves the last four sites of each
+function into one unlisted helper: a module-level function for even operations, a method called on a new
+instance of a class of the module (`OpChecks().more(...)`) for odd ones. Extraction follows the first kind but
+not yet the second, so that layout extracts fewer entries than asked for and `make bench` does not use it.
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ SITES_PER_FUNCTION = 10
 FUNCTIONS_PER_MODULE = 10
 SITES_PER_MODULE = SITES_PER_FUNCTION * FUNCTIONS_PER_MODULE
 HANDLERS_PER_CONSTANTS_MODULE = 4
+HELPER_SITES = 3
+"""Of each function's sites, how many sit in the helpers it calls (one of them two helpers down)."""
 REPO = Path(__file__).resolve().parent.parent
 
 ERRORS_MODULE = '''\
@@ -166,19 +168,43 @@ def handler_module(
     for op in range((sites + SITES_PER_FUNCTION - 1) // SITES_PER_FUNCTION):
         name = f"op_{area:03d}_{op}"
         functions.append(name)
-        lines += ["", "", f"def {name}(request_id, params):", f'    """Operation {op} of area {area}."""']
-        lines += ['    items = params.get("items") or []', '    item_id = params.get("id")']
         count = min(SITES_PER_FUNCTION, sites - op * SITES_PER_FUNCTION)
         written = [_site(rng, f"{area}-{op}", k, f"C{group:02d}_{rng.randrange(10)}") for k in range(count)]
-        moved = NESTED_SITES if nested and count > NESTED_SITES else 0
-        for site in written[: count - moved]:
-            lines += site
-        if moved:
-            call, helper = _nested(name, op, written[count - moved :])
-            lines += call
+        doc = f"Operation {op} of area {area}."
+        if nested and count > NESTED_SITES:
+            lines += ["", "", f"def {name}(request_id, params):", f'    """{doc}"""']
+            lines += ['    items = params.get("items") or []', '    item_id = params.get("id")']
+            lines += [line for site in written[: count - NESTED_SITES] for line in site]
+            call, helper = _nested(name, op, written[count - NESTED_SITES :])
+            lines += [*call, "    return {'id': request_id, 'result': {}}"]
             helpers += helper
-        lines.append("    return {'id': request_id, 'result': {}}")
+        else:
+            lines += _operation(name, f"{area:03d}_{op}", doc, written)
     return "\n".join([*lines, *helpers]) + "\n", functions
+
+
+def _operation(name: str, suffix: str, doc: str, calls: list[list[str]]) -> list[str]:
+    """A configured function with its sites: the first ones in its own body, then HELPER_SITES in a helper
+    it calls, the last of which (when there are enough) sits one helper deeper still."""
+    own, helped = calls[: len(calls) - HELPER_SITES], calls[len(calls) - HELPER_SITES :]
+    deeper = helped[-1:] if len(helped) == HELPER_SITES else []
+    helped = helped[: len(helped) - len(deeper)]
+    arguments = "request_id, params, items, item_id"
+    lines = ["", "", f"def {name}(request_id, params):", f'    """{doc}"""']
+    lines += ['    items = params.get("items") or []', '    item_id = params.get("id")']
+    lines += [line for call in own for line in call]
+    if helped:
+        lines += [f"    if (refusal := _check_{suffix}({arguments})) is not None:", "        return refusal"]
+    lines.append("    return {'id': request_id, 'result': {}}")
+    if helped:
+        lines += ["", "", f"def _check_{suffix}({arguments}):", *(line for call in helped for line in call)]
+        if deeper:
+            lines.append(f"    return _deeper_{suffix}({arguments})")
+        else:
+            lines.append("    return None")
+    if deeper:
+        lines += ["", "", f"def _deeper_{suffix}({arguments}):", *deeper[0], "    return None"]
+    return lines
 
 
 def _catalog(area: int, functions: Sequence[str]) -> dict[str, object]:

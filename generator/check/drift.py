@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from generator.core.catalog import dump_catalog
 from generator.core.findings import Finding, Kind
-from generator.core.models import TOOL_KINDS, ErrorEntry, ErrorsCatalog, Json, ToolsCatalog
+from generator.core.models import TOOL_KINDS, ErrorEntry, ErrorsCatalog, Json, RaiseSite, ToolsCatalog
 from generator.core.project import CommittedCatalog
 from generator.extract.identity import canonical_expression, canonical_message
 from generator.extract.sites import ErrorSite
@@ -28,7 +28,44 @@ _CHANGES = {
     "data_keys": (Kind.DATA_CHANGED, "the keys of error.data changed"),
     "draft_cause": (Kind.CAUSE_DRAFT_CHANGED, "the comment above the call changed"),
     "dynamic": (Kind.RUN_TIME_VALUE_CHANGED, "the expression that gives a value at run time changed"),
+    "path": (Kind.SITE_MOVED, "the call moved: the configured function now reaches it another way"),
 }
+
+
+_RAISE_MESSAGES = {
+    Kind.RAISE_ADDED: "a new raise of an exception this error's handler converts",
+    Kind.RAISE_REMOVED: "a raise behind this error's handler is gone",
+    Kind.RAISE_CHANGED: "the message of a raise behind this error's handler changed",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class RaiseChange:
+    kind: Kind
+    old: RaiseSite | None
+    new: RaiseSite | None
+
+
+def raise_changes(old: Sequence[RaiseSite], new: Sequence[RaiseSite]) -> Iterator[RaiseChange]:
+    """Pairs the raise sites of one entry: equal ones are unchanged; of the rest, those of the same exception
+    in the same function and file are reworded (in order), and what is left was added or removed."""
+    left_old, left_new = list(old), list(new)
+    for site in new:
+        if site in left_old:
+            left_old.remove(site)
+            left_new.remove(site)
+    for site in list(left_new):
+        same = [
+            o
+            for o in left_old
+            if (o.exception, o.function, o.file) == (site.exception, site.function, site.file)
+        ]
+        if same:
+            left_old.remove(same[0])
+            left_new.remove(site)
+            yield RaiseChange(Kind.RAISE_CHANGED, same[0], site)
+    yield from (RaiseChange(Kind.RAISE_ADDED, None, site) for site in left_new)
+    yield from (RaiseChange(Kind.RAISE_REMOVED, site, None) for site in left_old)
 
 
 class CatalogDrift:
@@ -93,6 +130,10 @@ class CatalogDrift:
             entry,
             message=canonical_message(entry.message, self.names),
             conditions=tuple(canonical_expression(c, self.names) for c in entry.conditions),
+            raises=tuple(
+                dataclasses.replace(site, message=canonical_message(site.message, self.names))
+                for site in entry.raises
+            ),
         )
 
     def _differs_in_facts(self) -> bool:
@@ -138,7 +179,34 @@ class CatalogDrift:
         for field, (kind, message) in _CHANGES.items():
             before, after = getattr(old, field), getattr(new, field)
             if before != after and (entry_id, field) not in explained:
-                yield self._at_site(entry_id, kind, message, _show(before), _show(after))
+                shown = (" → ".join(before), " → ".join(after)) if field == "path" else (before, after)
+                yield self._at_site(entry_id, kind, message, _show(shown[0]), _show(shown[1]))
+        if old.raises != new.raises:
+            yield from self._raises(entry_id, old.raises, new.raises)
+
+    def _raises(self, entry_id: str, old: Sequence[RaiseSite], new: Sequence[RaiseSite]) -> Iterator[Finding]:
+        """Raise sites behind a handler added, removed or reworded (the same exception in the same function
+        with another message), each named once."""
+        for change in raise_changes(old, new):
+            before, after = change.old, change.new
+            site = after or before
+            assert site is not None
+            subject = f"{entry_id}: {site.exception} in {site.function}"
+            line: int | None
+            if after is not None and after.line is not None:
+                file, line = after.file, after.line
+            else:
+                file, line = self.path, self.committed.entry_line(entry_id)
+            yield Finding(
+                change.kind,
+                file,
+                line,
+                subject,
+                _RAISE_MESSAGES[change.kind],
+                f"run `{FIX}` and review the page",
+                old=before.message if before else None,
+                new=after.message if after else None,
+            )
 
     def _constants(self) -> Iterator[tuple[Finding, list[tuple[str, str]]]]:
         before, after = self.before.constants, self.fresh.constants

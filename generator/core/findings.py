@@ -22,6 +22,10 @@ class Kind(enum.StrEnum):
     CONDITION_CHANGED = "condition-changed"
     DATA_CHANGED = "data-changed"
     CAUSE_DRAFT_CHANGED = "cause-draft-changed"
+    SITE_MOVED = "site-moved"
+    RAISE_ADDED = "raise-added"
+    RAISE_REMOVED = "raise-removed"
+    RAISE_CHANGED = "raise-changed"
     CONSTANT_CHANGED = "constant-changed"
     RUN_TIME_VALUE_CHANGED = "run-time-value-changed"
     TOOL_ADDED = "tool-added"
@@ -62,6 +66,10 @@ GROUPS: dict[str, tuple[Kind, ...]] = {
         Kind.CONDITION_CHANGED,
         Kind.DATA_CHANGED,
         Kind.CAUSE_DRAFT_CHANGED,
+        Kind.SITE_MOVED,
+        Kind.RAISE_ADDED,
+        Kind.RAISE_REMOVED,
+        Kind.RAISE_CHANGED,
         Kind.CONSTANT_CHANGED,
         Kind.RUN_TIME_VALUE_CHANGED,
         Kind.TOOL_ADDED,

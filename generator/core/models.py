@@ -31,6 +31,30 @@ class Source:
 
 
 @dataclass(frozen=True)
+class RaiseSite:
+    """Where an exception that a handler turns into this error is raised, and with what message."""
+
+    exception: str
+    function: str
+    file: str
+    message: str
+    line: int | None = field(default=None, compare=False)
+    """The line now (for findings); never written, so that moving code is not drift."""
+
+    def as_data(self) -> dict[str, Json]:
+        return {
+            "exception": self.exception,
+            "function": self.function,
+            "file": self.file,
+            "message": self.message,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RaiseSite:
+        return cls(data["exception"], data["function"], data["file"], data["message"])
+
+
+@dataclass(frozen=True)
 class ErrorEntry:
     """One call of the error constructor: what a client sees, and where the code decides it."""
 
@@ -48,6 +72,18 @@ class ErrorEntry:
     """The comment above the call, for editors to start the cause from."""
     dynamic: Mapping[str, str] = field(default_factory=dict)
     """Field -> the expression that gives it, for a code or status known only when the server runs."""
+    path: tuple[str, ...] = ()
+    """The configured function, then each helper called on the way to `function`; written only when there
+    is a helper, and read back as `(function,)` when not written."""
+    raises: tuple[RaiseSite, ...] = ()
+    """When the call sits in an `except` handler: where the exceptions it catches are raised."""
+    raises_scope: str | None = None
+    """`reachable` (raised in the code the `try` body reaches) or `anywhere` (in the loaded source)."""
+
+    @property
+    def reached_by(self) -> tuple[str, ...]:
+        """The path from the configured function to `function`, at least `function` itself."""
+        return self.path or (self.function,)
 
     def as_data(self) -> dict[str, Json]:
         data: dict[str, Json] = {"id": self.id}
@@ -67,6 +103,11 @@ class ErrorEntry:
             data["draft_cause"] = self.draft_cause
         if self.dynamic:
             data["dynamic"] = dict(self.dynamic)
+        if len(self.reached_by) > 1:  # reached through helpers; otherwise the path is `function` alone
+            data["path"] = list(self.reached_by)
+        if self.raises_scope is not None:
+            data["raises_scope"] = self.raises_scope
+            data["raises"] = [site.as_data() for site in self.raises]
         return data
 
     @classmethod
@@ -83,6 +124,9 @@ class ErrorEntry:
             constants_used=tuple(data.get("constants_used") or ()),
             draft_cause=data.get("draft_cause"),
             dynamic=dict(data.get("dynamic") or {}),
+            path=tuple(data.get("path") or (data["function"],)),
+            raises=tuple(RaiseSite.from_data(site) for site in data.get("raises") or ()),
+            raises_scope=data.get("raises_scope"),
         )
 
 

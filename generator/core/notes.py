@@ -54,6 +54,8 @@ class EntryNotes:
     spec: tuple[str, ...] = ()
     """Ids of the specification's conditions this entry answers."""
     example: WrittenExample | None = None
+    show_raises: bool = False
+    """Whether the page lists where the exceptions behind this entry's handler are raised."""
 
     def prose(self, field_name: str) -> str | None:
         """`cause` or `action`."""
@@ -68,6 +70,7 @@ class EntryNotes:
             action=data.get("action"),
             spec=tuple(data.get("spec") or ()),
             example=WrittenExample.from_data(example) if isinstance(example, Mapping) else None,
+            show_raises=data.get("show_raises") is True,
         )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,8 @@ class Call:
     call: ast.Call
     statement: ast.stmt
     conditions: tuple[str, ...]
+    scope: tuple[str, ...] = ()
+    """The nested functions (closures) of the scanned function the call sits in, outermost first."""
 
 
 def unparse(node: ast.AST) -> str:
@@ -24,6 +27,17 @@ def unparse(node: ast.AST) -> str:
         return ast.unparse(node)
     except ValueError:
         return "..."
+
+
+def template(node: ast.JoinedStr) -> str:
+    """An f-string as a message template: its text, with each `{expression}` as written."""
+    parts: list[str] = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+        elif isinstance(value, ast.FormattedValue):
+            parts.append("{" + unparse(value.value) + "}")
+    return "".join(parts)
 
 
 def callee_name(call: ast.Call) -> str:
@@ -49,8 +63,11 @@ class CallFinder:
 
     def _calls_in(self, statement: ast.stmt, guards: tuple[str, ...]) -> Iterator[Call]:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            return
-        if isinstance(statement, ast.If | ast.While):
+            # A closure (or a class) defined inside the scanned function: its calls belong to it too.
+            yield from self._direct(statement, [*statement.decorator_list], guards)
+            for found in self.calls(statement.body, guards):
+                yield dataclasses.replace(found, scope=(statement.name, *found.scope))
+        elif isinstance(statement, ast.If | ast.While):
             test = unparse(statement.test)
             yield from self._direct(statement, [statement.test], guards)
             yield from self.calls(statement.body, (*guards, test))

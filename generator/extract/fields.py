@@ -18,6 +18,7 @@ from generator.core.errors import SourceError
 from generator.core.settings import CatalogConfig
 from generator.extract.binding import Bound, Constructor, bind, maps
 from generator.extract.calls import Call, callee_name, unparse
+from generator.extract.handlers import HandlerRaises
 from generator.extract.resolve import Resolved, Resolver, TooLarge, Unresolvable
 
 
@@ -39,6 +40,12 @@ class ErrorSite:
     constants_used: tuple[str, ...]
     dynamic: tuple[tuple[str, str], ...] = ()
     """(field, expression) for each field whose value is known only when the server runs."""
+    path: tuple[str, ...] = ()
+    """The configured function, then each helper on the way to `function`."""
+    helpers: tuple[tuple[str, str], ...] = ()
+    """(file, name in that file) of each helper on the path, for the catalog's sources."""
+    raises: HandlerRaises | None = None
+    """When the call sits in an `except` handler of a class of the loaded source: where it is raised."""
 
 
 _STATIC_HINT = (

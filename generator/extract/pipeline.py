@@ -125,14 +125,14 @@ def _errors(
 ) -> ErrorsCatalog:
     module, bodies = loaded.module(config)
     resolver = loaded.resolver
-    sites = extract_error_sites(config, module, bodies, resolver, loaded.files)
+    sites = extract_error_sites(config, module, bodies, resolver, loaded.files, previous)
     homes = {function.module for _, function in scanned_functions(config, module, resolver)}
     module_names = frozenset(module.members).union(*(home.members for home in homes))
     ids, successors = assign_ids(sites, previous, module_names)
     result.sites[name] = sites
     result.successors[name] = successors
     result.module_names[name] = module_names
-    sources = cited_sources(config, module, loaded.files, resolver)
+    sources = cited_sources(config, module, loaded.files, resolver, sites)
     constants = module_constants(module, resolver)
     return errors_catalog(name, sites, ids, sources, constants)
 
@@ -158,6 +158,9 @@ def errors_catalog(
             constants_used=site.constants_used,
             draft_cause=site.draft_cause or None,
             dynamic=dict(site.dynamic),
+            path=site.path or (site.function,),
+            raises=site.raises.sites if site.raises else (),
+            raises_scope=site.raises.scope if site.raises else None,
         )
         for site, entry_id in zip(sites, ids, strict=True)
     )

@@ -8,19 +8,25 @@ finds the calls and their guarding conditions, and the code below resolves what 
 from __future__ import annotations
 
 import ast
+import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import griffe
 
-from generator.core.errors import ConfigError, ConfigErrors, SourceError
-from generator.core.models import Source
+from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.models import ErrorEntry, Source
 from generator.core.settings import CatalogConfig, relative_path
-from generator.extract.calls import CallFinder, callee_name
+from generator.extract.binding import Constructor
+from generator.extract.calls import Call, callee_name
 from generator.extract.constructors import ConstructorTable
 from generator.extract.fields import ErrorSite, SiteReader
+from generator.extract.handlers import RaiseIndex
 from generator.extract.names import lookup, where
+from generator.extract.reach import Reach, Where, local_name, project_aliases
 from generator.extract.resolve import Resolver
+from generator.extract.silence import Silence, satisfied_names
 
 __all__ = [
     "ErrorSite",
@@ -43,6 +49,8 @@ class FunctionBodies(griffe.Extension):
         self.code: dict[str, str] = {}
         self.trees: dict[bytes, ast.Module] = {}
         """Each module's whole tree, by the bytes it was parsed from (for `SourceFiles.adopt`)."""
+        self.modules: dict[str, ast.Module] = {}
+        """Each module's whole tree, by its dotted path (for its top-level tables of functions)."""
 
     def on_module_node(self, *, node: Any, agent: Any, **kwargs: Any) -> None:
         code = getattr(agent, "code", None)
@@ -50,6 +58,10 @@ class FunctionBodies(griffe.Extension):
             # griffe reads files with universal newlines and without a BOM: the encoded text is the file's
             # bytes only when it has neither, and only then can a reader of the file find this tree.
             self.trees[code.encode("utf-8")] = node
+
+    def on_module_instance(self, *, node: Any, mod: griffe.Module, agent: Any, **kwargs: Any) -> None:
+        if isinstance(node, ast.Module):
+            self.modules[mod.path] = node
 
     def on_function_instance(self, *, node: Any, func: griffe.Function, agent: Any, **kwargs: Any) -> None:
         code = getattr(agent, "code", None)  # only griffe's visitor parses source
@@ -105,45 +117,69 @@ def extract_error_sites(
     bodies: FunctionBodies,
     resolver: Resolver,
     files: ModuleFiles,
+    previous: Sequence[ErrorEntry] = (),
 ) -> list[ErrorSite]:
     """All constructor calls in the configured functions, in configuration order, then source order.
 
     A configured function may be imported into the configured module from another one: its calls are
-    located in, and its names resolved in, the module that defines it.
+    located in, and its names resolved in, the module that defines it. So are the calls of the helpers it
+    reaches (`generator.extract.reach`), each listed where the helper is called. A configured function that
+    reaches no call, or a constructor that nothing calls, is a located configuration error.
     """
     table = ConstructorTable(config, module, resolver, bodies.nodes)
     constructors = table.by_name
-    # By source text, as the configured functions may live in several files: a finder, and the text's lines
-    # (griffe reads files with universal newlines, so these are exactly the parser's lines).
-    finders: dict[str, tuple[CallFinder, list[str]]] = {}
+    functions = scanned_functions(config, module, resolver)
+    configured = {c.obj.path for c in constructors.values()} | {f.path for _, f in functions}
+    follow = project_aliases(module.package.path, resolver)
+    reach = Reach(bodies.nodes, bodies.code, constructors, configured, follow)
+    builder = _SiteBuilder(config, resolver, files, RaiseIndex(module.package, reach.targets, bodies.modules))
     sites: list[ErrorSite] = []
-    for function_name, function in scanned_functions(config, module, resolver):
-        home, file = function.module, files(function.module)
-        node = bodies.nodes.get(function.path)
-        if node is None:
-            raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
-        code = bodies.code[function.path]
-        if code not in finders:
-            finders[code] = (CallFinder(constructors), code.split("\n"))
-        finder, lines = finders[code]
-        for found in finder.calls(node.body):
+    silence = Silence(config, satisfied_names(config, module, resolver, constructors))
+    for function_name, function in functions:
+        start = reach.start(function, function_name, file=files(function.module))
+        for at, found in reach.constructor_calls(start):
             constructor = constructors[callee_name(found.call)]
-            site = SiteReader(config, home, resolver, file, constructor)
-            sites.append(site.build(function_name, found, lines))
-    if not sites:
-        raise _matches_nothing(config)
+            sites.append(builder.site(at, found, constructor))
+            silence.heard(function_name, constructor.configured)
+    silence.functions |= reach.reached
+    by_path = {function.path: name for name, function in functions}
+    for name, paths in reach.handoffs.items():
+        silence.hands_off(name, {by_path[path] for path in paths if path in by_path})
+    silence.raise_unheard(module.path, gone_from(previous, sites))
     return sites
 
 
-def _matches_nothing(config: CatalogConfig) -> ConfigError:
-    """A catalog whose configuration finds no call at all: an error, never an empty catalog called clean."""
-    names = ", ".join(config.constructors)
-    return ConfigError(
-        f"'catalogs.{config.name}': no call of {names} in {', '.join(config.functions)}",
-        file=config.config_file,
-        line=config.lines.get(f"constructors.{config.constructors[0]}") if config.constructors else None,
-        hint="name the functions that build the errors, and the constructor as the calls spell it",
-    )
+class _SiteBuilder:
+    """Builds the site of one constructor call reached at `Where`, with the helpers it cites and the raise
+    sites behind its handler; the texts' lines and the cited helpers are worked out once."""
+
+    def __init__(
+        self, config: CatalogConfig, resolver: Resolver, files: ModuleFiles, raises: RaiseIndex
+    ) -> None:
+        self.config, self.resolver, self.files, self.raises = config, resolver, files, raises
+        self.lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
+        self.helpers: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
+        """The helpers of a path, cited; keyed by the ids of the helpers (alive for the whole run)."""
+
+    def site(self, at: Where, found: Call, constructor: Constructor) -> ErrorSite:
+        home, file = at.function.module, self.files(at.function.module)
+        reader = SiteReader(self.config, home, self.resolver, file, constructor)
+        if at.code not in self.lines:
+            self.lines[at.code] = at.code.split("\n")
+        key = tuple(map(id, at.helpers))
+        if key not in self.helpers:
+            self.helpers[key] = tuple((self.files(h.module), local_name(h)) for h in at.helpers)
+        name = ".".join((at.name, *found.scope))
+        built = reader.build(name, found, self.lines[at.code])
+        path, behind = (*at.path[:-1], name), self.raises.behind(at, found, self.files)
+        return dataclasses.replace(built, path=path, helpers=self.helpers[key], raises=behind)
+
+
+def gone_from(previous: Sequence[ErrorEntry], sites: Sequence[ErrorSite]) -> set[str]:
+    """The configured functions of committed entries that no site states any more (by function and message:
+    a removed call, not a changed one)."""
+    now = {(site.function, site.message) for site in sites}
+    return {entry.reached_by[0] for entry in previous if (entry.function, entry.message) not in now}
 
 
 class ModuleFiles:
@@ -153,11 +189,17 @@ class ModuleFiles:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._files: dict[str, str] = {}
+        self._seen: dict[int, tuple[griffe.Module, str]] = {}
+        """By id of the module object (asked once per call site): the module, kept alive, and its file."""
 
     def __call__(self, module: griffe.Module) -> str:
+        seen = self._seen.get(id(module))
+        if seen is not None and seen[0] is module:
+            return seen[1]
         if module.path not in self._files:
             path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
             self._files[module.path] = relative_path(path, self.root)
+        self._seen[id(module)] = (module, self._files[module.path])
         return self._files[module.path]
 
     def inside(self, module: griffe.Module) -> bool:
@@ -167,11 +209,16 @@ class ModuleFiles:
 
 
 def cited_sources(
-    config: CatalogConfig, module: griffe.Module, files: ModuleFiles, resolver: Resolver
+    config: CatalogConfig,
+    module: griffe.Module,
+    files: ModuleFiles,
+    resolver: Resolver,
+    sites: Sequence[ErrorSite] = (),
 ) -> tuple[Source, ...]:
     """The files an errors catalog comes from, each with the constructors and functions defined there, by
-    their names in that file, in configuration order. A constructor of an installed dependency is not a
-    file of the project, and is not cited."""
+    their names in that file, in configuration order, then the helpers the sites were reached through, in
+    the order of the sites. A constructor of an installed dependency is not a file of the project, and is
+    not cited."""
     by_file: dict[str, list[str]] = {}
     named = [(name, "constructor") for name in config.constructors]
     for name, what in [*named, *((name, "function") for name in config.functions)]:
@@ -182,4 +229,8 @@ def cited_sources(
         if local.endswith(".__init__") and not name.endswith("__init__"):
             local = local.removesuffix(".__init__")  # a class constructor is cited as the class
         by_file.setdefault(files(obj.module), []).append(local)
+    for site in sites:
+        for file, helper in site.helpers:
+            if helper not in by_file.setdefault(file, []):
+                by_file[file].append(helper)
     return tuple(Source(path, tuple(symbols)) for path, symbols in by_file.items())

@@ -6,10 +6,13 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
 
 - `page-header`: `header` with `status`, `audience`, `last_verified`, `canonical`, `reproduced`.
 - `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`, None where the notes have a
-  gap, and `draft_cause`, the comment above the call in the code or None) in the notes file's order, then
-  entries without notes in catalog order; `json_href`, the page-relative link to the catalog published as
-  JSON.
-- `based-on`: `sources` (`file`, `url`, `symbols` as `name` + `url`) and `specs` (`title`, `url`).
+  gap; `draft_cause`, the comment above the call in the code or None; and `show_raises`, the notes' option to
+  list the entry's `raises`) in the notes file's order, then entries without notes in catalog order;
+  `columns`, which of the Code and HTTP columns the table has; `json_href`, the page-relative link to the
+  catalog as JSON.
+- `based-on`: `sources` (`file`, `url`, `symbols` as `name` + `url`): the front matter's `based_on` files,
+  then the helpers that extract followed to reach the calls of the page's errors catalog; and `specs`
+  (`title`, `url`).
 - `related`: `links` (`title`, `href`), from the front matter's `related` list of page-relative paths.
 - `tools-reference`: `tools`, `resources`, `prompts` from the catalog, and `json_href`.
 - `error-examples`, `spec-differences` and `client-differences`: see `generator.render.evidence_context` and
@@ -28,7 +31,7 @@ from jinja2.exceptions import SecurityError
 
 from generator.core import template_cache
 from generator.core.errors import TemplateError, suggest
-from generator.core.models import TOOL_KINDS, Catalog, ToolsCatalog
+from generator.core.models import TOOL_KINDS, Catalog, ErrorsCatalog, ToolsCatalog
 from generator.core.notes import in_notes_order
 from generator.core.pages import holds_marker
 from generator.render.evidence_context import (
@@ -106,7 +109,8 @@ def _error_table(inputs: RenderInputs, region: Region, page: str, context: Conte
         cause, action = render_entry_notes(inputs, name, entry.id)
         notes = {"cause": cause, "action": action, "draft_cause": entry.draft_cause}
         fields = {"code": entry.code, "status": entry.status, **entry.as_data()}
-        entries.append({**fields, "anchor": f"err-{entry.id}", **notes})
+        shown = {"show_raises": inputs.notes_of(name).entry(entry.id).show_raises}
+        entries.append({**fields, "anchor": f"err-{entry.id}", **notes, **shown})
     return {"entries": entries, "columns": _columns(entries), "json_href": _json_href(page, name)}
 
 
@@ -132,17 +136,37 @@ def _json_href(page: str, catalog: str) -> str:
 
 
 def _based_on(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
-    sources, specs = [], []
+    cited: dict[str, list[str]] = {}
+    specs = []
     for item in context["page"].get("based_on") or []:
         if "file" in item:
-            file = str(item["file"])
-            symbols = [
-                {"name": symbol, "url": _source_url(inputs, file, inputs.symbol_lines(file, symbol))}
-                for symbol in item.get("symbols") or []
-            ]
-            sources.append({"file": file, "url": _source_url(inputs, file, None), "symbols": symbols})
+            cited.setdefault(str(item["file"]), []).extend(str(s) for s in item.get("symbols") or [])
         else:
             specs.append({"title": item["title"], "url": item["url"]})
+    catalog = inputs.catalogs.get(str(context.get("catalog_name")))
+    if isinstance(catalog, ErrorsCatalog):
+        # The helpers extract followed to reach the catalog's calls are cited too, after the editor's list.
+        helpers = {  # a closure's call is named `helper.inner`; the source cites `helper`
+            ".".join(name.split(".")[:length])
+            for entry in catalog.entries
+            for name in entry.path[1:]
+            for length in range(1, name.count(".") + 2)
+        }
+        for source in catalog.sources:
+            found = [symbol for symbol in source.symbols if symbol in helpers]
+            listed = cited.setdefault(source.path, []) if found else []
+            listed.extend(symbol for symbol in found if symbol not in listed)
+    sources = [
+        {
+            "file": file,
+            "url": _source_url(inputs, file, None),
+            "symbols": [
+                {"name": symbol, "url": _source_url(inputs, file, inputs.symbol_lines(file, symbol))}
+                for symbol in symbols
+            ],
+        }
+        for file, symbols in cited.items()
+    ]
     return {"sources": sources, "specs": specs}
 
 

@@ -1,8 +1,9 @@
 """The `docgen` command: a thin shell over the pure pipeline.
 
 Exit codes: 0 clean, 1 drift (check) or a failed probe, 2 usage or configuration error, 3 unreadable input
-(source, YAML, template) or an output that cannot be written (nothing is then changed). A user error ends in
-a located message, never a traceback.
+(source, YAML, template) or an output that cannot be written (nothing is then changed), 4 a fault inside
+docgen itself. A user error ends in a located message, never a traceback; a fault in one line naming the file
+that holds its traceback.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import contextlib
 import gc
 import os
 import sys
+import tempfile
+import traceback
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -290,6 +293,22 @@ def _run_command(args: argparse.Namespace) -> int:
         return 3
     except KeyboardInterrupt:
         return 130
+    except Exception as error:  # a bug in docgen: one line here, the traceback in a file
+        print(f"docgen {args.command}: {fault_report(error)}", file=sys.stderr)
+        return 4
+
+
+def fault_report(error: Exception) -> str:
+    """One line about an unexpected exception, naming the file its traceback was written to."""
+    what = " ".join(f"{type(error).__name__}: {error}".split())[:200]
+    details = "".join(traceback.format_exception(error))
+    try:
+        handle, name = tempfile.mkstemp(prefix="docgen-fault-", suffix=".txt")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(details)
+    except OSError as err:
+        return f"internal error ({what}); the details could not be written ({err.strerror}); please report it"
+    return f"internal error ({what}), a bug in docgen; details in {name}; please report it with that file"
 
 
 SLOW_EXIT = frozenset({"probe"})

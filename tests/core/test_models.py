@@ -33,6 +33,8 @@ def test_optional_fields_are_left_out_when_empty() -> None:
     assert list(entry.as_data()) == [
         "id", "code", "status", "message", "function", "file", "conditions", "data_keys", "constants_used",
     ]  # fmt: skip
+    helped = ErrorEntry("bad", -32600, 400, "Bad", "check", "app.py", path=("handle", "check"))
+    assert helped.as_data()["path"] == ["handle", "check"]  # written only when a helper was on the way
     assert "draft_cause" in ErrorEntry("bad", -32600, 400, "Bad", "f", "a.py", draft_cause="Why.").as_data()
     tool = Tool("t", "t", "Does.", (Parameter("q", "string", True, None, "What."),))
     assert list(tool.as_data()) == ["name", "function", "description", "parameters"]

@@ -9,8 +9,9 @@ from generator.extract.calls import CallFinder
 NAMES = ("rpc_error", "Fault")
 
 # Every kind of statement the finder descends into; calls nested in calls, in guards and over several lines;
-# the names also in comments and strings; a nested def (never scanned); a name written in full-width letters
-# (the parser reads it as `rpc_error`); a form feed (whitespace to the parser, a line break to splitlines).
+# the names also in comments and strings; a nested def (a closure: scanned, and named as the call's scope);
+# a name written in full-width letters (the parser reads it as `rpc_error`); a form feed (whitespace to the
+# parser, a line break to splitlines).
 SOURCE = """\
 def handler(params, items):
     # rpc_error is mentioned here, in a comment, and "rpc_error" in a string below
@@ -50,7 +51,7 @@ def handler(params, items):
         case _:
             pass
     def inner():
-        return rpc_error(7, -6, "never scanned")
+        return rpc_error(7, -6, "in a closure")
     log(rpc_error(8, 0, "first"), rpc_error(9, 0, "second"))
     return [wrap(rpc_error(10, 0, "deeper, so found later")), \uff52pc_error(11, -7, "full width")]
 """
@@ -64,7 +65,9 @@ def test_every_call_is_found_in_source_order_with_its_guards() -> None:
     [function] = ast.parse(SOURCE).body
     assert isinstance(function, ast.FunctionDef)
     full = found(CallFinder(NAMES), function.body)
-    assert [line for line, *_ in full] == [5, 6, 11, 14, 19, 26, 33, 40, 40, 41, 41]
+    assert [line for line, *_ in full] == [5, 6, 11, 14, 19, 26, 33, 39, 40, 40, 41, 41]
+    scopes = [c.scope for c in CallFinder(NAMES).calls(function.body)]
+    assert scopes == [(), (), (), (), (), (), (), ("inner",), (), (), (), ()]
     assert full[2][2] == (
         "not (params.get('a') is None)",
         "not (rpc_error(2, -1, 'in a test'))",

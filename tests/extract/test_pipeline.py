@@ -331,8 +331,10 @@ def test_a_configuration_that_matches_no_call_is_a_located_error(tmp_path: Path)
     make_project(tmp_path, "def endpoint(request):\n    return {'ok': True}\n")
     with pytest.raises(ConfigError) as caught:
         run(tmp_path)
-    assert (caught.value.file, caught.value.line) == ("mkdocs.yml", 8)
-    assert caught.value.message == "'catalogs.errors': no call of _rpc_error in endpoint"
+    # At the function that reaches no call (its line under 'functions:'), with what to do about it.
+    assert (caught.value.file, caught.value.line) == ("mkdocs.yml", 9)
+    expected = "'catalogs.errors.functions': the function 'endpoint' reaches no call of '_rpc_error'"
+    assert caught.value.message == expected
     assert caught.value.hint
 
 

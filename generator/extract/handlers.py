@@ -1,0 +1,286 @@
+"""Exceptions turned into error responses by an `except` handler: where each one is raised, and with what.
+
+When a constructor call sits in the handler of `except SomeError as exc:`, the response is really decided
+where `SomeError` (or a subclass of it) is raised, often in another module. Those raise sites are looked for
+in the code the `try` body reaches: its own statements, the functions of the loaded source it calls
+(transitively, as `generator.extract.reach` resolves calls), and the functions of a dispatch table it looks a
+callable up in (`handler = TABLE.get(name)` or `TABLE[name]`, a module-level dict of functions, `**OTHER`
+tables included). When none is found there (the raise happens behind a callback docgen cannot follow), every
+raise of the class anywhere in the loaded source is listed instead, and the entry says so.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
+import griffe
+
+from generator.core.models import RaiseSite
+from generator.extract.calls import Call, template, unparse
+from generator.extract.reach import CallTargets, Follow, Where, base_classes, local_name, named, resolved
+
+MAX_RAISE_VISITS = 20_000
+"""How many function bodies one handler's search may walk."""
+
+FileOf = Callable[[griffe.Module], str]
+"""The project-relative file of a module (`sites.ModuleFiles`)."""
+
+
+@dataclass(frozen=True)
+class HandlerRaises:
+    """The raise sites behind one handler, and whether they were found by reach or anywhere."""
+
+    scope: str
+    sites: tuple[RaiseSite, ...]
+
+
+class RaiseIndex:
+    """Finds the raise sites behind the handlers that constructor calls sit in, for one loaded package."""
+
+    def __init__(
+        self, package: griffe.Module, targets: CallTargets, modules: Mapping[str, ast.Module]
+    ) -> None:
+        self.package = package
+        self.targets = targets
+        self.modules = modules
+        self._classes: dict[str, griffe.Class] | None = None
+        self._caught_by: dict[tuple[str, str], frozenset[str]] = {}
+        self._handlers: dict[int, list[_Handler]] = {}
+        self._everywhere: dict[frozenset[str], tuple[tuple[griffe.Function, ast.Raise], ...]] = {}
+
+    def behind(self, where: Where, found_call: Call, file_of: FileOf) -> HandlerRaises | None:
+        """The raise sites behind the handler the call sits in, or None when it sits in none of interest."""
+        own = found_call.conditions[len(where.guards) :]  # the guards in its own function
+        if not any(condition.startswith("except") for condition in own):
+            return None
+        found = self._enclosing_handler(where.node, found_call.call)
+        if found is None:
+            return None
+        statement, handler = found
+        key = (where.function.module.path, unparse(handler.type) if handler.type else "")
+        if key not in self._caught_by:
+            self._caught_by[key] = self._caught(handler, where.function.module)
+        caught = self._caught_by[key]
+        if not caught:
+            return None
+        reached = list(self._reachable(statement.body, where, caught))
+        scope = "reachable"
+        if not reached:
+            scope, reached = "anywhere", list(self._anywhere(caught))
+        sites = {(file_of(f.module), node.lineno): _site(f, node, file_of(f.module)) for f, node in reached}
+        return HandlerRaises(scope, tuple(sites[key] for key in sorted(sites)))
+
+    def _enclosing_handler(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call
+    ) -> tuple[ast.Try | ast.TryStar, ast.ExceptHandler] | None:
+        """The innermost `try` statement and handler whose body holds `call`."""
+        if id(function) not in self._handlers:
+            self._handlers[id(function)] = list(_handlers_of(function.body))
+        best: _Handler | None = None
+        for handler in self._handlers[id(function)]:
+            if handler[0] <= call.lineno <= handler[1] and (best is None or handler[0] > best[0]):
+                best = handler
+        return (best[2], best[3]) if best is not None else None
+
+    def _caught(self, handler: ast.ExceptHandler, module: griffe.Module) -> frozenset[str]:
+        """Paths of the classes of the loaded source the handler catches, with all their subclasses."""
+        if handler.type is None:
+            return frozenset()
+        names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+        follow = self.targets.follow
+        roots = {cls.path for name in names if (cls := _class_named(name, module, follow)) is not None}
+        if not roots:
+            return frozenset()
+        return frozenset(path for path, cls in self._all_classes().items() if _ancestors(cls, follow) & roots)
+
+    def _all_classes(self) -> dict[str, griffe.Class]:
+        if self._classes is None:
+            self._classes = {cls.path: cls for cls in _classes_of(self.package)}
+        return self._classes
+
+    def _reachable(
+        self, statements: list[ast.stmt], where: Where, caught: frozenset[str]
+    ) -> Iterator[tuple[griffe.Function, ast.Raise]]:
+        start = where.function
+        seen: set[str] = {start.path}
+        queue: list[tuple[griffe.Function, list[ast.stmt]]] = [(start, statements)]
+        for table_function in self._tables_used(statements, where):
+            queue.append((table_function, self.targets.nodes[table_function.path].body))
+        follow = self.targets.follow
+        while queue and len(seen) <= MAX_RAISE_VISITS:
+            function, body = queue.pop(0)
+            for node in (inner for statement in body for inner in ast.walk(statement)):
+                if isinstance(node, ast.Raise) and _raises_one_of(node, function.module, caught, follow):
+                    yield function, node
+                elif isinstance(node, ast.Call):
+                    target = self.targets.target(node, function)
+                    if target is not None and target.path not in seen:
+                        seen.add(target.path)
+                        queue.append((target, self.targets.nodes[target.path].body))
+
+    def _tables_used(self, statements: list[ast.stmt], where: Where) -> Iterator[griffe.Function]:
+        """The functions of the dispatch tables the statements look a callable up in."""
+        tables = _table_locals(where.node)
+        used = {n.id for s in statements for n in ast.walk(s) if isinstance(n, ast.Name)}
+        for name in sorted(used):
+            table = tables.get(name, name)
+            yield from self._table_functions(table, where.function.module, depth=0)
+
+    def _table_functions(self, name: str, module: griffe.Module, depth: int) -> Iterator[griffe.Function]:
+        attribute = resolved(module.members.get(name), self.targets.follow)
+        if not isinstance(attribute, griffe.Attribute) or depth > 4:
+            return
+        value = _assigned_dict(self.modules.get(attribute.module.path), attribute.name)
+        if value is None:
+            return
+        home = attribute.module
+        for key, item in zip(value.keys, value.values, strict=True):
+            if key is None and isinstance(item, ast.Name):  # `**OTHER_TABLE`
+                yield from self._table_functions(item.id, home, depth + 1)
+            elif isinstance(item, ast.Name):
+                function = resolved(home.members.get(item.id), self.targets.follow)
+                if isinstance(function, griffe.Function) and function.path in self.targets.nodes:
+                    yield function
+
+    def _anywhere(self, caught: frozenset[str]) -> Iterator[tuple[griffe.Function, ast.Raise]]:
+        if caught not in self._everywhere:
+            found, follow = [], self.targets.follow
+            for function in _functions_of(self.package):
+                node = self.targets.nodes.get(function.path)
+                for inner in ast.walk(node) if node is not None else ():
+                    if isinstance(inner, ast.Raise) and _raises_one_of(
+                        inner, function.module, caught, follow
+                    ):
+                        found.append((function, inner))
+            self._everywhere[caught] = tuple(found)
+        return iter(self._everywhere[caught])
+
+
+_Handler = tuple[int, int, ast.Try | ast.TryStar, ast.ExceptHandler]
+"""The first and last line of a handler's body, its `try` statement, and the handler."""
+
+
+def _handlers_of(statements: list[ast.stmt]) -> Iterator[_Handler]:
+    """Every `except` handler among `statements` and the statements nested in them (closures included);
+    expressions are not walked, as no handler sits in one."""
+    for statement in statements:
+        if isinstance(statement, ast.Try | ast.TryStar):
+            for handler in statement.handlers:
+                last = handler.body[-1].end_lineno or handler.lineno
+                yield handler.body[0].lineno, last, statement, handler
+                yield from _handlers_of(handler.body)
+        if isinstance(statement, ast.Match):
+            for case in statement.cases:
+                yield from _handlers_of(case.body)
+        for block in ("body", "orelse", "finalbody"):
+            inner = getattr(statement, block, None)
+            if isinstance(inner, list):
+                yield from _handlers_of(inner)
+
+
+def _class_named(node: ast.expr, module: griffe.Module, follow: Follow) -> griffe.Class | None:
+    if not isinstance(node, ast.Name | ast.Attribute):
+        return None
+    found = named(unparse(node), module, follow)
+    return found if isinstance(found, griffe.Class) else None
+
+
+def _ancestors(cls: griffe.Class, follow: Follow) -> set[str]:
+    """`cls` and every base class of it that the loaded source defines."""
+    found, todo = {cls.path}, [cls]
+    while todo and len(found) < 64:
+        for base in base_classes(todo.pop(), follow):
+            if base.path not in found:
+                found.add(base.path)
+                todo.append(base)
+    return found
+
+
+def _raises_one_of(node: ast.Raise, module: griffe.Module, caught: frozenset[str], follow: Follow) -> bool:
+    exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+    if exc is None:
+        return False
+    cls = _class_named(exc, module, follow)
+    return cls is not None and cls.path in caught
+
+
+def _site(function: griffe.Function, node: ast.Raise, file: str) -> RaiseSite:
+    exc = node.exc
+    call = exc if isinstance(exc, ast.Call) else None
+    name = unparse(call.func if call is not None else exc) if exc is not None else ""
+    return RaiseSite(name, local_name(function), file, _message(call), line=node.lineno)
+
+
+def _message(call: ast.Call | None) -> str:
+    """The raise's message: its one string argument (an f-string as a template), else its arguments."""
+    if call is None:
+        return ""
+    if len(call.args) == 1 and not call.keywords:
+        [arg] = call.args
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            return arg.value
+        if isinstance(arg, ast.JoinedStr):
+            return template(arg)
+        return "{" + unparse(arg) + "}"
+    return ", ".join(unparse(arg) for arg in [*call.args, *call.keywords])
+
+
+def _table_locals(function: ast.AST) -> dict[str, str]:
+    """Local name -> the module-level name it was looked up in: `x = TABLE.get(k)`, `x = TABLE[k]`."""
+    tables: dict[str, str] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = node.value
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+                value = value.func.value if value.func.attr == "get" else value
+            elif isinstance(value, ast.Subscript):
+                value = value.value
+            if isinstance(value, ast.Name):
+                tables[node.targets[0].id] = value.id
+    return tables
+
+
+def _assigned_dict(module: ast.Module | None, name: str) -> ast.Dict | None:
+    """The dict literal assigned to `name` at the top level of `module`."""
+    for statement in module.body if module is not None else ():
+        targets = (
+            statement.targets
+            if isinstance(statement, ast.Assign)
+            else [statement.target]
+            if isinstance(statement, ast.AnnAssign)
+            else []
+        )
+        value = getattr(statement, "value", None)
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets) and isinstance(value, ast.Dict):
+            return value
+    return None
+
+
+def _classes_of(module: griffe.Module) -> Iterator[griffe.Class]:
+    for member in module.members.values():
+        if member.is_alias:
+            continue
+        if isinstance(member, griffe.Class):
+            yield member
+            yield from _classes_of_class(member)
+        elif isinstance(member, griffe.Module):
+            yield from _classes_of(member)
+
+
+def _classes_of_class(cls: griffe.Class) -> Iterator[griffe.Class]:
+    for member in cls.members.values():
+        if isinstance(member, griffe.Class) and not member.is_alias:
+            yield member
+            yield from _classes_of_class(member)
+
+
+def _functions_of(obj: griffe.Module | griffe.Class) -> Iterator[griffe.Function]:
+    for member in obj.members.values():
+        if member.is_alias:
+            continue
+        if isinstance(member, griffe.Function):
+            yield member
+        elif isinstance(member, griffe.Module | griffe.Class):
+            yield from _functions_of(member)

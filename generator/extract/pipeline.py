@@ -14,12 +14,15 @@ from pathlib import Path
 import griffe
 
 from generator.core.catalog import dump_catalog
-from generator.core.models import Catalog, ErrorEntry, ErrorsCatalog, Json, Source
+from generator.core.models import Catalog, ErrorEntry, ErrorsCatalog, Json, RoutesCatalog, Source
+from generator.core.openapi import dump_fragment, error_fragment
 from generator.core.project import CommittedCatalog, Project
 from generator.core.schemas import packaged
 from generator.core.settings import CatalogConfig, Settings
 from generator.extract.identity import LikelySuccessor, assign_ids
+from generator.extract.program import ModuleTrees, Program
 from generator.extract.resolve import Resolver, module_constants
+from generator.extract.route_catalog import OperationLine, routes_catalog
 from generator.extract.sites import (
     ErrorSite,
     FunctionBodies,
@@ -45,6 +48,12 @@ class Extraction:
     module_names: dict[str, frozenset[str]] = field(default_factory=dict)
     trees: dict[bytes, ast.Module] = field(default_factory=dict)
     """The syntax tree of every source file read, by its bytes: check fingerprints citations with them."""
+    operation_lines: dict[str, tuple[OperationLine, ...]] = field(default_factory=dict)
+    """Per routes catalog, where each operation is declared (for findings on the route's line)."""
+    raise_lines: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)
+    """Per routes catalog, error id -> the file and line of its raise."""
+    fragments: dict[str, dict[str, Json]] = field(default_factory=dict)
+    """Per routes catalog, its OpenAPI fragment (written beside the catalog as `<name>.openapi.json`)."""
 
 
 class _Loaded:
@@ -54,17 +63,24 @@ class _Loaded:
         self.settings = settings
         self.resolver = Resolver()
         self.files = ModuleFiles(settings.root)
-        self._packages: dict[tuple[Path, str], tuple[griffe.Module, FunctionBodies]] = {}
+        self._packages: dict[tuple[Path, str], tuple[griffe.Module, ModuleTrees]] = {}
 
     def module(self, config: CatalogConfig) -> tuple[griffe.Module, FunctionBodies]:
         location = locate(self.settings.root, config.source)
         key = (location.search_path, location.package)
         if key not in self._packages:
-            bodies = FunctionBodies()
+            bodies = ModuleTrees()
             package = load_top_package(location, root=self.settings.root, extensions=[bodies])
             self._packages[key] = (package, bodies)
         package, bodies = self._packages[key]
         return configured_module(package, location), bodies
+
+    def program(self, config: CatalogConfig) -> Program:
+        """The whole top-level package of the configured source, as a program to follow calls in."""
+        self.module(config)
+        location = locate(self.settings.root, config.source)
+        package, trees = self._packages[(location.search_path, location.package)]
+        return Program(package, trees, self.files)
 
     def trees(self) -> dict[bytes, ast.Module]:
         """Every module tree griffe parsed in this run, by the bytes it was parsed from."""
@@ -88,6 +104,10 @@ def extract(project: Project, *, dump: bool = True) -> Extraction:
         if config.kind == "tools":
             module = loaded.module(config)[0]
             data = tools_catalog(config, module, loaded.resolver, loaded.files(module))
+        elif config.kind == "routes":
+            data = _routes(loaded, project, name, config, result)
+            fragment = settings.relative(settings.fragment_path(name))
+            result.outputs[fragment] = dump_fragment(result.fragments[name])
         else:
             previous = committed.catalog if committed is not None else None
             old = previous.entries if isinstance(previous, ErrorsCatalog) else ()
@@ -99,6 +119,18 @@ def extract(project: Project, *, dump: bool = True) -> Extraction:
         result.outputs[settings.relative(settings.data_dir / "schema" / schema)] = text
     result.trees = loaded.trees()
     return result
+
+
+def _routes(
+    loaded: _Loaded, project: Project, name: str, config: CatalogConfig, result: Extraction
+) -> RoutesCatalog:
+    committed = project.committed[name]
+    previous = committed.catalog.errors if committed and isinstance(committed.catalog, RoutesCatalog) else ()
+    found = routes_catalog(config, loaded.program(config), previous)
+    result.operation_lines[name] = found.lines
+    result.raise_lines[name] = found.sites
+    result.fragments[name] = error_fragment(found.catalog, project.notes[name])
+    return found.catalog
 
 
 def _catalog_text(data: Catalog, committed: CommittedCatalog | None) -> str:

@@ -17,7 +17,7 @@ from generator.core.errors import ConfigError
 from generator.core.evidence import Evidence, source_fingerprints
 from generator.core.examples import endpoint_of, examples_of
 from generator.core.findings import as_github, as_json, as_text
-from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
 from generator.core.notes import notes_report
 from generator.core.pages import front_matter
 from generator.core.project import Project, load_project
@@ -38,9 +38,8 @@ def extract_command(settings: Settings, args: argparse.Namespace) -> int:
     changed = write_outputs(settings.root, result.outputs)
     for name, data in result.catalogs.items():
         path = settings.relative(settings.catalog_path(name))
-        count = len(data.entries) if isinstance(data, ErrorsCatalog) else len(data.tools)
         state = "updated" if path in changed else "unchanged"
-        _say(f"{path}: {state} ({count} {'entries' if data.kind == 'errors' else 'tools'})")
+        _say(f"{path}: {state} ({_counted(data)})")
         for successor in result.successors.get(name, []):
             _say(
                 f"{path}: new entry '{successor.new_id}' most likely replaces '{successor.old_id}' "
@@ -50,6 +49,15 @@ def extract_command(settings: Settings, args: argparse.Namespace) -> int:
         if isinstance(data, ErrorsCatalog):
             _report_notes(project, name, data)
     return 0
+
+
+def _counted(data: Catalog) -> str:
+    if isinstance(data, ErrorsCatalog):
+        return f"{len(data.entries)} entries"
+    if isinstance(data, RoutesCatalog):
+        listed = sum(len(operation.errors) for operation in data.operations)
+        return f"{len(data.operations)} operations, {len(data.errors)} errors, {listed} listed on operations"
+    return f"{len(data.tools)} tools"
 
 
 def _report_notes(project: Project, name: str, catalog: ErrorsCatalog) -> None:

@@ -202,7 +202,11 @@ def test_all_problems_are_printed_together(tmp_path: Path) -> None:
 def test_a_misspelled_kind_key_is_still_suggested(tmp_path: Path) -> None:
     text = write_config(tmp_path, VALID.replace("kind: tools", "knd: tools"))
     assert {(error.message, error.hint, error.line) for error in problems(tmp_path)} == {
-        ("'catalogs.tools.kind': expected 'errors' or 'tools', got None", None, line_of(text, "  tools:")),
+        (
+            "'catalogs.tools.kind': expected 'errors', 'tools' or 'routes', got None",
+            None,
+            line_of(text, "  tools:"),
+        ),
         ("'catalogs.tools.knd': unknown key", "did you mean 'kind'?", line_of(text, "knd:")),
     }
 
@@ -211,7 +215,7 @@ MISSING = {
     "source": ("    source: app/server.py\n", "'catalogs.errors.source': expected the path", "  errors:"),
     "kind": (
         "    kind: errors\n",
-        "'catalogs.errors.kind': expected 'errors' or 'tools', got None",
+        "'catalogs.errors.kind': expected 'errors', 'tools' or 'routes', got None",
         "  errors:",
     ),
     "constructors": (
@@ -268,8 +272,12 @@ WRONG_TYPES = {
         "expected a mapping with keys among code, data, message, status",
     ),
     "a decorator given as a position": ("prompt: prompt", "prompt: 3", "expected a decorator name, got 3"),
-    "an unknown kind": ("kind: tools", "kind: pages", "expected 'errors' or 'tools', got 'pages'"),
-    "a kind that is a list": ("kind: tools", "kind: [tools]", "expected 'errors' or 'tools', got ['tools']"),
+    "an unknown kind": ("kind: tools", "kind: pages", "expected 'errors', 'tools' or 'routes', got 'pages'"),
+    "a kind that is a list": (
+        "kind: tools",
+        "kind: [tools]",
+        "expected 'errors', 'tools' or 'routes', got ['tools']",
+    ),
     "a source that is a number": ("source: app\n", "source: 5\n", "expected the path of a Python file"),
     "a catalog that is not a mapping": (
         VALID[VALID.index("  tools:") :].rstrip("\n"),

@@ -21,7 +21,7 @@ TOP_KEYS = {"catalogs", "data_dir", "templates_dir"}
 CATALOG_KEYS = {
     "errors": {"kind", "source", "constructors", "functions", "arguments"},
     "tools": {"kind", "source", "decorators"},
-    "routes": {"kind", "source", "framework", "openapi"},
+    "routes": {"kind", "source", "framework", "app", "openapi"},
 }
 FRAMEWORKS = ("fastapi",)
 """The web frameworks a routes catalog can read (generator/extract/routes.py says how one is added)."""
@@ -53,6 +53,9 @@ class CatalogConfig:
     """Routes catalogs: the web framework the application is written with."""
     openapi: str | None = None
     """Routes catalogs: a committed OpenAPI document (relative to the project root) that check compares."""
+    app: str | None = None
+    """Routes catalogs: the dotted path of the application documented (default: every application that
+    is not mounted in another)."""
 
 
 @dataclass(frozen=True)
@@ -332,7 +335,11 @@ def _routes(
         openapi = None
     elif isinstance(openapi, str) and not (root / openapi).resolve().is_relative_to(root):
         check.fail((*path, "openapi"), f"{openapi} is outside the project", "give a path inside the project")
-    return CatalogConfig(name, "routes", source, framework=str(framework or ""), openapi=openapi)
+    app = raw.get("app")
+    if app is not None and not (isinstance(app, str) and app):
+        check.fail((*path, "app"), f"expected the dotted path of the application, got {app!r}")
+        app = None
+    return CatalogConfig(name, "routes", source, framework=str(framework or ""), openapi=openapi, app=app)
 
 
 def _is_kind(value: object) -> TypeGuard[CatalogKind]:

@@ -4,8 +4,9 @@ Read from the syntax alone, in two passes over every module: first what each nam
 FastAPI(...)`, `router = APIRouter(prefix=..., dependencies=[...])`, at module level or inside a function
 that returns it, such as `get_application()`), then what is attached to each (`@router.get(...)`,
 `add_api_route`, `include_router(..., prefix=...)`, exception handlers). The operations are then the
-routes reachable from each application through the routers it includes; a package without an application
-(a library of routers) is read from its routers that nothing includes.
+routes reachable from each application through the routers it includes (an application mounted in another
+publishes its own document and is documented only when `app:` names it); a package without an
+application (a library of routers) is read from its routers that nothing includes.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from dataclasses import dataclass, field
 
 import griffe
 
+from generator.core.errors import ConfigError, suggest
 from generator.extract.calls import unparse
 from generator.extract.fastapi_handlers import registered_handlers
-from generator.extract.program import FunctionNode, Program
+from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.resolve import Resolver, Unresolvable
-from generator.extract.routes import METHODS, Endpoint, ExceptionArguments, Handler, join_paths
+from generator.extract.routes import METHODS, Endpoint, ExceptionArguments, Handler, join_paths, schema_path
 
 APPS = {"fastapi.FastAPI", "fastapi.applications.FastAPI"}
 ROUTERS = {"fastapi.APIRouter", "fastapi.routing.APIRouter"}
@@ -31,7 +33,7 @@ HTTP_EXCEPTION = ExceptionArguments(status=(0, "status_code"), detail=(1, "detai
 _STATUS_NAME = re.compile(r"^(?:fastapi|starlette)\.status\.(?:HTTP|WS)_(\d{3})_\w+$")
 
 
-_Route = tuple[str, str, griffe.Function, list[griffe.Function], str, int]
+_Route = tuple[str, str, griffe.Function, list[Code], str, int]
 """(method, path, function, the route's own dependencies, file, line)."""
 
 
@@ -42,11 +44,9 @@ class _Router:
     key: str
     is_app: bool
     prefix: str = ""
-    dependencies: list[griffe.Function] = field(default_factory=list)
-    routes: list[tuple[str, str, griffe.Function, list[griffe.Function], str, int]] = field(
-        default_factory=list
-    )
-    includes: list[tuple[str, str, list[griffe.Function]]] = field(default_factory=list)
+    dependencies: list[Code] = field(default_factory=list)
+    routes: list[_Route] = field(default_factory=list)
+    includes: list[tuple[str, str, list[Code]]] = field(default_factory=list)
     included: bool = False
 
 
@@ -69,9 +69,18 @@ class FastAPIFramework:
         match = _STATUS_NAME.match(path)
         return int(match.group(1)) if match else None
 
-    def endpoints(self, program: Program) -> list[Endpoint]:
+    def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
         routers = _Reader(program, self.resolver).read()
-        roots = [r for r in routers.values() if r.is_app] or [r for r in routers.values() if not r.included]
+        free = [router for router in routers.values() if not router.included]
+        roots = [router for router in free if router.is_app] or free
+        if app is not None:
+            apps = sorted(key for key, router in routers.items() if router.is_app and ":" not in key)
+            if app not in apps:
+                hint = suggest(app, apps) or f"applications found: {', '.join(apps) or 'none'}"
+                raise ConfigError(
+                    f"no FastAPI application '{app}' in the source", file="mkdocs.yml", hint=hint
+                )
+            roots = [routers[app]]
         found: list[Endpoint] = []
         unique = {id(root): root for root in roots}.values()  # a router returned by a factory has two names
         for root in sorted(unique, key=lambda r: r.key):
@@ -79,17 +88,16 @@ class FastAPIFramework:
         order = {method: index for index, method in enumerate(METHODS)}
         return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 
-    def parameter_dependencies(self, program: Program, function: griffe.Function) -> list[griffe.Function]:
-        node = program.node(function)
-        arguments = node.args
+    def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
+        arguments = code.node.args
         parts: list[ast.expr] = [*arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]
         for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
             if argument.annotation is not None:
                 parts.append(argument.annotation)
-        found: list[griffe.Function] = []
+        found: list[Code] = []
         for part in parts:
             for call in (n for n in ast.walk(part) if isinstance(n, ast.Call)):
-                dependency = depends_target(program, call, function.module)
+                dependency = depends_target(program, call, code.module)
                 if dependency is not None and dependency not in found:
                     found.append(dependency)
         return found
@@ -98,28 +106,31 @@ class FastAPIFramework:
         return registered_handlers(program, self)
 
 
-def depends_target(program: Program, call: ast.Call, module: griffe.Module) -> griffe.Function | None:
-    """The function a `Depends(f)` or `Security(f)` call names, when it is one of the loaded source."""
+def depends_target(program: Program, call: ast.Call, module: griffe.Module) -> Code | None:
+    """The code a `Depends(f)` or `Security(f)` call runs, when it is in the loaded source: `f`, or for
+    `Depends(factory(...))` the function the factory defines and returns."""
     if program.qualify(call.func, module) not in DEPENDS:
         return None
     target = (
         call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "dependency"), None)
     )
-    if target is None or isinstance(target, ast.Call):
-        return None  # a dependency built by a call (a factory) is not followed
-    path = program.qualify(target, module)
-    return program.function(path) or program.function(f"{path}.__init__")
+    if isinstance(target, ast.Call):
+        factory = program.function(program.qualify(target.func, module))
+        return program.returned_function(factory) if factory is not None else None
+    path = program.qualify(target, module) if target is not None else None
+    function = program.function(path) or program.function(f"{path}.__init__")
+    return program.code(function) if function is not None else None
 
 
 def _walk(
-    routers: dict[str, _Router], router: _Router, prefix: str, dependencies: list[griffe.Function], depth: int
+    routers: dict[str, _Router], router: _Router, prefix: str, dependencies: list[Code], depth: int
 ) -> list[Endpoint]:
     if depth > 20:
         return []
     prefix = join_paths(prefix, router.prefix) if router.prefix else prefix
     dependencies = [*dependencies, *router.dependencies]
     found = [
-        Endpoint(method, join_paths(prefix, path), function, (*dependencies, *own), file, line)
+        Endpoint(method, schema_path(join_paths(prefix, path)), function, (*dependencies, *own), file, line)
         for method, path, function, own, file, line in router.routes
     ]
     for child, child_prefix, extra in router.includes:
@@ -219,6 +230,8 @@ class _Reader:
         methods = self._methods(decorator)
         path = self._text(decorator.args[0] if decorator.args else _keyword(decorator, "path"), module)
         own = self._dependencies(_keyword(decorator, "dependencies"), module)
+        if _left_out_of_schema(decorator):
+            return
         file = self.program.file(function)
         for method in methods:
             self.routers[key].routes.append((method, path or "", function, own, file, decorator.lineno))
@@ -241,12 +254,15 @@ class _Reader:
         if key is None:
             return
         if call.func.attr == "include_router" and call.args:
-            child = self._key(call.args[0], scope, module)
-            if child is not None:
-                self.routers[child].included = True
-                prefix = self._text(_keyword(call, "prefix"), module) or ""
-                extra = self._dependencies(_keyword(call, "dependencies"), module)
-                self.routers[key].includes.append((child, prefix, extra))
+            prefix = self._text(_keyword(call, "prefix"), module) or ""
+            extra = self._dependencies(_keyword(call, "dependencies"), module)
+            self._include(key, self._key(call.args[0], scope, module), prefix, extra)
+        elif call.func.attr == "mount" and len(call.args) >= 2:
+            # A mounted application publishes its own OpenAPI document: it is not followed, and it is a
+            # root only when `app:` names it (a catalog of its own).
+            mounted = self._key(call.args[1], scope, module)
+            if mounted is not None:
+                self.routers[mounted].included = True
         elif call.func.attr == "add_api_route" and len(call.args) >= 2:
             function = self.program.function(self.program.qualify(call.args[1], module))
             path = self._text(call.args[0], module)
@@ -255,6 +271,11 @@ class _Reader:
                 for method in self._methods(call):
                     entry = (method, path or "", function, own, self.program.file(function), call.lineno)
                     self.routers[key].routes.append(entry)
+
+    def _include(self, key: str, child: str | None, prefix: str, dependencies: list[Code]) -> None:
+        if child is not None:
+            self.routers[child].included = True
+            self.routers[key].includes.append((child, prefix, dependencies))
 
     def _text(self, node: ast.expr | None, module: griffe.Module) -> str | None:
         if node is None:
@@ -265,7 +286,7 @@ class _Reader:
             return "{" + unparse(node) + "}"
         return value if isinstance(value, str) else str(value)
 
-    def _dependencies(self, node: ast.expr | None, module: griffe.Module) -> list[griffe.Function]:
+    def _dependencies(self, node: ast.expr | None, module: griffe.Module) -> list[Code]:
         if not isinstance(node, ast.List | ast.Tuple):
             return []
         found = []
@@ -274,6 +295,12 @@ class _Reader:
             if dependency is not None:
                 found.append(dependency)
         return found
+
+
+def _left_out_of_schema(call: ast.Call) -> bool:
+    """`include_in_schema=False`: the application leaves the route out of its OpenAPI document."""
+    value = _keyword(call, "include_in_schema")
+    return isinstance(value, ast.Constant) and value.value is False
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:

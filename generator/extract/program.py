@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import griffe
@@ -17,6 +18,16 @@ import griffe
 from generator.extract.sites import FunctionBodies, ModuleFiles
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass(frozen=True)
+class Code:
+    """The code of one function to follow: a function of the loaded source, or one defined inside it (the
+    dependency a factory returns), with the module its names are resolved in."""
+
+    path: str
+    node: FunctionNode
+    module: griffe.Module
 
 
 class ModuleTrees(FunctionBodies):
@@ -90,6 +101,21 @@ class Program:
 
     def node(self, function: griffe.Function) -> FunctionNode:
         return self.trees.nodes[function.path]
+
+    def code(self, function: griffe.Function) -> Code:
+        return Code(function.path, self.node(function), function.module)
+
+    def returned_function(self, function: griffe.Function) -> Code | None:
+        """The function a factory defines inside itself and returns (`def factory(...): def inner(...): ...;
+        return inner`), if it does."""
+        node = self.node(function)
+        inner = {s.name: s for s in node.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
+        for statement in node.body:
+            if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
+                found = inner.get(statement.value.id)
+                if found is not None:
+                    return Code(f"{function.path}.{found.name}", found, function.module)
+        return None
 
     def file(self, obj: griffe.Object) -> str:
         return self.files(obj.module)

@@ -18,7 +18,7 @@ import griffe
 
 from generator.extract.calls import unparse
 from generator.extract.http_values import detail_text, status_number
-from generator.extract.program import FunctionNode, Program
+from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
 
 MAX_DEPTH = 12
@@ -63,34 +63,31 @@ class RaiseFinder:
         """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
         found: dict[tuple[str, int], Reached] = {}
         seen: set[str] = set()
-        for root in [*endpoint.dependencies, endpoint.function]:
+        for root in [*endpoint.dependencies, self.program.code(endpoint.function)]:
             for reached in self._from(root, (root.path,), seen, 0):
                 key = (reached.raised.file, reached.raised.line)
                 found.setdefault(key, reached)
         return list(found.values())
 
-    def _from(
-        self, function: griffe.Function, via: tuple[str, ...], seen: set[str], depth: int
-    ) -> Iterator[Reached]:
-        if depth > MAX_DEPTH or function.path in seen:
+    def _from(self, code: Code, via: tuple[str, ...], seen: set[str], depth: int) -> Iterator[Reached]:
+        if depth > MAX_DEPTH or code.path in seen:
             return
-        seen.add(function.path)
-        for dependency in self.framework.parameter_dependencies(self.program, function):
+        seen.add(code.path)
+        for dependency in self.framework.parameter_dependencies(self.program, code):
             yield from self._from(dependency, (*via, dependency.path), seen, depth + 1)
-        node = self.program.node(function)
-        for inner in _body_nodes(node):
+        for inner in _body_nodes(code.node):
             if isinstance(inner, ast.Raise) and inner.exc is not None:
-                call = _raised_call(inner.exc, node)
-                raised = self._classify(call, function, inner.lineno) if call is not None else None
+                call = _raised_call(inner.exc, code.node)
+                raised = self._classify(call, code, inner.lineno) if call is not None else None
                 if raised is not None:
                     yield Reached(raised, via)
             elif isinstance(inner, ast.Call):
-                callee = self.program.function(self.program.qualify(inner.func, function.module))
+                callee = self.program.function(self.program.qualify(inner.func, code.module))
                 if callee is not None:
-                    yield from self._from(callee, (*via, callee.path), seen, depth + 1)
+                    yield from self._from(self.program.code(callee), (*via, callee.path), seen, depth + 1)
 
-    def _classify(self, call: ast.Call, function: griffe.Function, line: int) -> Raised | None:
-        path = self.program.qualify(call.func, function.module)
+    def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
+        path = self.program.qualify(call.func, code.module)
         if path is None:
             return None
         ancestry = self.program.ancestry(path)
@@ -98,7 +95,7 @@ class RaiseFinder:
         handler = next((self.handlers[p] for p in ancestry if p in self.handlers), None)
         if base is None and handler is None:
             return None
-        status, detail = self._stated(call, function.module, ancestry, base)
+        status, detail = self._stated(call, code.module, ancestry, base)
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail
@@ -106,8 +103,8 @@ class RaiseFinder:
             status=status,
             detail=detail,
             exception=unparse(call.func),
-            function=function.path,
-            file=self.program.file(function),
+            function=code.path,
+            file=self.program.files(code.module),
             line=line,
             handler=handler.function.path if handler is not None else None,
             body_key=handler.body_key if handler is not None else self.framework.body_key,

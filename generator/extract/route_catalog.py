@@ -48,7 +48,7 @@ def routes_catalog(
 ) -> RoutesExtraction:
     """The routes catalog of `program`; errors keep the ids of `previous` where they are the same error."""
     framework = frameworks()[config.framework]
-    endpoints = framework.endpoints(program)
+    endpoints = framework.endpoints(program, config.app)
     if not endpoints:
         raise SourceError(
             f"no {config.framework} routes found in {config.source}",

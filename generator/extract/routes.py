@@ -9,13 +9,14 @@ sit, and how exception handlers are registered. `generator.extract.route_catalog
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
 import griffe
 
-from generator.extract.program import Program
+from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -28,7 +29,7 @@ class Endpoint:
     method: str
     path: str
     function: griffe.Function
-    dependencies: tuple[griffe.Function, ...]
+    dependencies: tuple[Code, ...]
     """Dependencies the route, its routers or its inclusion declare (not those in the parameters)."""
     file: str
     line: int
@@ -73,11 +74,12 @@ class Framework(Protocol):
         """The status a constant of the framework names (its `status` module), or None."""
         ...
 
-    def endpoints(self, program: Program) -> list[Endpoint]:
-        """Every operation of the applications in `program`, in path then method order."""
+    def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
+        """Every operation of the application `app` (a dotted path; None: every application that is not
+        mounted in another) in `program`, in path then method order."""
         ...
 
-    def parameter_dependencies(self, program: Program, function: griffe.Function) -> list[griffe.Function]:
+    def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         """The dependencies a function declares in its parameters, in order."""
         ...
 
@@ -88,4 +90,10 @@ class Framework(Protocol):
 
 def join_paths(*parts: str) -> str:
     """Route paths joined as routers join them: prefixes are prepended as written."""
-    return "".join(parts) or "/"
+    return "".join(parts)
+
+
+def schema_path(path: str) -> str:
+    """A route path as OpenAPI names it: `/` for the empty path, and parameters without their convertor
+    (`/files/{file_path:path}` is `/files/{file_path}`)."""
+    return re.sub(r"\{([^{}:]+):[^{}]*\}", r"{\1}", path) or "/"

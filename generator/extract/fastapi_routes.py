@@ -164,6 +164,8 @@ class _Reader:
         for scope, module, statements in scopes:
             self._returned(scope, module, statements)
         for scope, module, statements in scopes:
+            self._aliases(module, statements)
+        for scope, module, statements in scopes:
             for statement in statements:
                 self._attachments(scope, module, statement)
         return self.routers
@@ -205,6 +207,9 @@ class _Reader:
                 key = self._key(statement.value, scope, module)
                 if key is not None:
                     self.returns[scope] = key
+
+    def _aliases(self, module: griffe.Module, statements: list[ast.stmt]) -> None:
+        """`app = get_application()`: the module name stands for the application the function returns."""
         for statement in statements:
             if not isinstance(statement, ast.Assign) or not isinstance(statement.value, ast.Call):
                 continue

@@ -67,7 +67,7 @@ class _RoutesDrift:
                 if error_id not in known:
                     yield self._added(operation, new[error_id], via, is_new=error_id not in old)
             if previous is None:
-                yield self._at_route(operation, Kind.ROUTE_CHANGED, "a new operation")
+                yield self._at_route(operation, Kind.ROUTE_CHANGED, "is a new operation")
         for index, error in enumerate(self.before.errors):
             if error.id not in new:
                 line = self.committed.document.line(("errors", index))

@@ -163,7 +163,7 @@ class _Reader:
             self._creations(scope, module, statements)
         for scope, module, statements in scopes:
             self._returned(scope, module, statements)
-        for scope, module, statements in scopes:
+        for _, module, statements in scopes:
             self._aliases(module, statements)
         for scope, module, statements in scopes:
             for statement in statements:

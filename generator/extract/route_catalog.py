@@ -112,24 +112,27 @@ def assign_route_ids(
     sites: dict[tuple[str, int], Raised], previous: Sequence[RouteError]
 ) -> dict[tuple[str, int], str]:
     """A stable id per raise site: the id of the committed error with the same function, status and detail
-    (else the same function and detail, else the same status and detail), otherwise a new one spelt from
-    the status and detail."""
+    (else the same function and detail, else the same status and detail, else the same function and
+    status: a reworded detail), otherwise a new one spelt from the status and detail. Each pass runs over
+    every site before the next, so an exact match is never taken by a looser one."""
     taken: set[str] = set()
     ids: dict[tuple[str, int], str] = {}
     keys = (
         lambda e: (e.function, e.status, e.detail),
         lambda e: (e.function, e.detail),
         lambda e: (e.status, e.detail),
+        lambda e: (e.function, e.status),
     )
-    for key, site in sites.items():
-        for same in keys:
+    for same in keys:
+        for key, site in sites.items():
+            if key in ids:
+                continue
             match = next(
                 (old.id for old in previous if old.id not in taken and same(old) == same(site)), None
             )
             if match is not None:
                 ids[key] = match
                 taken.add(match)
-                break
     for key, site in sites.items():
         if key not in ids:
             ids[key] = _fresh_id(site, taken)

@@ -138,3 +138,26 @@ def test_the_page_lists_each_error_per_route_with_anchors_and_the_json_beside_it
     cause = {error["id"]: error["cause"] for error in published["errors"]}
     assert cause["400-the-name-must-not-be-blank"] == "The new name is empty or only spaces."
     assert cause["403-this-account-is-disabled"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (None, "openapi.json: "),
+        ('{"paths": {\n  "/a": }', "openapi.json:2: not JSON: Expecting value"),
+        ("[1, 2]", "openapi.json:1: not an OpenAPI document: no 'paths' mapping"),
+    ],
+)
+def test_an_unreadable_committed_document_stops_check_with_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str | None, message: str
+) -> None:
+    root = shop_project(tmp_path)
+    if text is None:
+        (root / "openapi.json").unlink()
+    else:
+        (root / "openapi.json").write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["--config", str(root / "mkdocs.yml"), "check"]) == 3
+    err = capsys.readouterr().err
+    assert f"docgen check: error: {message}" in err
+    assert "Traceback" not in err

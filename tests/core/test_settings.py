@@ -350,3 +350,51 @@ def test_a_missing_file_says_where_to_run_from(tmp_path: Path) -> None:
         load(tmp_path)
     assert caught.value.file == "mkdocs.yml"
     assert caught.value.hint and "--config" in caught.value.hint
+
+
+ROUTES = """\
+catalogs:
+  routes:
+    kind: routes
+    source: app/server.py
+    framework: fastapi
+    app: app.server.app
+    openapi: openapi.json
+"""
+
+
+def test_a_routes_catalog_names_its_framework_application_and_document(tmp_path: Path) -> None:
+    write_config(tmp_path, ROUTES)
+    config = load(tmp_path).catalogs["routes"]
+    assert (config.kind, config.framework, config.app, config.openapi) == (
+        "routes",
+        "fastapi",
+        "app.server.app",
+        "openapi.json",
+    )
+
+
+def test_a_routes_catalog_refuses_an_unknown_framework_and_bad_paths_all_at_once(tmp_path: Path) -> None:
+    text = write_config(
+        tmp_path,
+        ROUTES.replace("fastapi", "flask")
+        .replace("app.server.app", "[x]")
+        .replace("openapi.json", "../o.json"),
+    )
+    assert {(error.message, error.hint, error.line) for error in problems(tmp_path)} == {
+        (
+            "'catalogs.routes.framework': expected the application's web framework, got 'flask'",
+            "known frameworks: fastapi",
+            line_of(text, "framework:"),
+        ),
+        (
+            "'catalogs.routes.openapi': ../o.json is outside the project",
+            "give a path inside the project",
+            line_of(text, "openapi:"),
+        ),
+        (
+            "'catalogs.routes.app': expected the dotted path of the application, got ['x']",
+            None,
+            line_of(text, "app:"),
+        ),
+    }

@@ -56,60 +56,58 @@ class _RoutesDrift:
         self.raises = raises
 
     def findings(self) -> Iterator[Finding]:
-        old = {error.id: error for error in self.before.errors}
-        new = {error.id: error for error in self.fresh.errors}
-        old_operations = {(o.method, o.path): o for o in self.before.operations}
+        self.old = {error.id: error for error in self.before.errors}
+        self.new = {error.id: error for error in self.fresh.errors}
+        self.old_operations = {(o.method, o.path): o for o in self.before.operations}
+        yield from self._operations_now()
+        yield from self._errors_before()
+        yield from self._operations_before()
+
+    def _operations_now(self) -> Iterator[Finding]:
+        """Errors an operation answers with that it did not, and operations that are new."""
         for operation in self.fresh.operations:
-            key = (operation.method, operation.path)
-            previous = old_operations.get(key)
+            previous = self.old_operations.get((operation.method, operation.path))
             known = {error_id for error_id, _ in previous.errors} if previous is not None else set()
             for error_id, via in operation.errors:
                 if error_id not in known:
-                    yield self._added(operation, new[error_id], via, is_new=error_id not in old)
+                    yield self._added(operation, self.new[error_id], via)
             if previous is None:
                 yield self._at_route(operation, Kind.ROUTE_CHANGED, "is a new operation")
+
+    def _errors_before(self) -> Iterator[Finding]:
+        """Errors no route raises any more, and errors whose status or detail changed."""
         for index, error in enumerate(self.before.errors):
-            if error.id not in new:
+            changed = self.new.get(error.id)
+            if changed is None:
                 line = self.committed.document.line(("errors", index))
                 message = f"this error ({error.status} {error.detail!r}) is no longer raised by any route"
                 yield Finding(
                     Kind.ROUTE_ERROR_REMOVED, self.committed.file, line, error.id, message, f"run `{FIX}`"
                 )
-            elif (error.status, error.detail) != (new[error.id].status, new[error.id].detail):
+            elif (error.status, error.detail) != (changed.status, changed.detail):
                 file, line = self.raises[error.id]
-                changed = new[error.id]
+                message = "the status or detail changed"
+                was, now = f"{error.status} {error.detail}", f"{changed.status} {changed.detail}"
                 yield Finding(
-                    Kind.ROUTE_CHANGED,
-                    file,
-                    line,
-                    error.id,
-                    "the status or detail changed",
-                    f"run `{FIX}`",
-                    old=f"{error.status} {error.detail}",
-                    new=f"{changed.status} {changed.detail}",
+                    Kind.ROUTE_CHANGED, file, line, error.id, message, f"run `{FIX}`", old=was, new=now
                 )
-        for key, operation in old_operations.items():
-            if key not in self.lines:
-                line = self.committed.document.line(("operations", self.before.operations.index(operation)))
-                message = f"{key[0].upper()} {key[1]} is no longer declared"
-                yield Finding(
-                    Kind.ROUTE_CHANGED,
-                    self.committed.file,
-                    line,
-                    f"{key[0]} {key[1]}",
-                    message,
-                    f"run `{FIX}`",
-                )
-            else:
-                gone = {e for e, _ in operation.errors} - {e for e, _ in _operation(self.fresh, key).errors}
-                for error_id in sorted(gone & set(new)):
-                    yield self._at_route(
-                        _operation(self.fresh, key), Kind.ROUTE_CHANGED, f"no longer answers {error_id}"
-                    )
 
-    def _added(
-        self, operation: Operation, error: RouteError, via: tuple[str, ...], *, is_new: bool
-    ) -> Finding:
+    def _operations_before(self) -> Iterator[Finding]:
+        """Operations that are gone, and errors an operation no longer answers with (raised elsewhere)."""
+        for index, operation in enumerate(self.before.operations):
+            key = (operation.method, operation.path)
+            if key not in self.lines:
+                line = self.committed.document.line(("operations", index))
+                message = f"{key[0].upper()} {key[1]} is no longer declared"
+                subject = f"{key[0]} {key[1]}"
+                yield Finding(Kind.ROUTE_CHANGED, self.committed.file, line, subject, message, f"run `{FIX}`")
+                continue
+            now = _operation(self.fresh, key)
+            gone = {e for e, _ in operation.errors} - {e for e, _ in now.errors}
+            for error_id in sorted(gone & set(self.new)):
+                yield self._at_route(now, Kind.ROUTE_CHANGED, f"no longer answers {error_id}")
+
+    def _added(self, operation: Operation, error: RouteError, via: tuple[str, ...]) -> Finding:
         where = " → ".join(part.rsplit(".", 1)[-1] for part in via)
         message = f"can now answer {error.status} {error.detail!r} (raised through {where})"
         return self._at_route(operation, Kind.ROUTE_ERROR_ADDED, message, subject=error.id)
@@ -143,17 +141,12 @@ def openapi_findings(
     """A status the code raises that `document` does not list for the operation, and an error status it
     lists that nothing raises (the framework's own statuses aside), each on the route's line."""
     listed = documented_statuses(document)
-    errors = {error.id: error for error in catalog.errors}
     hint = f"merge {fragment} into the application's OpenAPI (README: A FastAPI application), commit {shown}"
+    unraised_hint = "remove it from the route's documented responses, or raise it where it applies"
     for operation in catalog.operations:
         key = (operation.method, operation.path)
-        line = lines[key]
-        subject = f"{operation.method} {operation.path}"
-        raised: dict[int, list[str]] = {}
-        for error_id, _ in operation.errors:
-            status = errors[error_id].status
-            if status is not None:
-                raised.setdefault(status, []).append(errors[error_id].detail)
+        line, subject = lines[key], f"{operation.method} {operation.path}"
+        raised = _raised_statuses(catalog, operation)
         statuses = listed.get(key)
         if statuses is None:
             if raised:
@@ -167,11 +160,15 @@ def openapi_findings(
         unraised = {s for s in statuses if s >= 400} - set(raised) - set(catalog.automatic_statuses)
         for status in sorted(unraised):
             message = f"{shown} lists {status} for this operation, but nothing behind the route raises it"
-            yield Finding(
-                Kind.OPENAPI_UNRAISED,
-                line.file,
-                line.line,
-                subject,
-                message,
-                f"remove {status} from the route's documented responses, or raise it where it applies",
-            )
+            yield Finding(Kind.OPENAPI_UNRAISED, line.file, line.line, subject, message, unraised_hint)
+
+
+def _raised_statuses(catalog: RoutesCatalog, operation: Operation) -> dict[int, list[str]]:
+    """Each status the operation can answer with -> the details raised with it (unknown statuses aside)."""
+    errors = {error.id: error for error in catalog.errors}
+    raised: dict[int, list[str]] = {}
+    for error_id, _ in operation.errors:
+        error = errors[error_id]
+        if error.status is not None:
+            raised.setdefault(error.status, []).append(error.detail)
+    return raised

@@ -5,19 +5,15 @@ content={...})`, or an `HTTPException` it raises in turn)."""
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
 
 import griffe
 
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.program import FunctionNode, Program
-from generator.extract.routes import Handler
-
-if TYPE_CHECKING:
-    from generator.extract.fastapi_routes import FastAPIFramework
+from generator.extract.routes import Framework, Handler
 
 
-def registered_handlers(program: Program, framework: FastAPIFramework) -> dict[str, Handler]:
+def registered_handlers(program: Program, framework: Framework) -> dict[str, Handler]:
     """Exception class path -> its handler, from every module of the program."""
     found: dict[str, Handler] = {}
     for module, tree in program.modules():
@@ -62,7 +58,7 @@ def _registrations(
     return []
 
 
-def _answer(program: Program, framework: FastAPIFramework, handler: griffe.Function) -> Handler:
+def _answer(program: Program, framework: Framework, handler: griffe.Function) -> Handler:
     """What `handler` answers: the status and body of the response it returns (or the HTTP exception it
     raises); a status or detail taken from the exception itself is None."""
     node = program.node(handler)
@@ -91,7 +87,7 @@ def _answer(program: Program, framework: FastAPIFramework, handler: griffe.Funct
 
 def _handler(
     program: Program,
-    framework: FastAPIFramework,
+    framework: Framework,
     handler: griffe.Function,
     exception: str | None,
     status_node: ast.expr,

@@ -20,6 +20,7 @@ import griffe
 
 from generator.core.errors import ConfigError, suggest
 from generator.extract.calls import unparse
+from generator.extract.fastapi_dependencies import depends_target, parameter_dependencies
 from generator.extract.fastapi_handlers import registered_handlers
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.resolve import Resolver, Unresolvable
@@ -27,8 +28,6 @@ from generator.extract.routes import METHODS, Endpoint, ExceptionArguments, Hand
 
 APPS = {"fastapi.FastAPI", "fastapi.applications.FastAPI"}
 ROUTERS = {"fastapi.APIRouter", "fastapi.routing.APIRouter"}
-DEPENDS = {"fastapi.Depends", "fastapi.Security", "fastapi.params.Depends", "fastapi.params.Security"}
-DEPENDS = DEPENDS | {"fastapi.param_functions.Depends", "fastapi.param_functions.Security"}
 HTTP_EXCEPTION = ExceptionArguments(status=(0, "status_code"), detail=(1, "detail"))
 _STATUS_NAME = re.compile(r"^(?:fastapi|starlette)\.status\.(?:HTTP|WS)_(\d{3})_\w+$")
 
@@ -89,37 +88,10 @@ class FastAPIFramework:
         return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
-        arguments = code.node.args
-        parts: list[ast.expr] = [*arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]
-        for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
-            if argument.annotation is not None:
-                parts.append(argument.annotation)
-        found: list[Code] = []
-        for part in parts:
-            for call in (n for n in ast.walk(part) if isinstance(n, ast.Call)):
-                dependency = depends_target(program, call, code.module)
-                if dependency is not None and dependency not in found:
-                    found.append(dependency)
-        return found
+        return parameter_dependencies(program, code)
 
     def handlers(self, program: Program) -> dict[str, Handler]:
         return registered_handlers(program, self)
-
-
-def depends_target(program: Program, call: ast.Call, module: griffe.Module) -> Code | None:
-    """The code a `Depends(f)` or `Security(f)` call runs, when it is in the loaded source: `f`, or for
-    `Depends(factory(...))` the function the factory defines and returns."""
-    if program.qualify(call.func, module) not in DEPENDS:
-        return None
-    target = (
-        call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "dependency"), None)
-    )
-    if isinstance(target, ast.Call):
-        factory = program.function(program.qualify(target.func, module))
-        return program.returned_function(factory) if factory is not None else None
-    path = program.qualify(target, module) if target is not None else None
-    function = program.function(path) or program.function(f"{path}.__init__")
-    return program.code(function) if function is not None else None
 
 
 def _walk(

@@ -161,3 +161,50 @@ def test_an_unreadable_committed_document_stops_check_with_its_place(
     err = capsys.readouterr().err
     assert f"docgen check: error: {message}" in err
     assert "Traceback" not in err
+
+
+def test_an_operation_the_document_lacks_is_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = shop_project(tmp_path)
+    document = json.loads((root / "openapi.json").read_text(encoding="utf-8"))
+    del document["paths"]["/v1/orders"]
+    (root / "openapi.json").write_text(json.dumps(document), encoding="utf-8")
+    code, out = check(root, capsys)
+    line = (
+        (root / "shop" / "orders.py")
+        .read_text(encoding="utf-8")
+        .splitlines()
+        .index('@router.post("", status_code=201)')
+    )
+    assert code == 1
+    assert (
+        f"shop/orders.py:{line + 1}: openapi-undocumented: post /v1/orders: "
+        "openapi.json has no operation POST /v1/orders" in out
+    )
+
+
+def test_new_notes_make_the_fragment_stale_until_extract(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = shop_project(tmp_path)
+    notes = root / "data" / "shop-routes.notes.yaml"
+    notes.write_text(
+        notes.read_text(encoding="utf-8")
+        + "  402-the-card-was-declined:\n    cause: The card issuer refused the payment.\n",
+        encoding="utf-8",
+    )
+    code, out = check(root, capsys)
+    assert code == 1
+    assert (
+        "data/shop-routes.openapi.json: catalog-stale: shop-routes: the OpenAPI fragment is out of date"
+        in out
+    )
+    assert main(["--config", str(root / "mkdocs.yml"), "extract"]) == 0
+    assert main(["--config", str(root / "mkdocs.yml"), "render"]) == 0
+    assert check(root, capsys) == (0, "docgen check: the docs match the code.\n")
+    fragment = json.loads((root / "data" / "shop-routes.openapi.json").read_text(encoding="utf-8"))
+    examples = fragment["paths"]["/v1/orders"]["post"]["responses"]["402"]["content"]["application/json"][
+        "examples"
+    ]
+    assert examples["402-the-card-was-declined"]["description"] == "The card issuer refused the payment."

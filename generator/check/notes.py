@@ -11,7 +11,7 @@ import jinja2
 import jinja2.meta
 
 from generator.core.findings import Finding, Kind
-from generator.core.models import ErrorsCatalog
+from generator.core.models import ErrorsCatalog, RoutesCatalog
 from generator.core.notes import PROSE_FIELDS, Notes, notes_report
 from generator.core.sandbox import BoundedSandbox
 
@@ -26,7 +26,7 @@ class UnknownConstants:
 
 
 def notes_findings(
-    notes: Notes, catalog: ErrorsCatalog, unknown: Sequence[UnknownConstants]
+    notes: Notes, catalog: ErrorsCatalog | RoutesCatalog, unknown: Sequence[UnknownConstants]
 ) -> Iterator[Finding]:
     """Gaps, orphans and unknown constants (`unknown`, from `unknown_constants`) of one catalog's notes."""
     report = notes_report(catalog, notes)
@@ -48,6 +48,7 @@ def notes_findings(
             "notes for an entry that is no longer in the catalog",
             "rename the key to the entry's new id (see likely-successor), or delete the notes",
         )
+    constants = catalog.constants if isinstance(catalog, ErrorsCatalog) else {}
     for found in unknown:
         yield Finding(
             Kind.NOTES_UNKNOWN_CONSTANT,
@@ -55,7 +56,7 @@ def notes_findings(
             notes.line("entries", found.entry_id, found.field) or notes.line("entries", found.entry_id),
             f"{found.entry_id}.{found.field}",
             f"names {', '.join(sorted(found.names))}, which the source no longer defines",
-            f"use one of the catalog's constants: {', '.join(sorted(catalog.constants))}",
+            f"use one of the catalog's constants: {', '.join(sorted(constants))}",
         )
 
 

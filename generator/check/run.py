@@ -35,7 +35,8 @@ def run_check(project: Project) -> list[Finding]:
             findings.extend(notes_findings(project.notes[name], fresh, unknown))
             safe_notes[name] = without_unknown_constants(project.notes[name], unknown)
         elif isinstance(fresh, RoutesCatalog):
-            safe_notes[name] = project.notes[name]  # a routes catalog has no constants to check
+            findings.extend(notes_findings(project.notes[name], fresh, ()))  # it has no constants
+            safe_notes[name] = project.notes[name]
     findings.extend(_schema_copies(project, extraction))
     project.sources.adopt(extraction.trees)  # the cited files griffe has parsed are not parsed again
     renderer = renderer_for(project, catalogs=extraction.catalogs, notes=safe_notes)

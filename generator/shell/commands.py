@@ -46,7 +46,7 @@ def extract_command(settings: Settings, args: argparse.Namespace) -> int:
                 f"(similarity {successor.similarity:.2f}); if so, rename its key in "
                 f"{project.notes[name].file} so the prose follows it"
             )
-        if isinstance(data, ErrorsCatalog):
+        if isinstance(data, ErrorsCatalog | RoutesCatalog):
             _report_notes(project, name, data)
     return 0
 
@@ -60,7 +60,7 @@ def _counted(data: Catalog) -> str:
     return f"{len(data.tools)} tools"
 
 
-def _report_notes(project: Project, name: str, catalog: ErrorsCatalog) -> None:
+def _report_notes(project: Project, name: str, catalog: ErrorsCatalog | RoutesCatalog) -> None:
     notes = project.notes[name]
     report = notes_report(catalog, notes)
     for entry_id in report.gaps:

@@ -137,7 +137,7 @@ def test_the_page_lists_each_error_per_route_with_anchors_and_the_json_beside_it
     published = json.loads((root / "site" / "shop-routes.json").read_text(encoding="utf-8"))
     cause = {error["id"]: error["cause"] for error in published["errors"]}
     assert cause["400-the-name-must-not-be-blank"] == "The new name is empty or only spaces."
-    assert cause["403-this-account-is-disabled"] is None
+    assert cause["403-this-account-is-disabled"] == "The token is valid, but its account has been disabled."
 
 
 @pytest.mark.parametrize(
@@ -184,15 +184,14 @@ def test_an_operation_the_document_lacks_is_flagged(
     )
 
 
-def test_new_notes_make_the_fragment_stale_until_extract(
+def test_edited_notes_make_the_fragment_stale_until_extract(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = shop_project(tmp_path)
     notes = root / "data" / "shop-routes.notes.yaml"
+    text = notes.read_text(encoding="utf-8")
     notes.write_text(
-        notes.read_text(encoding="utf-8")
-        + "  402-the-card-was-declined:\n    cause: The card issuer refused the payment.\n",
-        encoding="utf-8",
+        text.replace("The card issuer refused the payment.", "The bank said no."), encoding="utf-8"
     )
     code, out = check(root, capsys)
     assert code == 1
@@ -207,4 +206,22 @@ def test_new_notes_make_the_fragment_stale_until_extract(
     examples = fragment["paths"]["/v1/orders"]["post"]["responses"]["402"]["content"]["application/json"][
         "examples"
     ]
-    assert examples["402-the-card-was-declined"]["description"] == "The card issuer refused the payment."
+    assert examples["402-the-card-was-declined"]["description"] == (
+        "The bank said no.\n\nPay with another card; the order was not placed."
+    )
+
+
+def test_notes_without_an_error_and_errors_without_notes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = shop_project(tmp_path)
+    notes = root / "data" / "shop-routes.notes.yaml"
+    text = notes.read_text(encoding="utf-8")
+    notes.write_text(
+        text.replace("  402-the-card-was-declined:", "  402-the-card-was-refused:"), encoding="utf-8"
+    )
+    line = text.splitlines().index("  402-the-card-was-declined:") + 1
+    code, out = check(root, capsys)
+    assert code == 1
+    assert f"data/shop-routes.notes.yaml:{line}: notes-orphan: 402-the-card-was-refused:" in out
+    assert "data/shop-routes.notes.yaml: notes-gap: 402-the-card-was-declined:" in out

@@ -5,9 +5,10 @@ key (`yamlio`, `yamlbounds`, `yamlnodes`), the JSON Schemas and checking a file 
 `schema_check`), the loaded project and the one loader (`project`), the typed values: catalogs (`models`,
 written and read by `catalog`), notes (`notes`), probe evidence (`evidence`), the specification's
 classification (`spec`), example requests (`examples`), pages and their front matter (`pages`), cited
-symbols and their fingerprints (`symbols`); findings as values (`findings`), the one writer (`writer`),
-compiled templates (`template_cache`), the bounded Jinja sandbox every template and note renders in
-(`sandbox`, `render_budget`), and the limits every input is held to (`limits`).
+symbols and their fingerprints (`symbols`); findings as values (`findings`), OpenAPI fragments of routes
+catalogs and their merge into an application's document (`openapi`), the one writer (`writer`), compiled
+templates (`template_cache`), the bounded Jinja sandbox every template and note renders in (`sandbox`,
+`render_budget`), and the limits every input is held to (`limits`).
 
 May import: the standard library and third-party libraries only; never another docgen subpackage.
 """

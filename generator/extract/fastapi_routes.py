@@ -52,7 +52,7 @@ class _Router:
 class FastAPIFramework:
     """FastAPI applications read statically."""
 
-    def __init__(self) -> None:
+    def __init__(self, resolver: Resolver) -> None:
         self.name = "fastapi"
         self.body_key = "detail"
         self.automatic_statuses = frozenset({422})
@@ -61,7 +61,7 @@ class FastAPIFramework:
             "fastapi.exceptions.HTTPException": HTTP_EXCEPTION,
             "starlette.exceptions.HTTPException": HTTP_EXCEPTION,
         }
-        self.resolver = Resolver()
+        self.resolver = resolver
 
     def constant_status(self, path: str) -> int | None:
         """The status a framework constant names (`fastapi.status.HTTP_404_NOT_FOUND` is 404)."""

@@ -20,7 +20,7 @@ from generator.core.project import CommittedCatalog, Project
 from generator.core.schemas import packaged
 from generator.core.settings import CatalogConfig, Settings
 from generator.extract.identity import LikelySuccessor, assign_ids
-from generator.extract.program import ModuleTrees, Program
+from generator.extract.program import ModuleTrees, Program, package_modules
 from generator.extract.resolve import Resolver, module_constants
 from generator.extract.route_catalog import OperationLine, routes_catalog
 from generator.extract.sites import (
@@ -80,7 +80,7 @@ class _Loaded:
         self.module(config)
         location = locate(self.settings.root, config.source)
         package, trees = self._packages[(location.search_path, location.package)]
-        return Program(package, trees, self.files)
+        return Program(package_modules(package), trees, self.files)
 
     def trees(self) -> dict[bytes, ast.Module]:
         """Every module tree griffe parsed in this run, by the bytes it was parsed from."""
@@ -126,7 +126,7 @@ def _routes(
 ) -> RoutesCatalog:
     committed = project.committed[name]
     previous = committed.catalog.errors if committed and isinstance(committed.catalog, RoutesCatalog) else ()
-    found = routes_catalog(config, loaded.program(config), previous)
+    found = routes_catalog(config, loaded.program(config), previous, loaded.resolver)
     result.operation_lines[name] = found.lines
     result.raise_lines[name] = found.sites
     result.fragments[name] = error_fragment(found.catalog, project.notes[name])

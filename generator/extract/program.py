@@ -9,7 +9,7 @@ named, never loaded or imported). Nothing here runs the server.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,26 +43,27 @@ class ModuleTrees(FunctionBodies):
 
 
 class Program:
-    """A loaded package: its objects by dotted path, their syntax, and name resolution."""
+    """The modules of a package: their objects by dotted path, their syntax, and name resolution."""
 
-    def __init__(self, package: griffe.Module, trees: ModuleTrees, files: ModuleFiles) -> None:
-        self.package = package
+    def __init__(self, modules: Sequence[griffe.Module], trees: ModuleTrees, files: ModuleFiles) -> None:
         self.trees = trees
         self.files = files
         self.objects: dict[str, griffe.Object | griffe.Alias] = {}
-        self._collect(package)
+        self._paths = {module.path for module in modules}
+        for module in modules:
+            self._collect(module)
 
     def _collect(self, obj: griffe.Object) -> None:
         self.objects[obj.path] = obj
         for member in obj.members.values():
             if isinstance(member, griffe.Alias):
                 self.objects.setdefault(member.path, member)
-            elif member.path not in self.objects:
+            elif member.path not in self.objects and not isinstance(member, griffe.Module):
                 self._collect(member)
 
     def modules(self) -> Iterator[tuple[griffe.Module, ast.Module]]:
-        """Every module of the package with its syntax tree, in path order."""
-        for path in sorted(self.trees.modules):
+        """Every module of the program with its syntax tree, in path order."""
+        for path in sorted(self._paths & set(self.trees.modules)):
             module = self.objects.get(path)
             if isinstance(module, griffe.Module):
                 yield module, self.trees.modules[path]
@@ -150,3 +151,12 @@ class Program:
             if path:
                 bases.append(path)
         return bases
+
+
+def package_modules(package: griffe.Module) -> list[griffe.Module]:
+    """`package` and all its submodules, loaded."""
+    found = [package]
+    for member in package.members.values():
+        if isinstance(member, griffe.Module) and not member.is_alias:
+            found.extend(package_modules(member))
+    return found

@@ -13,14 +13,15 @@ from generator.core.settings import CatalogConfig
 from generator.extract.fastapi_routes import FastAPIFramework
 from generator.extract.program import Program
 from generator.extract.raises import Raised, RaiseFinder, Reached
+from generator.extract.resolve import Resolver
 from generator.extract.routes import Endpoint, Framework
 
 MAX_ID = 48
 
 
-def frameworks() -> dict[str, Framework]:
+def frameworks(resolver: Resolver) -> dict[str, Framework]:
     """The frameworks docgen reads, by the name mkdocs.yml gives them (settings.FRAMEWORKS)."""
-    return {"fastapi": FastAPIFramework()}
+    return {"fastapi": FastAPIFramework(resolver)}
 
 
 @dataclass(frozen=True)
@@ -44,16 +45,16 @@ class RoutesExtraction:
 
 
 def routes_catalog(
-    config: CatalogConfig, program: Program, previous: Sequence[RouteError]
+    config: CatalogConfig, program: Program, previous: Sequence[RouteError], resolver: Resolver
 ) -> RoutesExtraction:
     """The routes catalog of `program`; errors keep the ids of `previous` where they are the same error."""
-    framework = frameworks()[config.framework]
+    framework = frameworks(resolver)[config.framework]
     endpoints = framework.endpoints(program, config.app)
     if not endpoints:
         raise SourceError(
             f"no {config.framework} routes found in {config.source}",
             file="mkdocs.yml",
-            hint="point 'source:' at the package that builds the application and its routers",
+            hint="point 'source:' at the module that builds the application; its routers are read from there",
         )
     finder = RaiseFinder(program, framework, framework.handlers(program))
     reached = [finder.operation_errors(endpoint) for endpoint in endpoints]

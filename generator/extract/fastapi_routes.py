@@ -220,7 +220,8 @@ class _Reader:
         if name in ("api_route", "add_api_route"):
             listed = _keyword(decorator, "methods")
             if isinstance(listed, ast.List | ast.Tuple):
-                return [str(m.value).lower() for m in listed.elts if isinstance(m, ast.Constant)]
+                spelled = [str(m.value).lower() for m in listed.elts if isinstance(m, ast.Constant)]
+                return [method for method in spelled if method in METHODS]
             return ["get"]
         return []
 

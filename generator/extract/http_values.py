@@ -28,7 +28,8 @@ def status_number(
     """The status `node` states, or None when it cannot be told without running the code."""
     path = program.qualify(node, module) if isinstance(node, ast.Name | ast.Attribute) else None
     if path is not None and named(path) is not None:
-        return named(path)
+        named_status = named(path)
+        return named_status if _is_status(named_status) else None
     if path is not None and path.startswith("http.HTTPStatus."):
         member = http.HTTPStatus.__members__.get(path.rsplit(".", 1)[1])
         return int(member) if member is not None else None
@@ -36,7 +37,12 @@ def status_number(
         value = resolver.evaluate(node, module).value
     except Unresolvable:
         return None
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return value if _is_status(value) else None
+
+
+def _is_status(value: object) -> bool:
+    """An HTTP status: an integer from 100 to 599 (anything else is recorded as unknown)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599
 
 
 def detail_text(node: ast.expr | None, module: griffe.Module, resolver: Resolver, status: int | None) -> str:

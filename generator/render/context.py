@@ -12,12 +12,14 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
 - `related`: `links` (`title`, `href`), from the front matter's `related` list of page-relative paths.
 - `tools-reference`: `tools`, `resources`, `prompts` from the catalog, and `json_href`.
 - `route-errors`: `rows`, one per error of each operation of a routes catalog (the error's fields plus
-  `method`, `path`, `via`, `cause`, `action`, `anchor`, `route_anchor`, `first`), `json_href`, `openapi_file`.
+  `method`, `path`, `detail_text` (the detail as text for Markdown: `<`, `>` and `&` escaped), `via`, `cause`,
+  `action`, `anchor`, `route_anchor`, `first`), `json_href`, `openapi_file`.
 - `error-examples` and `spec-differences`: see `generator.render.evidence_context`.
 """
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from collections.abc import Callable, Mapping
@@ -134,6 +136,7 @@ def _route_errors(inputs: RenderInputs, region: Region, page: str, context: Cont
                         **errors[error_id].as_data(),
                         "method": operation.method.upper(),
                         "path": operation.path,
+                        "detail_text": html.escape(errors[error_id].detail, quote=False),
                         "via": list(via),
                         "cause": cause,
                         "action": action,

@@ -225,3 +225,16 @@ def test_notes_without_an_error_and_errors_without_notes(
     assert code == 1
     assert f"data/shop-routes.notes.yaml:{line}: notes-orphan: 402-the-card-was-refused:" in out
     assert "data/shop-routes.notes.yaml: notes-gap: 402-the-card-was-declined:" in out
+
+
+def test_a_detail_is_text_on_the_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = shop_project(tmp_path)
+    edit = root / "shop" / "items.py"
+    edit.write_text(
+        edit.read_text(encoding="utf-8").replace("The name must not be blank", "A <b>blank</b> name & more"),
+        encoding="utf-8",
+    )
+    assert main(["--config", str(root / "mkdocs.yml"), "extract"]) == 0
+    assert main(["--config", str(root / "mkdocs.yml"), "render"]) == 0
+    page = (root / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "| A &lt;b&gt;blank&lt;/b&gt; name &amp; more |" in page

@@ -269,3 +269,22 @@ def test_helpers_in_other_modules_and_a_bounded_walk_of_recursion(tmp_path: Path
         ("api.main.c", "api.checks.first"),
         ("api.main.c", "api.checks.first", "api.checks.second"),
     ]
+
+
+def test_what_cannot_be_an_http_status_or_method_is_not_taken_for_one(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import FastAPI, HTTPException
+
+        app = FastAPI()
+        ANSWER = 42
+
+        @app.api_route("/d", methods=["GET", "BREW"])
+        def d(code: int):
+            if code:
+                raise HTTPException(code, "from the client")
+            raise HTTPException(ANSWER, "not a status")
+        """,
+    )
+    assert responses(found) == {("get", "/d"): [(None, "from the client"), (None, "not a status")]}

@@ -29,7 +29,7 @@ def status_number(
     path = program.qualify(node, module) if isinstance(node, ast.Name | ast.Attribute) else None
     if path is not None and named(path) is not None:
         named_status = named(path)
-        return named_status if _is_status(named_status) else None
+        return named_status if named_status is not None and _is_status(named_status) else None
     if path is not None and path.startswith("http.HTTPStatus."):
         member = http.HTTPStatus.__members__.get(path.rsplit(".", 1)[1])
         return int(member) if member is not None else None
@@ -37,7 +37,7 @@ def status_number(
         value = resolver.evaluate(node, module).value
     except Unresolvable:
         return None
-    return value if _is_status(value) else None
+    return value if isinstance(value, int) and _is_status(value) else None
 
 
 def _is_status(value: object) -> bool:

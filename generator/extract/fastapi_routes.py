@@ -22,6 +22,7 @@ from generator.core.errors import ConfigError, suggest
 from generator.extract.calls import unparse
 from generator.extract.fastapi_dependencies import depends_target, parameter_dependencies
 from generator.extract.fastapi_handlers import registered_handlers
+from generator.extract.http_values import detail_text
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.resolve import Resolver, Unresolvable
 from generator.extract.routes import METHODS, Endpoint, ExceptionArguments, Handler, join_paths, schema_path
@@ -256,8 +257,11 @@ class _Reader:
             self.routers[key].includes.append((child, prefix, dependencies))
 
     def _text(self, node: ast.expr | None, module: griffe.Module) -> str | None:
+        """A path or prefix as text: its value, an f-string as a template, else the expression in braces."""
         if node is None:
             return None
+        if isinstance(node, ast.JoinedStr):
+            return detail_text(node, module, self.resolver, None)
         try:
             value = self.resolver.evaluate(node, module).value
         except Unresolvable:

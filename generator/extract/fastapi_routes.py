@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import griffe
 
-from generator.core.errors import ConfigError, suggest
+from generator.core.errors import ConfigError, SourceError, suggest
 from generator.extract.calls import unparse
 from generator.extract.fastapi_dependencies import depends_target, parameter_dependencies
 from generator.extract.fastapi_handlers import registered_handlers
@@ -203,9 +203,9 @@ class _Reader:
             return
         key = self._key(decorator.func.value, scope, module)
         function = self.program.function(f"{module.path}.{node.name}") if scope == module.path else None
-        if key is None or function is None:
-            return
         methods = self._methods(decorator)
+        if key is None or function is None or not methods:
+            return
         path = self._text(decorator.args[0] if decorator.args else _keyword(decorator, "path"), module)
         own = self._dependencies(_keyword(decorator, "dependencies"), module)
         if _left_out_of_schema(decorator):
@@ -264,7 +264,7 @@ class _Reader:
             return detail_text(node, module, self.resolver, None)
         try:
             value = self.resolver.evaluate(node, module).value
-        except Unresolvable:
+        except (Unresolvable, SourceError):  # SourceError: it leads to a module that cannot be read
             return "{" + unparse(node) + "}"
         return value if isinstance(value, str) else str(value)
 

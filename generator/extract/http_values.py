@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import griffe
 
+from generator.core.errors import SourceError
 from generator.extract.calls import unparse
 from generator.extract.program import Program
 from generator.extract.resolve import Resolver, Unresolvable
@@ -35,7 +36,7 @@ def status_number(
         return int(member) if member is not None else None
     try:
         value = resolver.evaluate(node, module).value
-    except Unresolvable:
+    except (Unresolvable, SourceError):  # SourceError: it leads to a module that cannot be read
         return None
     return value if isinstance(value, int) and _is_status(value) else None
 
@@ -60,7 +61,7 @@ def detail_text(node: ast.expr | None, module: griffe.Module, resolver: Resolver
         )
     try:
         value = resolver.evaluate(node, module).value
-    except Unresolvable:
+    except (Unresolvable, SourceError):
         return "{" + unparse(node) + "}"
     return str(value)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from generator.core.catalog import dump_catalog
 from generator.core.findings import Finding, Kind
@@ -27,6 +27,7 @@ _CHANGES = {
     "conditions": (Kind.CONDITION_CHANGED, "the condition under which it is raised changed"),
     "data_keys": (Kind.DATA_CHANGED, "the keys of error.data changed"),
     "draft_cause": (Kind.CAUSE_DRAFT_CHANGED, "the comment above the call changed"),
+    "dynamic": (Kind.RUN_TIME_VALUE_CHANGED, "the expression that gives a value at run time changed"),
 }
 
 
@@ -58,7 +59,7 @@ class CatalogDrift:
         for entry_id, entry in self.new.items():
             if entry_id not in self.old:
                 summary = _summary(self._canonical(entry))
-                message = f"a new {entry.code}/{entry.status} error"
+                message = " ".join(("a new", _values(entry), "error")).replace("  ", " ")
                 yield self._at_site(entry_id, Kind.ENTRY_ADDED, message, None, summary)
                 continue
             if self.old[entry_id] != entry:  # entries that are equal as written are equal once canonical
@@ -172,16 +173,29 @@ class CatalogDrift:
             )
 
 
-def _show(value: Json | tuple[str, ...]) -> str | None:
+def _show(value: Json | tuple[str, ...] | Mapping[str, str]) -> str | None:
     if value is None:
         return None
+    if isinstance(value, Mapping):
+        return "; ".join(f"{field} = {expression}" for field, expression in value.items()) or "(none)"
     if isinstance(value, list | tuple):
         return "; ".join(str(v) for v in value) if value else "(none)"
     return str(value)
 
 
 def _summary(entry: ErrorEntry) -> str:
-    return f"{entry.code} / HTTP {entry.status}: {entry.message}"
+    values = _values(entry)
+    return f"{values}: {entry.message}" if values else entry.message
+
+
+def _values(entry: ErrorEntry) -> str:
+    """`code / HTTP status`, with the fields the entry has (`?` for one set at run time)."""
+    parts = []
+    for field, shown in (("code", "{}"), ("status", "HTTP {}")):
+        value = getattr(entry, field)
+        if value is not None or field in entry.dynamic:
+            parts.append(shown.format("?" if value is None else value))
+    return " / ".join(parts)
 
 
 def tools_drift(committed: CommittedCatalog, fresh: ToolsCatalog) -> Iterator[Finding]:

@@ -23,6 +23,7 @@ class Kind(enum.StrEnum):
     DATA_CHANGED = "data-changed"
     CAUSE_DRAFT_CHANGED = "cause-draft-changed"
     CONSTANT_CHANGED = "constant-changed"
+    RUN_TIME_VALUE_CHANGED = "run-time-value-changed"
     TOOL_ADDED = "tool-added"
     TOOL_REMOVED = "tool-removed"
     TOOL_CHANGED = "tool-changed"
@@ -67,6 +68,7 @@ GROUPS: dict[str, tuple[Kind, ...]] = {
         Kind.DATA_CHANGED,
         Kind.CAUSE_DRAFT_CHANGED,
         Kind.CONSTANT_CHANGED,
+        Kind.RUN_TIME_VALUE_CHANGED,
         Kind.TOOL_ADDED,
         Kind.TOOL_REMOVED,
         Kind.TOOL_CHANGED,

@@ -35,8 +35,9 @@ class ErrorEntry:
     """One call of the error constructor: what a client sees, and where the code decides it."""
 
     id: str
-    code: int
-    status: int
+    code: int | str | None
+    """None when the catalog maps no code (a plain HTTP API), or when it is known only at run time."""
+    status: int | None
     message: str
     function: str
     file: str
@@ -45,12 +46,16 @@ class ErrorEntry:
     constants_used: tuple[str, ...] = ()
     draft_cause: str | None = None
     """The comment above the call, for editors to start the cause from."""
+    dynamic: Mapping[str, str] = field(default_factory=dict)
+    """Field -> the expression that gives it, for a code or status known only when the server runs."""
 
     def as_data(self) -> dict[str, Json]:
-        data: dict[str, Json] = {
-            "id": self.id,
-            "code": self.code,
-            "status": self.status,
+        data: dict[str, Json] = {"id": self.id}
+        if self.code is not None:
+            data["code"] = self.code
+        if self.status is not None:
+            data["status"] = self.status
+        data |= {
             "message": self.message,
             "function": self.function,
             "file": self.file,
@@ -60,14 +65,16 @@ class ErrorEntry:
         }
         if self.draft_cause:
             data["draft_cause"] = self.draft_cause
+        if self.dynamic:
+            data["dynamic"] = dict(self.dynamic)
         return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> ErrorEntry:
         return cls(
             id=data["id"],
-            code=data["code"],
-            status=data["status"],
+            code=data.get("code"),
+            status=data.get("status"),
             message=data["message"],
             function=data["function"],
             file=data["file"],
@@ -75,6 +82,7 @@ class ErrorEntry:
             data_keys=tuple(data.get("data_keys") or ()),
             constants_used=tuple(data.get("constants_used") or ()),
             draft_cause=data.get("draft_cause"),
+            dynamic=dict(data.get("dynamic") or {}),
         )
 
 

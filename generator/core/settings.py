@@ -17,7 +17,7 @@ CatalogKind = Literal["errors", "tools", "routes"]
 ArgumentRef = int | str
 """Where a constructor argument sits: a 0-based position, or a keyword name."""
 
-TOP_KEYS = {"catalogs", "data_dir", "templates_dir"}
+TOP_KEYS = {"catalogs", "data_dir", "templates_dir", "python_path"}
 CATALOG_KEYS = {
     "errors": {"kind", "source", "constructors", "functions", "arguments"},
     "tools": {"kind", "source", "decorators"},
@@ -26,7 +26,7 @@ CATALOG_KEYS = {
 FRAMEWORKS = ("fastapi",)
 """The web frameworks a routes catalog can read (generator/extract/routes.py says how one is added)."""
 _NAME_HINTS = {
-    "constructors": "the function or exception class that builds error responses",
+    "constructors": "the functions, methods (Class.method) or exception classes that build error responses",
     "functions": "the functions whose bodies call the constructor, in page order",
 }
 ARGUMENT_ROLES = {"code", "message", "status", "data"}
@@ -46,7 +46,14 @@ class CatalogConfig:
     functions: tuple[str, ...] = ()
     """The functions whose bodies are scanned for constructor calls, in page order."""
     arguments: Mapping[str, ArgumentRef] = field(default_factory=dict)
-    """Role (code, message, status, data) -> 0-based position or keyword of the constructor."""
+    """Role (code, message, status, data) -> 0-based position or keyword of the constructor: the map of every
+    constructor that has none of its own."""
+    constructor_arguments: Mapping[str, Mapping[str, ArgumentRef]] = field(default_factory=dict)
+    """Constructor name -> its own argument map, for constructors given as `Name: {arguments: {...}}`."""
+    config_file: str = field(default="mkdocs.yml", compare=False)
+    """The configuration file these settings were read from, as messages name it."""
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
+    """`constructors.NAME` / `functions.NAME` -> the line of the configuration that names it."""
     decorators: Mapping[str, str] = field(default_factory=dict)
     """Role (tool, resource, prompt) -> decorator name, for tools catalogs."""
     framework: str = ""
@@ -70,6 +77,9 @@ class Settings:
     site_url: str | None
     repo_url: str | None
     catalogs: Mapping[str, CatalogConfig]
+    python_path: tuple[Path, ...] = ()
+    """Folders searched for imported packages before the environment docgen runs in (a sibling package, or
+    the server's own virtual environment's site-packages)."""
 
     def catalog_path(self, name: str) -> Path:
         """Where the machine-owned catalog `name` lives."""
@@ -259,6 +269,7 @@ def _build_settings(
         elif key in section and not (root / section[key]).resolve().is_relative_to(root):
             hint = "keep docgen's folders inside the project"
             check.fail((*base, key), f"{section[key]} is outside the project", hint)
+    python_path = _python_path(section.get("python_path", []), (*base, "python_path"), check, root)
     raw_catalogs = section.get("catalogs")
     catalogs: dict[str, CatalogConfig] = {}
     if not isinstance(raw_catalogs, dict) or not raw_catalogs:
@@ -279,7 +290,27 @@ def _build_settings(
         site_url=site_url,
         repo_url=repo_url,
         catalogs=catalogs,
+        python_path=python_path,
     )
+
+
+def _python_path(raw: Any, path: tuple[str | int, ...], check: _Validator, root: Path) -> tuple[Path, ...]:
+    """The folders of 'python_path:', each inside the project and existing."""
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list) or not all(isinstance(item, str) and item for item in raw):
+        check.fail(path, f"expected a list of folders relative to mkdocs.yml, got {raw!r}")
+        return ()
+    folders: list[Path] = []
+    for index, item in enumerate(raw):
+        folder = (root / item).resolve()
+        if not folder.is_relative_to(root):
+            check.fail((*path, index), f"{item} is outside the project", "keep docgen's folders inside it")
+        elif not folder.is_dir():
+            check.fail((*path, index), f"{item} is not a folder", "give a folder relative to mkdocs.yml")
+        else:
+            folders.append(folder)
+    return tuple(folders)
 
 
 def _catalog(
@@ -311,14 +342,20 @@ def _catalog(
             raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check, positions=False
         )
         return CatalogConfig(name, kind, source, decorators=decorators)
-    arguments = _roles(raw.get("arguments"), ARGUMENT_ROLES, {"code", "message"}, (*path, "arguments"), check)
+    names, own = _constructors(raw.get("constructors"), (*path, "constructors"), check)
+    arguments: dict[str, Any] = {}
+    if "arguments" in raw or len(own) < len(names):
+        arguments = _roles(raw.get("arguments"), ARGUMENT_ROLES, {"message"}, (*path, "arguments"), check)
     return CatalogConfig(
         name,
         kind,
         source,
-        constructors=check.names(raw.get("constructors"), (*path, "constructors")),
+        constructors=names,
         functions=check.names(raw.get("functions"), (*path, "functions")),
         arguments=arguments,
+        constructor_arguments=own,
+        config_file=check.loaded.file,
+        lines=_name_lines(raw, path, check),
     )
 
 
@@ -339,7 +376,65 @@ def _routes(
     if app is not None and not (isinstance(app, str) and app):
         check.fail((*path, "app"), f"expected the dotted path of the application, got {app!r}")
         app = None
-    return CatalogConfig(name, "routes", source, framework=str(framework or ""), openapi=openapi, app=app)
+    return CatalogConfig(
+        name,
+        "routes",
+        source,
+        framework=str(framework or ""),
+        openapi=openapi,
+        app=app,
+        config_file=check.loaded.file,
+    )
+
+
+def _name_lines(raw: Mapping[str, Any], path: tuple[str | int, ...], check: _Validator) -> dict[str, int]:
+    """The line of each constructor and function name in the configuration, for located errors."""
+    lines: dict[str, int] = {}
+    for key in ("constructors", "functions"):
+        value = raw.get(key)
+        items = list(value) if isinstance(value, list | dict) else [value]
+        for index, item in enumerate(items):
+            name = next(iter(item)) if isinstance(item, dict) and item else item
+            if isinstance(name, str):
+                where = (*path, key, name) if isinstance(value, dict) else (*path, key, index)
+                lines[f"{key}.{name}"] = check.loaded.line_of(where)
+    return lines
+
+
+def _constructors(
+    raw: Any, path: tuple[str | int, ...], check: _Validator
+) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
+    """Constructor names in order, and the argument maps of those given as `Name: {arguments: {...}}`.
+
+    Accepted: a list whose items are names or one-key mappings `Name: {arguments: ...}`, or a mapping of
+    name to `{arguments: ...}` (or to nothing, for the catalog's own `arguments`).
+    """
+    mapping = isinstance(raw, dict)
+    if isinstance(raw, dict):
+        raw = [{name: value} if value is not None else name for name, value in raw.items()]
+    if not isinstance(raw, list) or not raw:
+        return check.names(raw, path), {}
+    names: list[str] = []
+    own: dict[str, dict[str, Any]] = {}
+    for index, item in enumerate(raw):
+        if isinstance(item, str) and item:
+            names.append(item)
+        elif isinstance(item, dict) and len(item) == 1 and isinstance(next(iter(item)), str):
+            [(name, options)] = item.items()
+            names.append(name)
+            where = (*path, name) if mapping else (*path, index, name)
+            own[name] = _own_arguments(options, where, check)
+        else:
+            check.fail((*path, index), f"expected a name or 'Name: {{arguments: ...}}', got {item!r}")
+    return tuple(names), own
+
+
+def _own_arguments(options: Any, path: tuple[str | int, ...], check: _Validator) -> dict[str, Any]:
+    if not isinstance(options, dict):
+        check.fail(path, "expected a mapping with 'arguments:'", "write Name: {arguments: {message: 0}}")
+        return {}
+    check.unknown_keys(options, {"arguments"}, path)
+    return _roles(options.get("arguments"), ARGUMENT_ROLES, {"message"}, (*path, "arguments"), check)
 
 
 def _is_kind(value: object) -> TypeGuard[CatalogKind]:

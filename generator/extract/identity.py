@@ -207,7 +207,8 @@ def slug(text: str) -> str:
 
 
 def _fresh_id(site: ErrorSite, taken: set[str]) -> str:
-    base = slug(site.message) or f"error-{abs(site.code)}-{site.status}"
+    code = abs(site.code) if isinstance(site.code, int) else slug(str(site.code or ""))
+    base = slug(site.message) or "-".join(str(part) for part in ("error", code, site.status) if part)
     candidate, counter = base, 2
     while candidate in taken:
         candidate, counter = f"{base}-{counter}", counter + 1

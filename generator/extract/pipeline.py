@@ -9,7 +9,6 @@ import ast
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import griffe
 
@@ -20,8 +19,9 @@ from generator.core.project import CommittedCatalog, Project
 from generator.core.schemas import packaged
 from generator.core.settings import CatalogConfig, Settings
 from generator.extract.identity import LikelySuccessor, assign_ids
-from generator.extract.program import ModuleTrees, Program, package_modules
-from generator.extract.resolve import Resolver, module_constants
+from generator.extract.modules import SourceModules
+from generator.extract.program import ModuleTrees, Program, imported_modules
+from generator.extract.resolve import STDLIB_ENUMS, Resolver, module_constants
 from generator.extract.route_catalog import OperationLine, routes_catalog
 from generator.extract.sites import (
     ErrorSite,
@@ -29,9 +29,9 @@ from generator.extract.sites import (
     ModuleFiles,
     cited_sources,
     extract_error_sites,
-    find_function,
+    scanned_functions,
 )
-from generator.extract.source import configured_module, load_top_package, locate
+from generator.extract.source import load_source, locate
 from generator.extract.tools import tools_catalog
 
 
@@ -48,6 +48,8 @@ class Extraction:
     module_names: dict[str, frozenset[str]] = field(default_factory=dict)
     trees: dict[bytes, ast.Module] = field(default_factory=dict)
     """The syntax tree of every source file read, by its bytes: check fingerprints citations with them."""
+    warnings: list[str] = field(default_factory=list)
+    """Files that were reached but could not be read, and that no catalog needed."""
     operation_lines: dict[str, tuple[OperationLine, ...]] = field(default_factory=dict)
     """Per routes catalog, where each operation is declared (for findings on the route's line)."""
     raise_lines: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)
@@ -57,36 +59,30 @@ class Extraction:
 
 
 class _Loaded:
-    """Each source package is loaded once per run, however many catalogs read it or its modules."""
+    """The modules of one run, read once however many catalogs need them."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.resolver = Resolver()
+        self.bodies = ModuleTrees()
+        self.modules = SourceModules(
+            settings.root, [self.bodies], search_paths=settings.python_path, stop_at=STDLIB_ENUMS
+        )
+        self.resolver = Resolver(self.modules)
         self.files = ModuleFiles(settings.root)
-        self._packages: dict[tuple[Path, str], tuple[griffe.Module, ModuleTrees]] = {}
 
     def module(self, config: CatalogConfig) -> tuple[griffe.Module, FunctionBodies]:
         location = locate(self.settings.root, config.source)
-        key = (location.search_path, location.package)
-        if key not in self._packages:
-            bodies = ModuleTrees()
-            package = load_top_package(location, root=self.settings.root, extensions=[bodies])
-            self._packages[key] = (package, bodies)
-        package, bodies = self._packages[key]
-        return configured_module(package, location), bodies
+        return load_source(self.modules, location, root=self.settings.root), self.bodies
 
     def program(self, config: CatalogConfig) -> Program:
-        """The whole top-level package of the configured source, as a program to follow calls in."""
-        self.module(config)
-        location = locate(self.settings.root, config.source)
-        package, trees = self._packages[(location.search_path, location.package)]
-        return Program(package_modules(package), trees, self.files)
+        """The modules of the configured source's package that it imports, transitively, as a program to
+        follow calls in."""
+        module = self.module(config)[0]
+        return Program(imported_modules(self.modules, module, self.bodies), self.bodies, self.files)
 
     def trees(self) -> dict[bytes, ast.Module]:
         """Every module tree griffe parsed in this run, by the bytes it was parsed from."""
-        return {
-            source: tree for _, bodies in self._packages.values() for source, tree in bodies.trees.items()
-        }
+        return dict(self.bodies.trees)
 
 
 def extract(project: Project, *, dump: bool = True) -> Extraction:
@@ -118,6 +114,7 @@ def extract(project: Project, *, dump: bool = True) -> Extraction:
     for schema, text in packaged().items():
         result.outputs[settings.relative(settings.data_dir / "schema" / schema)] = text
     result.trees = loaded.trees()
+    result.warnings = loaded.modules.warnings()
     return result
 
 
@@ -160,13 +157,13 @@ def _errors(
     module, bodies = loaded.module(config)
     resolver = loaded.resolver
     sites = extract_error_sites(config, module, bodies, resolver, loaded.files)
-    homes = {find_function(module, function).module for function in config.functions}
+    homes = {function.module for _, function in scanned_functions(config, module, resolver)}
     module_names = frozenset(module.members).union(*(home.members for home in homes))
     ids, successors = assign_ids(sites, previous, module_names)
     result.sites[name] = sites
     result.successors[name] = successors
     result.module_names[name] = module_names
-    sources = cited_sources(config, module, loaded.files)
+    sources = cited_sources(config, module, loaded.files, resolver)
     constants = module_constants(module, resolver)
     return errors_catalog(name, sites, ids, sources, constants)
 
@@ -191,6 +188,7 @@ def errors_catalog(
             data_keys=site.data_keys,
             constants_used=site.constants_used,
             draft_cause=site.draft_cause or None,
+            dynamic=dict(site.dynamic),
         )
         for site, entry_id in zip(sites, ids, strict=True)
     )

@@ -15,6 +15,7 @@ from typing import Any
 
 import griffe
 
+from generator.extract.modules import SourceModules
 from generator.extract.sites import FunctionBodies, ModuleFiles
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -153,10 +154,43 @@ class Program:
         return bases
 
 
-def package_modules(package: griffe.Module) -> list[griffe.Module]:
-    """`package` and all its submodules, loaded."""
-    found = [package]
-    for member in package.members.values():
-        if isinstance(member, griffe.Module) and not member.is_alias:
-            found.extend(package_modules(member))
-    return found
+MAX_MODULES = 5000
+"""How many modules of one package a program reads at most."""
+
+
+def imported_modules(modules: SourceModules, start: griffe.Module, trees: ModuleTrees) -> list[griffe.Module]:
+    """`start` and every module of its top package it imports, transitively, read from the import
+    statements themselves (`from . import users` in a package names a submodule, which griffe's model of the
+    package does not show as an import)."""
+    package = start.path.split(".")[0]
+    found: dict[str, griffe.Module] = {start.path: start}
+    pending = [start]
+    while pending and len(found) < MAX_MODULES:
+        module = pending.pop()
+        tree = trees.modules.get(module.path)
+        for dotted in _import_targets(tree, module) if tree is not None else ():
+            if dotted.split(".")[0] != package or dotted in found:
+                continue
+            loaded = modules.module(dotted)
+            if loaded is not None and loaded.path not in found:
+                found[loaded.path] = loaded
+                pending.append(loaded)
+    return sorted(found.values(), key=lambda m: m.path)
+
+
+def _import_targets(tree: ast.Module, module: griffe.Module) -> Iterator[str]:
+    """The dotted names a module's import statements may name as modules: `import a.b` names `a.b`;
+    `from a import b` names `a`, and `a.b` when `b` is a submodule."""
+    is_package = module.filepath is not None and str(module.filepath).endswith("__init__.py")
+    own = module.path.split(".") if is_package else module.path.split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = own[: len(own) - node.level + 1] if node.level <= len(own) else []
+                base = ".".join([*parts, *([node.module] if node.module else [])])
+            if base:
+                yield base
+                yield from (f"{base}.{alias.name}" for alias in node.names if alias.name != "*")

@@ -20,9 +20,11 @@ from typing import Any, TypeGuard
 
 import griffe
 
+from generator.core.errors import SourceError
 from generator.core.limits import MAX_FOLDED_ITEMS, MAX_INT_BITS
 from generator.core.models import Json
 from generator.extract.calls import unparse
+from generator.extract.modules import SourceModules, UndefinedName
 
 Value = int | float | str | bool | None | tuple["Value", ...]
 
@@ -84,7 +86,9 @@ Reference = griffe.Object | str | Any
 class Resolver:
     """Evaluates expressions in the scope of a griffe module, caching each constant once."""
 
-    def __init__(self) -> None:
+    def __init__(self, modules: SourceModules | None = None) -> None:
+        self.modules = modules
+        """Where imported names are followed to, reading dependencies on the way; None: the loaded only."""
         self._cache: dict[str, Resolved] = {}
         self._active: set[str] = set()
         # What a module-level name stands for never changes during a run, and the same few names recur in
@@ -112,6 +116,14 @@ class Resolver:
         except SyntaxError as err:
             raise Unresolvable(source, "not an expression") from err
         return self.evaluate(node, scope)
+
+    def reference(self, text: str, scope: griffe.Object) -> Reference:
+        """What the dotted name `text` stands for in `scope`'s module (a class, a module, a value)."""
+        try:
+            node = ast.parse(text, mode="eval").body
+        except SyntaxError as err:
+            raise Unresolvable(text, "not a name") from err
+        return self._reference(node, scope, [])
 
     def constant(self, attribute: griffe.Attribute) -> Resolved:
         """The value of a module or class attribute, evaluated once."""
@@ -202,19 +214,30 @@ class Resolver:
 
     def _follow(self, member: griffe.Object | griffe.Alias, node: ast.expr) -> Reference:
         if isinstance(member, griffe.Alias):
-            alias = member
-            try:
-                member = alias.final_target
-            except (griffe.AliasResolutionError, griffe.CyclicAliasError):
-                target = alias.target_path
-                if target in STDLIB_ENUMS:
-                    return STDLIB_ENUMS[target]
-                raise Unresolvable(
-                    unparse(node), f"it is imported from {target}, outside the loaded source"
-                ) from None
+            member = self.target(member, unparse(node))
+            if isinstance(member, griffe.Alias):
+                return STDLIB_ENUMS[member.target_path]
         if isinstance(member, griffe.Attribute | griffe.Module | griffe.Class):
             return member
         raise Unresolvable(unparse(node), f"`{member.name}` is a {member.kind.value}, not a constant")
+
+    def target(self, alias: griffe.Alias, what: str) -> griffe.Object | griffe.Alias:
+        """What `alias` stands for, or the last alias on the way when it names a standard-library enum."""
+        if self.modules is not None:
+            try:
+                return self.modules.target(alias, what)
+            except UndefinedName as err:
+                raise Unresolvable(what, err.message) from None  # made at run time: a dynamic value
+            except SourceError:
+                raise  # a module on the way is missing or cannot be read: not a value known at run time
+
+        try:
+            return alias.final_target
+        except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+            target = alias.target_path
+            if target in STDLIB_ENUMS:
+                return alias
+            raise Unresolvable(what, f"it is imported from {target}, outside the loaded source") from None
 
 
 def refuse_large_result(node: ast.BinOp, left: Any, right: Any) -> None:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from generator.core.errors import SourceError
+from generator.core.errors import ConfigError, SourceError
 from generator.core.models import Operation, RouteError, RoutesCatalog, Source
 from generator.core.settings import CatalogConfig
 from generator.extract.fastapi_routes import FastAPIFramework
@@ -49,11 +49,15 @@ def routes_catalog(
 ) -> RoutesExtraction:
     """The routes catalog of `program`; errors keep the ids of `previous` where they are the same error."""
     framework = frameworks(resolver)[config.framework]
-    endpoints = framework.endpoints(program, config.app)
+    try:
+        endpoints = framework.endpoints(program, config.app)
+    except ConfigError as err:
+        err.file = config.config_file  # the configuration actually read (under --config, that file)
+        raise
     if not endpoints:
         raise SourceError(
             f"no {config.framework} routes found in {config.source}",
-            file="mkdocs.yml",
+            file=config.config_file,
             hint="point 'source:' at the module that builds the application; its routers are read from there",
         )
     finder = RaiseFinder(program, framework, framework.handlers(program))

@@ -8,17 +8,28 @@ finds the calls and their guarding conditions, and the code below resolves what 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import griffe
 
-from generator.core.errors import ConfigError, SourceError, suggest
+from generator.core.errors import ConfigError, ConfigErrors, SourceError
 from generator.core.models import Source
 from generator.core.settings import CatalogConfig, relative_path
-from generator.extract.calls import Call, CallFinder, callee_name, name_counts, unparse
-from generator.extract.resolve import Resolver, Unresolvable
+from generator.extract.calls import CallFinder, callee_name, name_counts
+from generator.extract.constructors import ConstructorTable, lookup, where
+from generator.extract.fields import ErrorSite, SiteReader
+from generator.extract.resolve import Resolver
+
+__all__ = [
+    "ErrorSite",
+    "FunctionBodies",
+    "ModuleFiles",
+    "cited_sources",
+    "extract_error_sites",
+    "find_function",
+    "scanned_functions",
+]
 
 
 class FunctionBodies(griffe.Extension):
@@ -46,45 +57,45 @@ class FunctionBodies(griffe.Extension):
             self.code[func.path] = code
 
 
-@dataclass(frozen=True)
-class ErrorSite:
-    """One call of the error constructor, with everything resolved to values."""
-
-    function: str
-    file: str
-    line: int
-    end_line: int
-    code: int
-    status: int
-    message: str
-    data_keys: tuple[str, ...]
-    conditions: tuple[str, ...]
-    draft_cause: str | None
-    constants_used: tuple[str, ...]
-
-
-def find_function(module: griffe.Module, name: str, *, what: str = "function") -> griffe.Function:
-    """The function `name` (or `Class.method`) of `module`, or a ConfigError with a suggestion."""
-    obj: griffe.Object | griffe.Alias = module
-    for part in name.split("."):
-        member = obj.members.get(part) if isinstance(obj, griffe.Object) else None
-        if member is None:
-            choices = [
-                n for n, m in module.members.items() if not m.is_alias and (m.is_function or m.is_class)
-            ]
-            raise ConfigError(
-                f"{what} '{name}' is not defined in {module.path}",
-                file="mkdocs.yml",
-                hint=suggest(name, choices) or f"defined there: {', '.join(sorted(choices)) or 'nothing'}",
-            )
-        obj = member.final_target if isinstance(member, griffe.Alias) else member
+def find_function(
+    module: griffe.Module,
+    name: str,
+    resolver: Resolver,
+    config: CatalogConfig | None = None,
+    *,
+    what: str = "function",
+) -> griffe.Function:
+    """The function `name` (or `Class.method`, or a class's `__init__`) of `module`, imports followed; a
+    ConfigError located at the configuration's line, with suggestions, when there is none."""
+    obj = lookup(module, name, resolver, config, what=what)
     if isinstance(obj, griffe.Class):
         init = obj.members.get("__init__")
         if isinstance(init, griffe.Function):
             return init
     if not isinstance(obj, griffe.Function):
-        raise ConfigError(f"{what} '{name}' in {module.path} is not a function", file="mkdocs.yml")
+        key = "constructors" if what == "constructor" else "functions"
+        raise ConfigError(
+            f"{where(config, key)}'{name}' in {module.path} is not a function",
+            file=config.config_file if config else "mkdocs.yml",
+            line=config.lines.get(f"{key}.{name}") if config else None,
+        )
     return obj
+
+
+def scanned_functions(
+    config: CatalogConfig, module: griffe.Module, resolver: Resolver
+) -> list[tuple[str, griffe.Function]]:
+    """The configured functions, in order; every name that is not one is reported at once."""
+    found: list[tuple[str, griffe.Function]] = []
+    errors: list[ConfigError] = []
+    for name in config.functions:
+        try:
+            found.append((name, find_function(module, name, resolver, config)))
+        except ConfigError as err:
+            errors.append(err)
+    if errors:
+        raise ConfigErrors(errors) if len(errors) > 1 else errors[0]
+    return found
 
 
 def extract_error_sites(
@@ -99,13 +110,13 @@ def extract_error_sites(
     A configured function may be imported into the configured module from another one: its calls are
     located in, and its names resolved in, the module that defines it.
     """
-    constructors = {name: find_function(module, name, what="constructor") for name in config.constructors}
+    table = ConstructorTable(config, module, resolver, bodies.nodes)
+    constructors = table.by_name
     # By source text, as the configured functions may live in several files: a finder, and the text's lines
     # (griffe reads files with universal newlines, so these are exactly the parser's lines).
     finders: dict[str, tuple[CallFinder, list[str]]] = {}
     sites: list[ErrorSite] = []
-    for function_name in config.functions:
-        function = find_function(module, function_name)
+    for function_name, function in scanned_functions(config, module, resolver):
         home, file = function.module, files(function.module)
         node = bodies.nodes.get(function.path)
         if node is None:
@@ -116,9 +127,22 @@ def extract_error_sites(
         finder, lines = finders[code]
         for found in finder.calls(node.body):
             constructor = constructors[callee_name(found.call)]
-            site = _Site(config, home, resolver, file, constructor)
+            site = SiteReader(config, home, resolver, file, constructor)
             sites.append(site.build(function_name, found, lines))
+    if not sites:
+        raise _matches_nothing(config)
     return sites
+
+
+def _matches_nothing(config: CatalogConfig) -> ConfigError:
+    """A catalog whose configuration finds no call at all: an error, never an empty catalog called clean."""
+    names = ", ".join(config.constructors)
+    return ConfigError(
+        f"'catalogs.{config.name}': no call of {names} in {', '.join(config.functions)}",
+        file=config.config_file,
+        line=config.lines.get(f"constructors.{config.constructors[0]}") if config.constructors else None,
+        hint="name the functions that build the errors, and the constructor as the calls spell it",
+    )
 
 
 class ModuleFiles:
@@ -135,158 +159,26 @@ class ModuleFiles:
             self._files[module.path] = relative_path(path, self.root)
         return self._files[module.path]
 
+    def inside(self, module: griffe.Module) -> bool:
+        """Whether `module` was read from a file of the project (not from an installed dependency)."""
+        path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
+        return path.resolve().is_relative_to(self.root.resolve())
 
-def cited_sources(config: CatalogConfig, module: griffe.Module, files: ModuleFiles) -> tuple[Source, ...]:
+
+def cited_sources(
+    config: CatalogConfig, module: griffe.Module, files: ModuleFiles, resolver: Resolver
+) -> tuple[Source, ...]:
     """The files an errors catalog comes from, each with the constructors and functions defined there, by
-    their names in that file, in configuration order."""
+    their names in that file, in configuration order. A constructor of an installed dependency is not a
+    file of the project, and is not cited."""
     by_file: dict[str, list[str]] = {}
     named = [(name, "constructor") for name in config.constructors]
     for name, what in [*named, *((name, "function") for name in config.functions)]:
-        function = find_function(module, name, what=what)
-        local = function.path.removeprefix(f"{function.module.path}.")
+        obj = lookup(module, name, resolver, config, what=what)
+        if not files.inside(obj.module):
+            continue
+        local = obj.path.removeprefix(f"{obj.module.path}.")
         if local.endswith(".__init__") and not name.endswith("__init__"):
             local = local.removesuffix(".__init__")  # a class constructor is cited as the class
-        by_file.setdefault(files(function.module), []).append(local)
+        by_file.setdefault(files(obj.module), []).append(local)
     return tuple(Source(path, tuple(symbols)) for path, symbols in by_file.items())
-
-
-class _Site:
-    """Resolves one call's arguments against the argument mapping of the configuration."""
-
-    def __init__(
-        self,
-        config: CatalogConfig,
-        module: griffe.Module,
-        resolver: Resolver,
-        file: str,
-        constructor: griffe.Function,
-    ) -> None:
-        self.config = config
-        self.module = module
-        self.resolver = resolver
-        self.file = file
-        self.constructor = constructor
-
-    def build(self, function: str, found: Call, lines: list[str]) -> ErrorSite:
-        call = found.call
-        self.line = call.lineno
-        code, code_names = self._number("code", call)
-        status, status_names = self._number("status", call, default=200)
-        return ErrorSite(
-            function=function,
-            file=self.file,
-            line=call.lineno,
-            end_line=call.end_lineno or call.lineno,
-            code=code,
-            status=status,
-            message=self._message(call),
-            data_keys=self._data_keys(call),
-            conditions=found.conditions,
-            draft_cause=_comment_above(lines, found.statement),
-            constants_used=tuple(sorted({*code_names, *status_names})),
-        )
-
-    def _argument(self, role: str, call: ast.Call) -> ast.expr | str | None:
-        """The call's expression for `role`, else the constructor's default as source text, else None."""
-        ref = self.config.arguments.get(role)
-        if ref is None:
-            return None
-        if isinstance(ref, int):
-            if ref < len(call.args):
-                return call.args[ref]
-            parameters = list(self.constructor.parameters)
-            name = parameters[ref].name if ref < len(parameters) else None
-        else:
-            name = ref
-        for keyword in call.keywords:
-            if keyword.arg == name:
-                return keyword.value
-        if name and name in self.constructor.parameters:
-            default = self.constructor.parameters[name].default
-            return None if default is None else str(default)
-        return None
-
-    def _fail(self, role: str, problem: str, hint: str) -> SourceError:
-        return SourceError(
-            f"the {role} of this {self.constructor.name}() call {problem}",
-            file=self.file,
-            line=self.line,
-            hint=hint,
-        )
-
-    def _number(self, role: str, call: ast.Call, default: int | None = None) -> tuple[int, tuple[str, ...]]:
-        expression = self._argument(role, call)
-        if expression is None:
-            if default is None:
-                raise self._fail(role, "is missing", f"pass the {role}, or give the constructor a default")
-            return default, ()
-        try:
-            if isinstance(expression, str):
-                resolved = self.resolver.evaluate_text(expression, self.constructor.module)
-            else:
-                resolved = self.resolver.evaluate(expression, self.module)
-        except Unresolvable as err:
-            raise self._fail(role, f"is not static: {err}", _STATIC_HINT) from err
-        if not isinstance(resolved.value, int) or isinstance(resolved.value, bool):
-            raise self._fail(role, f"is {resolved.value!r}, not an integer", _STATIC_HINT)
-        return resolved.value, resolved.names
-
-    def _message(self, call: ast.Call) -> str:
-        expression = self._argument("message", call)
-        if isinstance(expression, ast.JoinedStr):
-            return _template(expression)
-        if expression is None:
-            raise self._fail("message", "is missing", "pass a message string")
-        try:
-            value = (
-                self.resolver.evaluate_text(expression, self.constructor.module)
-                if isinstance(expression, str)
-                else self.resolver.evaluate(expression, self.module)
-            ).value
-        except Unresolvable as err:
-            raise self._fail(
-                "message", f"is not static: {err}", "use a string literal or an f-string"
-            ) from err
-        if not isinstance(value, str):
-            raise self._fail("message", f"is {value!r}, not a string", "use a string literal or an f-string")
-        return value
-
-    def _data_keys(self, call: ast.Call) -> tuple[str, ...]:
-        expression = self._argument("data", call)
-        if expression is None or isinstance(expression, str) or _is_none(expression):
-            return ()
-        if isinstance(expression, ast.Dict) and all(isinstance(k, ast.Constant) for k in expression.keys):
-            return tuple(sorted(str(k.value) for k in expression.keys if isinstance(k, ast.Constant)))
-        if isinstance(expression, ast.Call) and callee_name(expression) == "dict" and not expression.args:
-            return tuple(sorted(k.arg for k in expression.keywords if k.arg))
-        raise self._fail("data", "is not a dict literal", "write data as {'key': value, ...} at the call")
-
-
-_STATIC_HINT = (
-    "use a literal, a module constant, an IntEnum or HTTPStatus member, or simple arithmetic of those"
-)
-
-
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
-
-
-def _template(node: ast.JoinedStr) -> str:
-    parts: list[str] = []
-    for value in node.values:
-        if isinstance(value, ast.Constant):
-            parts.append(str(value.value))
-        elif isinstance(value, ast.FormattedValue):
-            parts.append("{" + unparse(value.value) + "}")
-    return "".join(parts)
-
-
-def _comment_above(lines: list[str], statement: ast.stmt) -> str | None:
-    """The comment lines directly above `statement`, joined, as a draft cause."""
-    index = statement.lineno - 2
-    found: list[str] = []
-    while index >= 0 and lines[index].strip().startswith("#"):
-        found.insert(0, lines[index].strip().lstrip("#").strip())
-        index -= 1
-    text = " ".join(part for part in found if part)
-    return text or None

@@ -105,8 +105,17 @@ def _error_table(inputs: RenderInputs, region: Region, page: str, context: Conte
         errors_of(inputs, name).entries, inputs.notes_of(name), lambda entry: entry.id
     ):
         cause, action = render_entry_notes(inputs, name, entry.id)
-        entries.append({**entry.as_data(), "anchor": f"err-{entry.id}", "cause": cause, "action": action})
-    return {"entries": entries, "json_href": _json_href(page, name)}
+        fields = {"code": entry.code, "status": entry.status, **entry.as_data()}
+        entries.append({**fields, "anchor": f"err-{entry.id}", "cause": cause, "action": action})
+    return {"entries": entries, "columns": _columns(entries), "json_href": _json_href(page, name)}
+
+
+def _columns(entries: list[dict[str, Any]]) -> dict[str, bool]:
+    """Which of the code and status columns the table has: those some entry states, or sets at run time."""
+    return {
+        field: any(entry[field] is not None or field in entry.get("dynamic", {}) for entry in entries)
+        for field in ("code", "status")
+    }
 
 
 def _tools(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:

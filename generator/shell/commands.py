@@ -35,6 +35,8 @@ def extract_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen extract`: rewrite data/<catalog>.yaml from the source."""
     project = load_project(settings, site=False)
     result = extract(project)
+    for warning in result.warnings:
+        _say(f"warning: {warning}")
     changed = write_outputs(settings.root, result.outputs)
     for name, data in result.catalogs.items():
         path = settings.relative(settings.catalog_path(name))

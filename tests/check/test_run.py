@@ -481,9 +481,9 @@ BAD_INPUT: dict[str, tuple[Edit, int, str]] = {
         f"{SERVER}:",
     ),
     "non-UTF-8 source": (
-        lambda root: (root / "backend/app/latin1.py").write_bytes(b"# caf\xe9\nX = 1\n"),
+        lambda root: (root / SERVER).write_bytes(b"# caf\xe9\n" + (root / SERVER).read_bytes()),
         3,
-        "backend/app/latin1.py:1:",
+        f"{SERVER}:1:",
     ),
     "malformed catalog YAML": (
         replace("data/mcp-errors.yaml", "entries:\n", "entries:\n  - id: [unclosed\n"),

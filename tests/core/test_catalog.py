@@ -128,11 +128,11 @@ def test_malformed_catalog_yaml_is_located(project: Path) -> None:
 
 
 SCHEMA_VIOLATIONS = {
-    "a string code": (
+    "a list as the code": (
         "  code: -32600",
-        '  code: "x"',
-        "entries/0/code: 'x' is not of type 'integer'",
-        'code: "x"',
+        "  code: [1]",
+        "entries/0/code: [1] is not of type 'integer', 'string'",
+        "code: [1]",
     ),
     "a status out of range": (
         "status: 404",

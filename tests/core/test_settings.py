@@ -89,6 +89,72 @@ def test_a_valid_configuration_gives_every_setting(tmp_path: Path) -> None:
     }
 
 
+CONSTRUCTOR_FORMS = {
+    "a list of names and own maps": """\
+        catalogs:
+          errors:
+            kind: errors
+            source: app/server.py
+            constructors:
+              - ApiError
+              - NotFound: {arguments: {message: 0, code: errcode}}
+            functions: [endpoint]
+            arguments: {status: 0, message: 1}
+        """,
+    "a mapping": """\
+        catalogs:
+          errors:
+            kind: errors
+            source: app/server.py
+            constructors:
+              ApiError:
+              NotFound: {arguments: {message: 0, code: errcode}}
+            functions: [endpoint]
+            arguments: {status: 0, message: 1}
+        """,
+}
+
+
+@pytest.mark.parametrize("section", CONSTRUCTOR_FORMS.values(), ids=CONSTRUCTOR_FORMS)
+def test_each_constructor_may_have_its_own_argument_map(tmp_path: Path, section: str) -> None:
+    text = write_config(tmp_path, section)
+    config = load(tmp_path).catalogs["errors"]
+    assert config.constructors == ("ApiError", "NotFound")
+    assert config.arguments == {"status": 0, "message": 1}
+    assert config.constructor_arguments == {"NotFound": {"message": 0, "code": "errcode"}}
+    assert config.lines["constructors.NotFound"] == line_of(text, "NotFound")
+    assert config.lines["functions.endpoint"] == line_of(text, "functions:")
+
+
+def test_a_catalog_without_a_code_is_valid_and_every_map_needs_a_message(tmp_path: Path) -> None:
+    section = """\
+        catalogs:
+          errors:
+            kind: errors
+            source: app/server.py
+            constructors:
+              - HTTPException: {arguments: {status: status_code}}
+              - Other: {arguments: {message: 0}, extra: 1}
+              - 7
+            functions: [endpoint]
+        """
+    text = write_config(tmp_path, section)
+    with pytest.raises(ConfigErrors) as caught:
+        load(tmp_path)
+    found = {(e.line, e.message) for e in caught.value.errors}
+    assert found == {
+        (
+            line_of(text, "HTTPException"),
+            "'catalogs.errors.constructors.0.HTTPException.arguments': missing 'message'",
+        ),
+        (line_of(text, "extra"), "'catalogs.errors.constructors.1.Other.extra': unknown key"),
+        (
+            line_of(text, "- 7"),
+            "'catalogs.errors.constructors.2': expected a name or 'Name: {arguments: ...}', got 7",
+        ),
+    }
+
+
 def test_data_and_templates_folders_can_be_moved(tmp_path: Path) -> None:
     write_config(tmp_path, "data_dir: generated\ntemplates_dir: partials\n" + VALID)
     settings = load(tmp_path)
@@ -162,7 +228,7 @@ def test_unknown_keys_at_every_level_are_reported_at_once_with_suggestions(tmp_p
         (
             f"mkdocs.yml:{line_of(text, 'colour')}",
             "'colour': unknown key",
-            "known keys: catalogs, data_dir, templates_dir",
+            "known keys: catalogs, data_dir, python_path, templates_dir",
         ),
         (
             f"mkdocs.yml:{line_of(text, 'sorce')}",
@@ -233,7 +299,6 @@ MISSING = {
         "'catalogs.errors.arguments': expected a mapping with keys among code, data, message, status",
         "  errors:",
     ),
-    "arguments.code": ("code: 1, ", "'catalogs.errors.arguments': missing 'code'", "arguments:"),
     "arguments.message": ("message: 2, ", "'catalogs.errors.arguments': missing 'message'", "arguments:"),
     "catalogs": (VALID, "'catalogs': expected a mapping of catalog name to its settings", "docgen"),
 }
@@ -250,8 +315,8 @@ def test_a_missing_required_key_is_located_at_its_parent(
 
 
 def test_a_missing_argument_role_says_how_to_add_it(tmp_path: Path) -> None:
-    write_config(tmp_path, VALID.replace("code: 1, ", ""))
-    assert the_problem(tmp_path).hint == "add 'code:' with a position (0-based) or a keyword name"
+    write_config(tmp_path, VALID.replace("message: 2, ", ""))
+    assert the_problem(tmp_path).hint == "add 'message:' with a position (0-based) or a keyword name"
 
 
 WRONG_TYPES = {
@@ -260,7 +325,11 @@ WRONG_TYPES = {
         "functions: 5",
         "expected a list of names, got 5",
     ),
-    "constructors with a number": ("[_rpc_error]", "[1]", "expected a list of names, got [1]"),
+    "constructors with a number": (
+        "[_rpc_error]",
+        "[1]",
+        "expected a name or 'Name: {arguments: ...}', got 1",
+    ),
     "no functions at all": ("functions: [endpoint, handle]", "functions: []", "expected at least one name"),
     "a negative position": ("code: 1,", "code: -1,", "expected a 0-based position or a name, got -1"),
     "a boolean position": ("code: 1,", "code: true,", "expected a 0-based position or a name, got True"),

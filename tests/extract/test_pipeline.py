@@ -255,18 +255,54 @@ def test_same_source_gives_the_same_bytes(tmp_path: Path) -> None:
 
 
 UNRESOLVABLE = {
-    "a call": ("return _rpc_error(1, compute(), 'Bad')", "code", "compute()"),
-    "a local variable": ("code = -1\n    return _rpc_error(1, code, 'Bad')", "code", "`code`"),
-    "an undefined name": ("return _rpc_error(1, -32600, 'Bad', status=MISSING)", "status", "MISSING"),
     "a string status": ("return _rpc_error(1, -32600, 'Bad', status='400')", "status", "not an integer"),
-    "a computed message": ("return _rpc_error(1, -32600, 'Bad ' + str(1))", "message", "str(1)"),
-    "data that is not a literal": (
-        "return _rpc_error(1, -32600, 'Bad', data=make())",
-        "data",
-        "dict literal",
-    ),
-    "an external import": ("return _rpc_error(1, os.EX_OK, 'Bad')", "code", "outside the loaded source"),
+    "a tuple code": ("return _rpc_error(1, (1, 2), 'Bad')", "code", "not an integer or a string"),
 }
+
+KNOWN_AT_RUN_TIME = {
+    "a call": ("return _rpc_error(1, compute(), 'Bad')", {"code": "compute()"}),
+    "data that is not a literal": ("return _rpc_error(1, -32600, 'Bad', data=make())", {"data": "make()"}),
+    "a local variable": ("code = -1\n    return _rpc_error(1, code, 'Bad')", {"code": "code"}),
+    "an undefined name": ("return _rpc_error(1, -32600, 'Bad', status=MISSING)", {"status": "MISSING"}),
+    "a name a module defines only when run": ("return _rpc_error(1, os.EX_OK, 'Bad')", {"code": "os.EX_OK"}),
+}
+
+
+@pytest.mark.parametrize(("body", "dynamic"), KNOWN_AT_RUN_TIME.values(), ids=KNOWN_AT_RUN_TIME)
+def test_a_value_known_only_at_run_time_keeps_its_entry_marked_dynamic(
+    tmp_path: Path, body: str, dynamic: dict[str, str]
+) -> None:
+    make_project(tmp_path, f"import os\n\ndef endpoint(request):\n    {body}\n")
+    entry = single(tmp_path)
+    assert entry["dynamic"] == dynamic
+    for role in dynamic:
+        assert role not in entry or entry[role] == []
+    assert entry["message"] == "Bad"
+
+
+MESSAGES_AT_RUN_TIME = {
+    "str of an exception": ("str(exc)", "{exc}"),
+    "a variable": ("reason", "{reason}"),
+    "an f-string of one": ("f'{exc}'", "{exc}"),
+    "an f-string of str of one": ("f'Failed: {str(exc)}'", "Failed: {exc}"),
+    "an expression": ("'Bad ' + str(1)", "{'Bad ' + str(1)}"),
+}
+
+
+@pytest.mark.parametrize(("message", "template"), MESSAGES_AT_RUN_TIME.values(), ids=MESSAGES_AT_RUN_TIME)
+def test_a_message_known_only_at_run_time_is_a_template(tmp_path: Path, message: str, template: str) -> None:
+    server = f"""\
+        def endpoint(request):
+            try:
+                request.run()
+            except ValueError as exc:
+                reason = exc.args
+                return _rpc_error(1, -32602, {message})
+        """
+    make_project(tmp_path, server)
+    entry = single(tmp_path)
+    assert (entry["code"], entry["message"]) == (-32602, template)
+    assert "dynamic" not in entry
 
 
 @pytest.mark.parametrize(("body", "role", "detail"), UNRESOLVABLE.values(), ids=UNRESOLVABLE)
@@ -282,23 +318,86 @@ def test_unresolvable_values_are_located_errors(tmp_path: Path, body: str, role:
     assert error.hint
 
 
-def test_a_syntax_error_anywhere_in_the_package_is_located(tmp_path: Path) -> None:
+def test_a_configuration_that_matches_no_call_is_a_located_error(tmp_path: Path) -> None:
+    make_project(tmp_path, "def endpoint(request):\n    return {'ok': True}\n")
+    with pytest.raises(ConfigError) as caught:
+        run(tmp_path)
+    assert (caught.value.file, caught.value.line) == ("mkdocs.yml", 8)
+    assert caught.value.message == "'catalogs.errors': no call of _rpc_error in endpoint"
+    assert caught.value.hint
+
+
+def test_a_file_nothing_imports_is_not_read(tmp_path: Path) -> None:
     make_project(
-        tmp_path, "def endpoint(request):\n    return None\n", extra={"app/other.py": "x = 1\ndef f(:\n"}
+        tmp_path,
+        "def endpoint(request):\n    return _rpc_error(1, -32000, 'Bad')\n",
+        extra={"app/other.py": "x = 1\ndef f(:\n"},
     )
-    with pytest.raises(SourceError) as caught:
-        run(tmp_path)
-    assert (caught.value.file, caught.value.line) == ("app/other.py", 2)
-    assert "syntax error" in caught.value.message
+    result = run(tmp_path)
+    assert result.warnings == []
 
 
-def test_non_utf8_source_is_located(tmp_path: Path) -> None:
-    make_project(tmp_path, "def endpoint(request):\n    return None\n")
-    (tmp_path / "app" / "latin.py").write_bytes(b"x = 1\ny = '\xe9'\n")
+BROKEN_MODULES = {
+    "a syntax error": ("x = 1\ndef f(:\n", 2, "syntax error"),
+    "syntax of a newer Python": ("type Alias = int\nCODE = -32000\n", 1, "newer Python than"),
+    "non-UTF-8 text": (b"x = 1\ny = '\xe9'\n", 2, "UTF-8"),
+    "a crash inside griffe": (
+        """\
+        from typing import overload
+        class C:
+            @overload
+            def __init__(self, x: int) -> None: ...
+            @overload
+            def __init__(self, x: str) -> None: ...
+            def __init__(self, x):
+                @overload
+                def inner(y: int) -> int: ...
+                @overload
+                def inner(y: str) -> str: ...
+                def inner(y):
+                    return y
+        """,
+        None,
+        "griffe could not read it",
+    ),
+}
+
+
+@pytest.mark.parametrize(("text", "line", "reason"), BROKEN_MODULES.values(), ids=BROKEN_MODULES)
+def test_a_broken_module_no_catalog_needs_is_skipped_with_a_warning(
+    tmp_path: Path, text: str | bytes, line: int | None, reason: str
+) -> None:
+    server = "import app.other\n\ndef endpoint(request):\n    return _rpc_error(1, -32000, 'Bad')\n"
+    make_project(tmp_path, server)
+    _write(tmp_path / "app" / "other.py", text)
+    result = run(tmp_path)
+    assert len(result.catalogs["errors"].entries) == 1
+    [warning] = result.warnings
+    assert warning.startswith(f"app/other.py:{line}: skipped, " if line else "app/other.py: skipped, ")
+    assert reason in warning and "no catalog needs the module app.other" in warning
+
+
+@pytest.mark.parametrize(("text", "line", "reason"), BROKEN_MODULES.values(), ids=BROKEN_MODULES)
+def test_a_broken_module_a_catalog_needs_is_a_located_error(
+    tmp_path: Path, text: str | bytes, line: int | None, reason: str
+) -> None:
+    server = "from app.other import CODE\n\ndef endpoint(request):\n    return _rpc_error(1, CODE, 'Bad')\n"
+    make_project(tmp_path, server)
+    _write(tmp_path / "app" / "other.py", text)
     with pytest.raises(SourceError) as caught:
         run(tmp_path)
-    assert (caught.value.file, caught.value.line) == ("app/latin.py", 2)
-    assert "UTF-8" in caught.value.message
+    assert (caught.value.file, caught.value.line) == ("app/other.py", line)
+    assert reason in caught.value.message and "app.other" in caught.value.message
+    assert caught.value.hint
+
+
+def _write(path: Path, text: str | bytes) -> None:
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        import textwrap
+
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
 
 
 def test_a_misspelled_function_gets_a_suggestion(tmp_path: Path) -> None:

@@ -204,7 +204,8 @@ def test_a_missing_mkdocs_yml_exits_2_with_a_hint(tmp_path: Path, capsys: pytest
 def test_a_syntax_error_in_the_backend_exits_3_located(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    make_project(tmp_path, SERVER, extra={"app/broken.py": "LIMIT = 1\ndef f(:\n    pass\n"})
+    server = "from app.broken import LIMIT\n" + SERVER.replace("status=400", "status=400 + LIMIT")
+    make_project(tmp_path, server, extra={"app/broken.py": "LIMIT = 1\ndef f(:\n    pass\n"})
     assert docgen(tmp_path, "extract") == 3
     said = failure(capsys)
     assert said.startswith("docgen extract: error: app/broken.py:2: syntax error")
@@ -212,13 +213,36 @@ def test_a_syntax_error_in_the_backend_exits_3_located(
     assert not (tmp_path / "data").exists()
 
 
-def test_an_unresolvable_value_exits_3_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    make_project(tmp_path, SERVER.replace("-32601", "next_code()"))
+def test_a_broken_module_nothing_needs_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = "import app.broken\n" + SERVER
+    make_project(tmp_path, server, extra={"app/broken.py": "LIMIT = 1\ndef f(:\n    pass\n"})
+    assert docgen(tmp_path, "extract") == 0
+    said = capsys.readouterr().err
+    assert said.startswith("warning: app/broken.py:2: skipped, syntax error: ")
+    assert "no catalog needs the module app.broken" in said
+
+
+def test_a_value_too_large_to_fold_exits_3_located(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_project(tmp_path, SERVER.replace("-32601", "9**9**9"))
     assert docgen(tmp_path, "extract") == 3
-    line = line_of(tmp_path / "app" / "server.py", "next_code()")
+    line = line_of(tmp_path / "app" / "server.py", "9**9**9")
     said = failure(capsys)
     assert f"app/server.py:{line}: the code of this _rpc_error() call is not static" in said
     assert "hint: use a literal, a module constant" in said
+
+
+def test_a_value_known_only_at_run_time_is_recorded_as_dynamic(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_project(tmp_path, SERVER.replace("-32601", "next_code()"))
+    assert docgen(tmp_path, "extract") == 0
+    assert "dynamic:\n    code: next_code()\n" in (tmp_path / "data" / "errors.yaml").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_malformed_notes_exit_3_located(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

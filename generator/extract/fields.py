@@ -1,0 +1,202 @@
+"""The fields of one constructor call, resolved to values: code, status, message, data keys.
+
+A field the configuration does not map is absent (None): a plain HTTP API has no code. A code or status that
+is known only when the server runs (a local variable, a lookup in a dict) keeps its entry: the value is None
+and the field is listed in `dynamic` with its expression, for check to report and an editor to explain. A
+message known only at run time becomes a template whose placeholder names what fills it (`{exc}` for
+`str(exc)`), as an f-string does.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+import griffe
+
+from generator.core.errors import SourceError
+from generator.core.settings import CatalogConfig
+from generator.extract.calls import Call, callee_name, unparse
+from generator.extract.constructors import Bound, Constructor, bind, maps
+from generator.extract.resolve import Resolved, Resolver, TooLarge, Unresolvable
+
+
+@dataclass(frozen=True)
+class ErrorSite:
+    """One call of the error constructor, with everything resolved to values."""
+
+    function: str
+    file: str
+    line: int
+    end_line: int
+    code: int | str | None
+    """None when no argument is mapped to the code (or it is known only at run time: see `dynamic`)."""
+    status: int | None
+    message: str
+    data_keys: tuple[str, ...]
+    conditions: tuple[str, ...]
+    draft_cause: str | None
+    constants_used: tuple[str, ...]
+    dynamic: tuple[tuple[str, str], ...] = ()
+    """(field, expression) for each field whose value is known only when the server runs."""
+
+
+_STATIC_HINT = (
+    "use a literal, a module constant, an IntEnum or HTTPStatus member, or simple arithmetic of those"
+)
+
+
+class SiteReader:
+    """Resolves one call's arguments against its constructor's argument map."""
+
+    def __init__(
+        self,
+        config: CatalogConfig,
+        module: griffe.Module,
+        resolver: Resolver,
+        file: str,
+        constructor: Constructor,
+    ) -> None:
+        self.config = config
+        self.module = module
+        self.resolver = resolver
+        self.file = file
+        self.constructor = constructor
+        self.line = 0
+        self.dynamic: list[tuple[str, str]] = []
+
+    def build(self, function: str, found: Call, lines: list[str]) -> ErrorSite:
+        call = found.call
+        self.line = call.lineno
+        self.dynamic = []
+        code, code_names = self._value("code", call, (int, str))
+        status, status_names = self._value("status", call, (int,))
+        return ErrorSite(
+            function=function,
+            file=self.file,
+            line=call.lineno,
+            end_line=call.end_lineno or call.lineno,
+            code=code,
+            status=status if isinstance(status, int) else None,
+            message=self._message(call),
+            data_keys=self._data_keys(call),
+            conditions=found.conditions,
+            draft_cause=_comment_above(lines, found.statement),
+            constants_used=tuple(sorted({*code_names, *status_names})),
+            dynamic=tuple(self.dynamic),
+        )
+
+    def _bound(self, role: str, call: ast.Call) -> Bound | None:
+        return bind(self.constructor, call, role, self.module)
+
+    def _mapped(self, role: str) -> bool:
+        return maps(self.constructor, role)
+
+    def _fail(self, role: str, problem: str, hint: str) -> SourceError:
+        return SourceError(
+            f"the {role} of this {self.constructor.name}() call {problem}",
+            file=self.file,
+            line=self.line,
+            hint=hint,
+        )
+
+    def _evaluate(self, bound: Bound) -> Resolved:
+        try:
+            if isinstance(bound.node, str):
+                return self.resolver.evaluate_text(bound.node, bound.module)
+            return self.resolver.evaluate(bound.node, bound.module)
+        except SourceError as err:
+            if err.file is not None:
+                raise
+            raise SourceError(err.message, file=self.file, line=self.line, hint=err.hint) from None
+
+    def _value(
+        self, role: str, call: ast.Call, types: tuple[type, ...]
+    ) -> tuple[int | str | None, tuple[str, ...]]:
+        if not self._mapped(role):
+            return None, ()
+        bound = self._bound(role, call)
+        if bound is None:
+            raise self._fail(role, "is missing", f"pass the {role}, or give the constructor a default")
+        try:
+            resolved = self._evaluate(bound)
+        except TooLarge as err:
+            raise self._fail(role, f"is not static: {err}", _STATIC_HINT) from err
+        except Unresolvable:
+            self.dynamic.append((role, bound.node if isinstance(bound.node, str) else unparse(bound.node)))
+            return None, ()
+        value = resolved.value
+        if value is None and role == "code":
+            return None, resolved.names
+        if isinstance(value, int | str) and isinstance(value, types) and not isinstance(value, bool):
+            return value, resolved.names
+        kind = " or ".join("an integer" if t is int else "a string" for t in types)
+        raise self._fail(role, f"is {value!r}, not {kind}", _STATIC_HINT)
+
+    def _message(self, call: ast.Call) -> str:
+        bound = self._bound("message", call)
+        if bound is None:
+            if self._mapped("message"):
+                raise self._fail("message", "is missing", "pass a message string")
+            return ""
+        if isinstance(bound.node, ast.JoinedStr):
+            return _template(bound.node)
+        try:
+            value = self._evaluate(bound).value
+        except TooLarge as err:
+            raise self._fail(
+                "message", f"is not static: {err}", "use a string literal or an f-string"
+            ) from err
+        except Unresolvable:
+            return _placeholder(bound.node)
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            raise self._fail("message", f"is {value!r}, not a string", "use a string literal or an f-string")
+        return value
+
+    def _data_keys(self, call: ast.Call) -> tuple[str, ...]:
+        bound = self._bound("data", call)
+        expression = None if bound is None else bound.node
+        if expression is None or isinstance(expression, str) or _is_none(expression):
+            return ()
+        if isinstance(expression, ast.Dict) and all(isinstance(k, ast.Constant) for k in expression.keys):
+            return tuple(sorted(str(k.value) for k in expression.keys if isinstance(k, ast.Constant)))
+        if isinstance(expression, ast.Call) and callee_name(expression) == "dict" and not expression.args:
+            return tuple(sorted(k.arg for k in expression.keywords if k.arg))
+        self.dynamic.append(("data", unparse(expression)))  # built at run time: its keys cannot be told
+        return ()
+
+
+def _placeholder(node: ast.expr | str) -> str:
+    """A message known only at run time, as a template: `{exc}` for `str(exc)`, `{name}` for a name."""
+    if isinstance(node, str):
+        return "{" + node + "}"
+    if isinstance(node, ast.Call) and callee_name(node) in {"str", "repr", "format"} and len(node.args) == 1:
+        return _placeholder(node.args[0])
+    return "{" + unparse(node) + "}"
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _template(node: ast.JoinedStr) -> str:
+    parts: list[str] = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+        elif isinstance(value, ast.FormattedValue):
+            parts.append(_placeholder(value.value))
+    return "".join(parts)
+
+
+def _comment_above(lines: list[str], statement: ast.stmt) -> str | None:
+    """The comment lines directly above `statement`, joined, as a draft cause."""
+    index = statement.lineno - 2
+    found: list[str] = []
+    while index >= 0 and lines[index].strip().startswith("#"):
+        found.insert(0, lines[index].strip().lstrip("#").strip())
+        index -= 1
+    text = " ".join(part for part in found if part)
+    return text or None

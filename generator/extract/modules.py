@@ -1,0 +1,355 @@
+"""Load modules one file at a time, statically, and only those extraction reaches.
+
+The scanned package is not loaded whole: the configured module comes first, then every module of the same
+package it imports, transitively. Modules outside the package (an installed dependency such as `starlette`, a
+sibling package) are read only when a name being resolved leads there, and then only the files on the way
+(`fastapi/__init__.py`, then `fastapi/exceptions.py`, ...), found on the search paths without importing
+anything.
+
+Each file is visited on its own, so that a file griffe cannot read (a syntax error, syntax of a newer Python,
+a crash inside griffe) spoils only itself: it is recorded as broken, named in a warning, and becomes an error
+only when something a catalog needs is defined there.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import stat
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import griffe
+
+from generator.core.errors import SourceError
+from generator.core.limits import MAX_FILE_BYTES
+from generator.core.settings import relative_path
+from generator.core.yamlio import read_text
+
+MAX_ALIAS_HOPS = 64
+"""How many imports one name may be followed through before docgen gives up on it (a cycle, in practice)."""
+
+
+class UndefinedName(SourceError):
+    """A name imported from a module that was read but does not define it statically (a module
+    `__getattr__` makes it when the server runs)."""
+
+
+@dataclass(frozen=True)
+class BrokenModule:
+    """A module file that could not be read, and why."""
+
+    module: str
+    file: str
+    line: int | None
+    reason: str
+    hint: str | None = None
+
+    def error(self, needed_for: str) -> SourceError:
+        """The error to raise when `needed_for` lives in this module."""
+        return SourceError(
+            f"{self.reason} (the module {self.module} is needed for {needed_for})",
+            file=self.file,
+            line=self.line,
+            hint=self.hint or _hint(self.reason),
+        )
+
+    @property
+    def warning(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: skipped, {self.reason}; no catalog needs the module {self.module}"
+
+
+def _hint(reason: str) -> str:
+    if "newer Python" in reason:
+        return "run docgen on a Python at least as new as the server's"
+    if reason.startswith("syntax error"):
+        return "fix the Python syntax"
+    if reason.startswith("griffe could not read it"):
+        return "report the crash to griffe with this file; docgen reads the rest of the source without it"
+    return "fix the file"
+
+
+class SourceModules:
+    """Every module read in one run, by dotted path, in one griffe collection so that griffe's own alias
+    resolution sees them all."""
+
+    def __init__(
+        self,
+        root: Path,
+        extensions: Sequence[griffe.Extension],
+        search_paths: Sequence[Path] = (),
+        stop_at: Iterable[str] = (),
+    ) -> None:
+        self.root = root
+        self.imports = _ImportedModules()
+        self.extensions = griffe.load_extensions(self.imports, *extensions)
+        self.stop_at = frozenset(stop_at)
+        """Dotted names `target` does not follow: the standard-library enums docgen reads by importing."""
+        self.search_paths = [*search_paths, *(Path(p) for p in sys.path if p and Path(p).is_dir())]
+        self.collection = griffe.ModulesCollection()
+        self.lines = griffe.LinesCollection()
+        self.broken: dict[str, BrokenModule] = {}
+        self._missing: set[str] = set()
+        self.visited = 0
+        self._read_order: list[str] = []
+        self._loaded: dict[str, griffe.Module] = {}
+        self._module_of: dict[str, griffe.Module | None] = {}
+        """How many files were read: resolving a name reads more only while this grows."""
+
+    def add_search_path(self, folder: Path) -> None:
+        """Search `folder` before the environment's paths (the folder holding a configured source)."""
+        if folder in self.search_paths:
+            self.search_paths.remove(folder)
+        self.search_paths.insert(0, folder)
+
+    def loaded(self) -> list[str]:
+        """The dotted path of every module read so far, in the order they were read."""
+        return list(self._read_order)
+
+    def classes(self) -> Iterator[griffe.Class]:
+        """Every class defined at the top of a module read so far, in reading order."""
+        for dotted in self._read_order:
+            module = self._loaded.get(dotted)
+            if module is not None:
+                yield from (m for m in module.members.values() if isinstance(m, griffe.Class))
+
+    def warnings(self) -> list[str]:
+        """A line for each module that was reached but could not be read."""
+        return [broken.warning for broken in self.broken.values()]
+
+    def load_package_closure(self, dotted: str) -> griffe.Module:
+        """The module `dotted`, and the modules of its top package that it imports directly. Anything further
+        is read when a name being resolved leads there (`target`), so a large package costs only what the
+        catalogs reach."""
+        module = self.module(dotted)
+        if module is None:
+            broken = self.broken.get(dotted)
+            if broken is not None:
+                raise broken.error("the configured source")
+            raise SourceError(f"cannot find the module {dotted}", hint="check the 'source:' path")
+        package = dotted.split(".", maxsplit=1)[0]
+        for target in list(self.imports.of(module)):
+            if target.split(".")[0] == package:
+                self.module_of(target)
+        return module
+
+    def module(self, dotted: str) -> griffe.Module | None:
+        """The module `dotted`, loading it (and its parent packages) when needed; None if it is not on the
+        search paths or did not load."""
+        parts = dotted.split(".")
+        current = self._top(parts[0])
+        for part in parts[1:]:
+            if current is None:
+                return None
+            member = current.members.get(part)
+            current = member if isinstance(member, griffe.Module) else self._submodule(current, part)
+        return current
+
+    def module_of(self, path: str) -> griffe.Module | None:
+        """The deepest module that `path` (a module, or a name inside one) leads through."""
+        if path in self._module_of:
+            return self._module_of[path]
+        found = None
+        parts = path.split(".")
+        for end in range(len(parts), 0, -1):
+            dotted = ".".join(parts[:end])
+            known = self._loaded.get(dotted)
+            if known is not None or self._exists(parts[:end]):
+                found = known or self.module(dotted)
+                break
+        self._module_of[path] = found
+        return found
+
+    def target(self, alias: griffe.Alias, what: str) -> griffe.Object | griffe.Alias:
+        """What `alias` finally stands for, reading the modules on the way to it."""
+        found: griffe.Object | griffe.Alias = alias
+        for _ in range(MAX_ALIAS_HOPS):
+            if not isinstance(found, griffe.Alias) or found.target_path in self.stop_at:
+                return found
+            found = self.step(found, what)
+        raise SourceError(f"{what} is imported through more than {MAX_ALIAS_HOPS} names")
+
+    def step(self, alias: griffe.Alias, what: str) -> griffe.Object | griffe.Alias:
+        """The object `alias` names directly (maybe another alias), reading its module when needed."""
+        for _ in range(MAX_ALIAS_HOPS):
+            try:
+                return alias.target
+            except griffe.CyclicAliasError as err:
+                raise SourceError(f"{what} is imported in a cycle: {err}") from None
+            except griffe.AliasResolutionError as err:
+                missing = err.alias.target_path  # the alias on the way that could not be followed
+                if self._load_for(missing) is None:
+                    raise self._unreachable(missing, what) from None
+        raise SourceError(f"{what} is imported through more than {MAX_ALIAS_HOPS} names")
+
+    def _unreachable(self, path: str, what: str) -> SourceError:
+        for name, broken in self.broken.items():
+            if path == name or path.startswith(name + "."):
+                return broken.error(what)
+        module = self.module_of(path)
+        if module is not None and module.path == path.rpartition(".")[0]:
+            name = path.rpartition(".")[2]
+            return UndefinedName(
+                f"{what} is imported from {path}, but {module.path} does not define {name}",
+                hint="a name made only when the module runs (a module __getattr__) cannot be read statically",
+            )
+        top = path.split(".", maxsplit=1)[0]
+        return SourceError(
+            f"{what} is imported from {path}, which is not in the source nor installed",
+            hint=f"install {top} in the environment docgen runs in, or add its folder to 'python_path:'",
+        )
+
+    def _load_for(self, path: str) -> griffe.Module | None:
+        """Read the module that defines `path`, if one more can be read; None when nothing new loaded."""
+        before = self.visited
+        module = self.module_of(path)
+        return module if module is not None and self.visited > before else None
+
+    def _exists(self, parts: Sequence[str]) -> bool:
+        return any(_file_for(folder, parts) is not None for folder in self.search_paths)
+
+    def _top(self, name: str) -> griffe.Module | None:
+        member = self.collection.members.get(name)
+        if isinstance(member, griffe.Module):
+            return member
+        if name in self._missing or name in self.broken:
+            return None
+        for folder in self.search_paths:
+            file = _file_for(folder, [name])
+            if file is not None:
+                module = self._visit(name, file, None)
+                if module is not None:
+                    self.collection.set_member(name, module)
+                return module
+        self._missing.add(name)
+        return None
+
+    def _submodule(self, parent: griffe.Module, name: str) -> griffe.Module | None:
+        dotted = f"{parent.path}.{name}"
+        if dotted in self._missing or dotted in self.broken or _filepath(parent).name != "__init__.py":
+            return None
+        folder = _filepath(parent).parent
+        file = _file_for(folder, [name])
+        if file is None:
+            self._missing.add(dotted)
+            return None
+        module = self._visit(name, file, parent)
+        if module is not None:
+            parent.set_member(name, module)
+        return module
+
+    def _visit(self, name: str, file: Path, parent: griffe.Module | None) -> griffe.Module | None:
+        dotted = f"{parent.path}.{name}" if parent is not None else name
+        shown = relative_path(file, self.root, follow_links=False)
+        self.visited += 1
+        self._read_order.append(dotted)
+        try:
+            code = self._read(file, shown)
+        except SourceError as err:
+            self.broken[dotted] = BrokenModule(dotted, shown, err.line, err.message, err.hint)
+            return None
+        try:
+            module = griffe.visit(
+                name,
+                filepath=file,
+                code=code,
+                extensions=self.extensions,
+                parent=parent,
+                docstring_parser=griffe.Parser.google,
+                lines_collection=self.lines,
+                modules_collection=self.collection,
+            )
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as err:
+            self.broken[dotted] = _unparsable(dotted, shown, code, err)
+        except Exception as err:
+            reason = f"griffe could not read it ({type(err).__name__}: {err})"
+            self.broken[dotted] = BrokenModule(dotted, shown, None, reason)
+        else:
+            self._loaded[dotted] = module
+            return module
+        return None
+
+    def _read(self, file: Path, shown: str) -> str:
+        """The text of one module file, refused unless docgen would read it itself: a regular file within
+        the size limit, and, for a file of the project, not a link leading out of it (whose docstrings would
+        end up in the catalog)."""
+        inside = file.absolute().is_relative_to(self.root.absolute())
+        if inside and not file.resolve().is_relative_to(self.root.resolve()):
+            raise SourceError("a link to a file outside the project", file=shown, hint=_INSIDE_HINT)
+        try:
+            info = file.stat()
+        except OSError as err:
+            raise SourceError(f"cannot read the file: {err.strerror}", file=shown) from err
+        if not stat.S_ISREG(info.st_mode):
+            raise SourceError("not a regular file (a folder, a device or a pipe)", file=shown)
+        if info.st_size > MAX_FILE_BYTES:
+            limit = f"over docgen's limit of {MAX_FILE_BYTES:,} bytes for one file"
+            raise SourceError(f"the file is {info.st_size:,} bytes, {limit}", file=shown)
+        text = read_text(file, shown, error=SourceError)
+        return text.removeprefix("\ufeff")
+
+
+_INSIDE_HINT = "docgen reads source inside the project"
+
+
+def _unparsable(dotted: str, shown: str, code: str, err: BaseException) -> BrokenModule:
+    if not isinstance(err, SyntaxError):
+        return BrokenModule(dotted, shown, None, "too deeply nested or too large to parse")
+    running = f"{sys.version_info.major}.{sys.version_info.minor}"
+    reason = f"syntax error: {err.msg}"
+    lines = code.splitlines()
+    line = lines[err.lineno - 1] if err.lineno and err.lineno <= len(lines) else ""
+    if _NEWER_SYNTAX.match(line):
+        reason += f" (syntax of a newer Python than {running}, which docgen runs on)"
+    return BrokenModule(dotted, shown, err.lineno, reason)
+
+
+_NEWER_SYNTAX = re.compile(r"\s*(type\s+\w+.*=|(async\s+)?def\s+\w+\s*\[|class\s+\w+\s*\[)")
+"""A line that fails to parse and reads as Python 3.12's type statement or type parameters."""
+
+
+def _file_for(folder: Path, parts: Sequence[str]) -> Path | None:
+    """The file of module `parts` under `folder`: a package's `__init__.py`, or a `.py` file."""
+    base = folder.joinpath(*parts)
+    for candidate in (base / "__init__.py", base.with_suffix(".py")):
+        if candidate.exists() or candidate.is_symlink():  # not only regular files: reading one says why
+            return candidate
+    return None
+
+
+def _filepath(module: griffe.Module) -> Path:
+    filepath = module.filepath
+    return filepath[0] if isinstance(filepath, list) else filepath
+
+
+class _ImportedModules(griffe.Extension):
+    """Records the dotted names each module imports, from its syntax tree (griffe keeps only the first
+    part of `import a.b`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._names: dict[str, list[str]] = {}
+
+    def on_module_instance(self, *, node: Any, mod: griffe.Module, **kwargs: Any) -> None:
+        if not isinstance(node, ast.Module):
+            return
+        names: list[str] = []
+        pending: list[ast.stmt] = list(node.body)
+        while pending:  # statements only: an import is never inside an expression
+            statement = pending.pop()
+            if isinstance(statement, ast.Import):
+                names.extend(alias.name for alias in statement.names)
+            for key in ("body", "orelse", "finalbody", "handlers", "cases"):
+                pending.extend(getattr(statement, key, ()))
+        self._names[mod.path] = names
+
+    def of(self, module: griffe.Module) -> Iterable[str]:
+        """The dotted paths `module` imports: `import` statements anywhere in it, and its imported names."""
+        yield from self._names.get(module.path, ())
+        for member in list(module.members.values()):
+            if isinstance(member, griffe.Alias):
+                yield member.target_path

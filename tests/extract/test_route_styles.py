@@ -288,3 +288,36 @@ def test_what_cannot_be_an_http_status_or_method_is_not_taken_for_one(tmp_path: 
         """,
     )
     assert responses(found) == {("get", "/d"): [(None, "from the client"), (None, "not a status")]}
+
+
+def test_routers_in_submodules_a_package_imports_relatively(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import FastAPI
+        from api import routes
+
+        app = FastAPI()
+        app.include_router(routes.router, prefix="/v2")
+        """,
+        files={
+            "api/routes/__init__.py": """\
+            from fastapi import APIRouter
+            from . import users
+
+            router = APIRouter()
+            router.include_router(users.router, prefix="/users")
+            """,
+            "api/routes/users.py": """\
+            from fastapi import APIRouter, HTTPException
+
+            router = APIRouter()
+
+            @router.get("/{name}")
+            def user(name: str):
+                raise HTTPException(404, f"no user {name}")
+            """,
+            "api/unused.py": "this is not Python, and nothing imports it\n",
+        },
+    )
+    assert responses(found) == {("get", "/v2/users/{name}"): [(404, "no user {name}")]}

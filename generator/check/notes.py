@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import jinja2
@@ -12,7 +12,7 @@ import jinja2.meta
 
 from generator.core.errors import suggest
 from generator.core.findings import Finding, Kind
-from generator.core.models import ErrorsCatalog
+from generator.core.models import ErrorsCatalog, RoutesCatalog
 from generator.core.notes import PROSE_FIELDS, Notes, notes_report
 from generator.core.sandbox import BoundedSandbox
 from generator.render.filters import FILTERS
@@ -28,11 +28,12 @@ class UnknownConstants:
 
 
 def notes_findings(
-    notes: Notes, catalog: ErrorsCatalog, unknown: Sequence[UnknownConstants]
+    notes: Notes, catalog: ErrorsCatalog | RoutesCatalog, unknown: Sequence[UnknownConstants]
 ) -> Iterator[Finding]:
     """Gaps, orphans and unknown constants (`unknown`, from `unknown_constants`) of one catalog's notes."""
     report = notes_report(catalog, notes)
-    drafts = {entry.id: entry.draft_cause for entry in catalog.entries}
+    entries = catalog.entries if isinstance(catalog, ErrorsCatalog) else ()
+    drafts = {entry.id: entry.draft_cause for entry in entries}
     for entry_id in report.gaps:
         yield _gap(notes, entry_id, drafts.get(entry_id))
     for entry_id in report.orphans:
@@ -44,6 +45,7 @@ def notes_findings(
             "notes for an entry that is no longer in the catalog",
             "rename the key to the entry's new id (see likely-successor), or delete the notes",
         )
+    constants = catalog.constants if isinstance(catalog, ErrorsCatalog) else {}
     for found in unknown:
         yield Finding(
             Kind.NOTES_UNKNOWN_CONSTANT,
@@ -51,14 +53,14 @@ def notes_findings(
             notes.line("entries", found.entry_id, found.field) or notes.line("entries", found.entry_id),
             f"{found.entry_id}.{found.field}",
             f"names {', '.join(sorted(found.names))}, which the source no longer defines",
-            _constant_hint(found.names, catalog),
+            _constant_hint(found.names, constants),
         )
 
 
-def _constant_hint(names: frozenset[str], catalog: ErrorsCatalog) -> str:
+def _constant_hint(names: frozenset[str], constants: Mapping[str, object]) -> str:
     """The same "did you mean" render gives for the first unknown name, else the list of constants."""
-    close = suggest(min(names), catalog.constants)
-    return close or f"use one of the catalog's constants: {', '.join(sorted(catalog.constants))}"
+    close = suggest(min(names), constants)
+    return close or f"use one of the catalog's constants: {', '.join(sorted(constants))}"
 
 
 def _gap(notes: Notes, entry_id: str, draft: str | None) -> Finding:

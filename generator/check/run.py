@@ -14,9 +14,10 @@ from generator.check.drift import FIX, CatalogDrift, tools_drift
 from generator.check.evidence import evidence_findings
 from generator.check.notes import notes_findings, unknown_constants, without_unknown_constants
 from generator.check.pages import region_findings, source_findings
+from generator.check.routes import routes_findings
 from generator.check.spec import spec_findings
 from generator.core.findings import Finding, Kind
-from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
 from generator.core.notes import Notes
 from generator.core.project import Project
 from generator.extract.pipeline import Extraction, extract
@@ -62,6 +63,9 @@ def check_report(project: Project) -> CheckReport:
             unknown = unknown_constants(project.notes[name], fresh)
             drift.extend(notes_findings(project.notes[name], fresh, unknown))
             safe_notes[name] = without_unknown_constants(project.notes[name], unknown)
+        elif isinstance(fresh, RoutesCatalog):
+            drift.extend(notes_findings(project.notes[name], fresh, ()))  # it has no constants
+            safe_notes[name] = project.notes[name]
         by_catalog[name] = drift
         findings.extend(drift)
     findings.extend(_schema_copies(project, extraction))
@@ -90,6 +94,9 @@ def _catalog_findings(
     if committed.catalog.kind != fresh.kind:
         message = f"the committed catalog is a {committed.catalog.kind} catalog; mkdocs.yml says {fresh.kind}"
         yield Finding(Kind.CATALOG_STALE, committed.file, 1, name, message, f"run `{FIX}`")
+        return
+    if isinstance(fresh, RoutesCatalog):
+        yield from routes_findings(project, extraction, name, fresh)
         return
     if not isinstance(fresh, ErrorsCatalog):
         yield from tools_drift(committed, fresh)

@@ -7,7 +7,8 @@ project and the one loader (`project`), the typed values: catalogs (`models`, wr
 notes (`notes`), probe evidence (`evidence`), the specification's classification (`spec`), example requests
 (`examples`) and the official clients' call for each (`client_calls`), pages and their front matter (`pages`),
 cited symbols and their fingerprints (`symbols`); findings as values (`findings`) and the reports made of them
-(`reports`), the one writer (`writer`), compiled templates (`template_cache`, in the folder `cache_dir`
+(`reports`), OpenAPI fragments of routes catalogs and their merge into an application's document
+(`openapi`), the one writer (`writer`), compiled templates (`template_cache`, in the folder `cache_dir`
 names), the bounded Jinja sandbox every template and note renders in (`sandbox`, `render_budget`), and the
 limits every input is held to (`limits`).
 

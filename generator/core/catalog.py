@@ -25,11 +25,12 @@ def header(name: str, sources: Sequence[str], *, notes: bool) -> str:
 def dump_catalog(catalog: Catalog) -> str:
     """The catalog as YAML text, the same bytes for the same facts."""
     sources = [source.path for source in catalog.sources]
-    return dump_yaml(catalog.as_data(), header=header(catalog.name, sources, notes=catalog.kind == "errors"))
+    return dump_yaml(catalog.as_data(), header=header(catalog.name, sources, notes=catalog.kind != "tools"))
 
 
 def parse_catalog(loaded: LoadedYaml) -> Catalog:
     """The catalog a loaded catalog file holds, checked against the schema of its kind."""
     kind = loaded.data.get("kind") if isinstance(loaded.data, dict) else None
-    validate(loaded, "tools-catalog" if kind == "tools" else "errors-catalog", REGENERATE)
+    schema = {"tools": "tools-catalog", "routes": "routes-catalog"}.get(str(kind), "errors-catalog")
+    validate(loaded, schema, REGENERATE)
     return catalog_from_data(loaded.data)

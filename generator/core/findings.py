@@ -31,6 +31,11 @@ class Kind(enum.StrEnum):
     TOOL_ADDED = "tool-added"
     TOOL_REMOVED = "tool-removed"
     TOOL_CHANGED = "tool-changed"
+    ROUTE_ERROR_ADDED = "route-error-added"
+    ROUTE_ERROR_REMOVED = "route-error-removed"
+    ROUTE_CHANGED = "route-changed"
+    OPENAPI_UNDOCUMENTED = "openapi-undocumented"
+    OPENAPI_UNRAISED = "openapi-unraised"
     CATALOG_STALE = "catalog-stale"
     PAGE_STALE = "page-stale"
     REGION_HAND_EDITED = "region-hand-edited"
@@ -75,8 +80,12 @@ GROUPS: dict[str, tuple[Kind, ...]] = {
         Kind.TOOL_ADDED,
         Kind.TOOL_REMOVED,
         Kind.TOOL_CHANGED,
+        Kind.ROUTE_ERROR_ADDED,
+        Kind.ROUTE_ERROR_REMOVED,
+        Kind.ROUTE_CHANGED,
         Kind.CATALOG_STALE,
     ),
+    "OpenAPI document": (Kind.OPENAPI_UNDOCUMENTED, Kind.OPENAPI_UNRAISED),
     "Page drift": (Kind.PAGE_STALE, Kind.REGION_HAND_EDITED, Kind.PAGE_MISSING_REGION),
     "Notes": (Kind.NOTES_GAP, Kind.NOTES_ORPHAN, Kind.NOTES_UNKNOWN_CONSTANT, Kind.LIKELY_SUCCESSOR),
     "Citations and links": (Kind.CITATION_FILE, Kind.CITATION_SYMBOL, Kind.LINK_BROKEN, Kind.ANCHOR_BROKEN),

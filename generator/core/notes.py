@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from generator.core.errors import CatalogError
-from generator.core.models import ErrorsCatalog, Json
+from generator.core.models import ErrorsCatalog, Json, RoutesCatalog
 from generator.core.schemas import validate
 from generator.core.yamlio import LoadedYaml
 
@@ -144,9 +144,11 @@ class NotesReport:
     orphans: tuple[str, ...]
 
 
-def notes_report(catalog: ErrorsCatalog, notes: Notes) -> NotesReport:
-    """Compare a catalog's ids with the ids its notes file writes about."""
-    ids = [entry.id for entry in catalog.entries]
+def notes_report(catalog: ErrorsCatalog | RoutesCatalog, notes: Notes) -> NotesReport:
+    """Compare a catalog's ids (of its entries, or of a routes catalog's errors) with the ids its notes
+    file writes about."""
+    items = catalog.entries if isinstance(catalog, ErrorsCatalog) else catalog.errors
+    ids = [item.id for item in items]
     gaps = tuple(i for i in ids if not notes.entry(i).cause or not notes.entry(i).action)
     orphans = tuple(sorted(set(notes.entries) - set(ids)))
     return NotesReport(gaps, orphans)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator.core.catalog import parse_catalog
 from generator.core.errors import CatalogError, ConfigError, TemplateError
 from generator.core.evidence import Evidence, parse_evidence
-from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.models import Catalog, ErrorsCatalog, ToolsCatalog
 from generator.core.notes import Notes, parse_notes
+from generator.core.openapi import read_openapi
 from generator.core.pages import read_pages
 from generator.core.schemas import packaged
 from generator.core.settings import Settings
@@ -47,7 +49,7 @@ class CommittedCatalog:
 
     def item_line(self, kind: str, name: str) -> int | None:
         """The line of a tool, resource or prompt (its `- name:`) in a tools catalog."""
-        items = self.catalog.items(kind) if not isinstance(self.catalog, ErrorsCatalog) else ()
+        items = self.catalog.items(kind) if isinstance(self.catalog, ToolsCatalog) else ()
         index = next((i for i, item in enumerate(items) if item.name == name), None)
         return self.document.line((kind, index)) if index is not None else None
 
@@ -74,6 +76,11 @@ class Project:
     """Template name (relative to templates_dir) -> source."""
     base_ref: str | None = None
     base: Mapping[str, ErrorsCatalog | None] = field(default_factory=dict)
+    fragments: Mapping[str, str | None] = field(default_factory=dict)
+    """Routes catalog name -> its committed OpenAPI fragment's text (None: not written yet)."""
+    openapi: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    """Routes catalog name -> the committed OpenAPI document its configuration names (read with `site`,
+    for check)."""
     """With `base_ref`: each errors catalog as committed at that ref (None: not there, or unreadable)."""
 
     def catalogs(self) -> dict[str, Catalog]:
@@ -125,6 +132,8 @@ def load_project(
         templates=_templates(settings) if pages is not None else {},
         base_ref=base,
         base=_base_catalogs(settings, base) if base is not None else {},
+        fragments=_fragments(settings),
+        openapi=_openapi_documents(settings) if site else {},
     )
 
 
@@ -148,6 +157,24 @@ def _committed(settings: Settings, name: str) -> CommittedCatalog | None:
             "or delete it to assign fresh ids (notes keyed by the old ids would then need renaming)"
         )
         raise
+
+
+def _fragments(settings: Settings) -> dict[str, str | None]:
+    found: dict[str, str | None] = {}
+    for name, config in settings.catalogs.items():
+        path = settings.fragment_path(name)
+        if config.kind == "routes":
+            found[name] = read_text(path, settings.relative(path), newline="") if path.is_file() else None
+    return found
+
+
+def _openapi_documents(settings: Settings) -> dict[str, dict[str, Any]]:
+    found = {}
+    for name, config in settings.catalogs.items():
+        if config.kind == "routes" and config.openapi is not None:
+            path = settings.root / config.openapi
+            found[name] = read_openapi(path, settings.relative(path))
+    return found
 
 
 def _notes(settings: Settings, name: str) -> Notes:

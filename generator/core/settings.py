@@ -22,7 +22,7 @@ from generator.core.settings_checks import (
 )
 from generator.core.yamlio import LoadedYaml, read_yaml
 
-CatalogKind = Literal["errors", "tools"]
+CatalogKind = Literal["errors", "tools", "routes"]
 ArgumentRef = int | str
 """Where a constructor argument sits: a 0-based position, or a keyword name."""
 
@@ -30,7 +30,10 @@ TOP_KEYS = {"catalogs", "data_dir", "templates_dir", "python_path"}
 CATALOG_KEYS = {
     "errors": {"kind", "source", "constructors", "functions", "arguments"},
     "tools": {"kind", "source", "decorators"},
+    "routes": {"kind", "source", "framework", "app", "openapi"},
 }
+FRAMEWORKS = ("fastapi",)
+"""The web frameworks a routes catalog can read (generator/extract/routes.py says how one is added)."""
 DECORATOR_ROLES = {"tool", "resource", "prompt"}
 
 
@@ -57,6 +60,13 @@ class CatalogConfig:
     """`constructors.NAME` / `functions.NAME` -> the line of the configuration that names it."""
     decorators: Mapping[str, str] = field(default_factory=dict)
     """Role (tool, resource, prompt) -> decorator name, for tools catalogs."""
+    framework: str = ""
+    """Routes catalogs: the web framework the application is written with."""
+    openapi: str | None = None
+    """Routes catalogs: a committed OpenAPI document (relative to the project root) that check compares."""
+    app: str | None = None
+    """Routes catalogs: the dotted path of the application documented (default: every application that
+    is not mounted in another)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +88,10 @@ class Settings:
     def catalog_path(self, name: str) -> Path:
         """Where the machine-owned catalog `name` lives."""
         return self.data_dir / f"{name}.yaml"
+
+    def fragment_path(self, name: str) -> Path:
+        """Where the OpenAPI fragment of routes catalog `name` is written."""
+        return self.data_dir / f"{name}.openapi.json"
 
     def notes_path(self, name: str) -> Path:
         """Where the editor-owned notes of catalog `name` live."""
@@ -262,7 +276,7 @@ def _catalog(
         return None
     kind = raw.get("kind")
     if not _is_kind(kind):
-        check.fail((*path, "kind"), f"expected 'errors' or 'tools', got {kind!r}")
+        check.fail((*path, "kind"), f"expected 'errors', 'tools' or 'routes', got {kind!r}")
         # Still report mistyped keys (`knd:` is the likeliest reason kind is missing).
         check.unknown_keys(raw, set().union(*CATALOG_KEYS.values()), path)
         return None
@@ -276,6 +290,8 @@ def _catalog(
         check.fail((*path, "source"), f"{source} is outside the project", hint)
     elif not (root / source).exists():
         check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
+    if kind == "routes":
+        return _routes(name, source, raw, path, check, root)
     if kind == "tools":
         decorators = role_map(
             raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check, positions=False
@@ -301,6 +317,34 @@ def _errors_catalog(
         constructor_arguments=own,
         config_file=check.loaded.file,
         lines=configured_name_lines(raw, path, check),
+    )
+
+
+def _routes(
+    name: str, source: str, raw: dict[str, Any], path: tuple[str | int, ...], check: Validator, root: Path
+) -> CatalogConfig:
+    framework = raw.get("framework")
+    if framework not in FRAMEWORKS:
+        hint = f"known frameworks: {', '.join(FRAMEWORKS)}"
+        check.fail((*path, "framework"), f"expected the application's web framework, got {framework!r}", hint)
+    openapi = raw.get("openapi")
+    if openapi is not None and not (isinstance(openapi, str) and openapi):
+        check.fail((*path, "openapi"), f"expected the path of an OpenAPI JSON document, got {openapi!r}")
+        openapi = None
+    elif isinstance(openapi, str) and not (root / openapi).resolve().is_relative_to(root):
+        check.fail((*path, "openapi"), f"{openapi} is outside the project", "give a path inside the project")
+    app = raw.get("app")
+    if app is not None and not (isinstance(app, str) and app):
+        check.fail((*path, "app"), f"expected the dotted path of the application, got {app!r}")
+        app = None
+    return CatalogConfig(
+        name,
+        "routes",
+        source,
+        framework=str(framework or ""),
+        openapi=openapi,
+        app=app,
+        config_file=check.loaded.file,
     )
 
 

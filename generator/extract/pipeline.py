@@ -13,13 +13,16 @@ from dataclasses import dataclass, field
 import griffe
 
 from generator.core.catalog import dump_catalog
-from generator.core.models import Catalog, ErrorEntry, ErrorsCatalog, Json, Source
+from generator.core.models import Catalog, ErrorEntry, ErrorsCatalog, Json, RoutesCatalog, Source
+from generator.core.openapi import dump_fragment, error_fragment
 from generator.core.project import CommittedCatalog, Project
 from generator.core.schemas import packaged
 from generator.core.settings import CatalogConfig, Settings
 from generator.extract.identity import LikelySuccessor, assign_ids
 from generator.extract.modules import SourceModules
+from generator.extract.program import ModuleTrees, Program, imported_modules
 from generator.extract.resolve import STDLIB_ENUMS, Resolver, module_constants
+from generator.extract.route_catalog import OperationLine, routes_catalog
 from generator.extract.sites import (
     ErrorSite,
     FunctionBodies,
@@ -47,6 +50,12 @@ class Extraction:
     """The syntax tree of every source file read, by its bytes: check fingerprints citations with them."""
     warnings: list[str] = field(default_factory=list)
     """Files that were reached but could not be read, and that no catalog needed."""
+    operation_lines: dict[str, tuple[OperationLine, ...]] = field(default_factory=dict)
+    """Per routes catalog, where each operation is declared (for findings on the route's line)."""
+    raise_lines: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)
+    """Per routes catalog, error id -> the file and line of its raise."""
+    fragments: dict[str, dict[str, Json]] = field(default_factory=dict)
+    """Per routes catalog, its OpenAPI fragment (written beside the catalog as `<name>.openapi.json`)."""
 
 
 class _Loaded:
@@ -54,7 +63,7 @@ class _Loaded:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.bodies = FunctionBodies()
+        self.bodies = ModuleTrees()
         self.modules = SourceModules(
             settings.root, [self.bodies], search_paths=settings.python_path, stop_at=STDLIB_ENUMS
         )
@@ -64,6 +73,12 @@ class _Loaded:
     def module(self, config: CatalogConfig) -> tuple[griffe.Module, FunctionBodies]:
         location = locate(self.settings.root, config.source)
         return load_source(self.modules, location, root=self.settings.root), self.bodies
+
+    def program(self, config: CatalogConfig) -> Program:
+        """The modules of the configured source's package that it imports, transitively, as a program to
+        follow calls in."""
+        module = self.module(config)[0]
+        return Program(imported_modules(self.modules, module, self.bodies), self.bodies, self.files)
 
     def trees(self) -> dict[bytes, ast.Module]:
         """Every module tree griffe parsed in this run, by the bytes it was parsed from."""
@@ -85,6 +100,10 @@ def extract(project: Project, *, dump: bool = True) -> Extraction:
         if config.kind == "tools":
             module = loaded.module(config)[0]
             data = tools_catalog(config, module, loaded.resolver, loaded.files(module))
+        elif config.kind == "routes":
+            data = _routes(loaded, project, name, config, result)
+            fragment = settings.relative(settings.fragment_path(name))
+            result.outputs[fragment] = dump_fragment(result.fragments[name])
         else:
             previous = committed.catalog if committed is not None else None
             old = previous.entries if isinstance(previous, ErrorsCatalog) else ()
@@ -97,6 +116,18 @@ def extract(project: Project, *, dump: bool = True) -> Extraction:
     result.trees = loaded.trees()
     result.warnings = loaded.modules.warnings()
     return result
+
+
+def _routes(
+    loaded: _Loaded, project: Project, name: str, config: CatalogConfig, result: Extraction
+) -> RoutesCatalog:
+    committed = project.committed[name]
+    previous = committed.catalog.errors if committed and isinstance(committed.catalog, RoutesCatalog) else ()
+    found = routes_catalog(config, loaded.program(config), previous, loaded.resolver)
+    result.operation_lines[name] = found.lines
+    result.raise_lines[name] = found.sites
+    result.fragments[name] = error_fragment(found.catalog, project.notes[name])
+    return found.catalog
 
 
 def _catalog_text(data: Catalog, committed: CommittedCatalog | None) -> str:

@@ -15,12 +15,16 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
   (`title`, `url`).
 - `related`: `links` (`title`, `href`), from the front matter's `related` list of page-relative paths.
 - `tools-reference`: `tools`, `resources`, `prompts` from the catalog, and `json_href`.
+- `route-errors`: `rows`, one per error of each operation of a routes catalog (the error's fields plus
+  `method`, `path`, `detail_text` (the detail as text for Markdown: `<`, `>` and `&` escaped), `via`, `cause`,
+  `action`, `anchor`, `route_anchor`, `first`), `json_href`, `openapi_file`.
 - `error-examples`, `spec-differences` and `client-differences`: see `generator.render.evidence_context` and
   `generator.render.client_context`.
 """
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from collections.abc import Callable, Mapping
@@ -31,7 +35,7 @@ from jinja2.exceptions import SecurityError
 
 from generator.core import template_cache
 from generator.core.errors import TemplateError, suggest
-from generator.core.models import TOOL_KINDS, Catalog, ErrorsCatalog, ToolsCatalog
+from generator.core.models import TOOL_KINDS, Catalog, ErrorsCatalog, RoutesCatalog, ToolsCatalog
 from generator.core.notes import in_notes_order
 from generator.core.pages import holds_marker
 from generator.render.evidence_context import (
@@ -129,6 +133,37 @@ def _tools(inputs: RenderInputs, region: Region, page: str, context: Context) ->
         return {**{kind: [] for kind in TOOL_KINDS}, "json_href": _json_href(page, name)}
     lists = {kind: [item.as_data() for item in catalog.items(kind)] for kind in TOOL_KINDS}
     return {**lists, "json_href": _json_href(page, name)}
+
+
+def _route_errors(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
+    name = require_catalog_name(region, page, context)
+    catalog = inputs.catalogs[name]
+    rows: list[dict[str, Any]] = []
+    if isinstance(catalog, RoutesCatalog):
+        errors = {error.id: error for error in catalog.errors}
+        for operation in catalog.operations:
+            route = f"route-{operation.method}-" + re.sub(r"[^a-z0-9]+", "-", operation.path.lower()).strip(
+                "-"
+            )
+            listed = sorted(operation.errors, key=lambda item: errors[item[0]].status or 0)
+            for index, (error_id, via) in enumerate(listed):
+                cause, action = render_entry_notes(inputs, name, error_id)
+                rows.append(
+                    {
+                        **errors[error_id].as_data(),
+                        "method": operation.method.upper(),
+                        "path": operation.path,
+                        "detail_text": html.escape(errors[error_id].detail, quote=False),
+                        "via": list(via),
+                        "cause": cause,
+                        "action": action,
+                        "route_anchor": route,
+                        "anchor": f"{route}-{error_id}",
+                        "first": index == 0,
+                    }
+                )
+    openapi_file = posixpath.join(inputs.data_folder, f"{name}.openapi.json")
+    return {"rows": rows, "json_href": _json_href(page, name), "openapi_file": openapi_file}
 
 
 def _json_href(page: str, catalog: str) -> str:
@@ -260,6 +295,7 @@ _BUILDERS: dict[str, Builder] = {
     "page-header": _header,
     "error-table": _error_table,
     "tools-reference": _tools,
+    "route-errors": _route_errors,
     "based-on": _based_on,
     "related": _related,
     "error-examples": error_examples,

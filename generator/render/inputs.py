@@ -34,6 +34,7 @@ class RenderInputs:
         environment: The Jinja environment of the region templates (notes render in it too).
         templates_folder: Where the templates came from, relative to the project root (for messages).
         docs_folder: Where the pages live, relative to the project root (for messages).
+        data_folder: Where the catalogs live, relative to the project root (a page names files there).
         site_url, repo_url: From mkdocs.yml.
         source_ref: The git ref source links point at (a branch for committed pages, a commit for the site).
         symbol_lines: Links each cited symbol to its lines (by default, no lines).
@@ -47,6 +48,7 @@ class RenderInputs:
     environment: jinja2.Environment
     templates_folder: str = "templates"
     docs_folder: str = "docs"
+    data_folder: str = "data"
     site_url: str | None = None
     repo_url: str | None = None
     source_ref: str = "HEAD"

@@ -16,7 +16,7 @@ import jinja2
 from jinja2.exceptions import SecurityError
 
 from generator.core.errors import DocgenError, TemplateError, suggest
-from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
 from generator.core.notes import Notes
 from generator.core.pages import page_titles, split_front_matter
 from generator.core.project import Project
@@ -212,6 +212,12 @@ def catalog_as_json(inputs: RenderInputs, name: str) -> dict[str, Any]:
             cause, action = render_entry_notes(inputs, name, entry.id)
             entries.append({**entry.as_data(), "cause": cause, "action": action})
         data["entries"] = entries
+    if isinstance(catalog, RoutesCatalog):
+        errors = []
+        for error in catalog.errors:
+            cause, action = render_entry_notes(inputs, name, error.id)
+            errors.append({**error.as_data(), "cause": cause, "action": action})
+        data["errors"] = errors
     return data
 
 
@@ -240,6 +246,7 @@ def renderer_for(
         or make_environment(project.templates, settings.relative(settings.templates_dir)),
         templates_folder=settings.relative(settings.templates_dir),
         docs_folder=settings.relative(settings.docs_dir),
+        data_folder=settings.relative(settings.data_dir),
         site_url=settings.site_url,
         repo_url=settings.repo_url,
         source_ref=source_ref,

@@ -17,7 +17,7 @@ from generator.check.stamps import fingerprints, stamp
 from generator.core.errors import ConfigError, OutputError
 from generator.core.evidence import Evidence, source_fingerprints
 from generator.core.examples import Example, endpoint_of, examples_of
-from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
 from generator.core.notes import Notes, notes_report
 from generator.core.pages import front_matter
 from generator.core.project import Project, load_project
@@ -42,26 +42,36 @@ def extract_command(settings: Settings, args: argparse.Namespace) -> int:
     changed = write_outputs(settings.root, result.outputs)
     for name, data in result.catalogs.items():
         path = settings.relative(settings.catalog_path(name))
-        count = len(data.entries) if isinstance(data, ErrorsCatalog) else len(data.tools)
         state = "updated" if path in changed else "unchanged"
-        _say(f"{path}: {state} ({count} {'entries' if data.kind == 'errors' else 'tools'})")
+        _say(f"{path}: {state} ({_counted(data)})")
         for successor in result.successors.get(name, []):
             _say(
                 f"{path}: new entry '{successor.new_id}' most likely replaces '{successor.old_id}' "
                 f"(similarity {successor.similarity:.2f}); if so, rename its key in "
                 f"{project.notes[name].file} so the prose follows it"
             )
-        if isinstance(data, ErrorsCatalog):
+        if isinstance(data, ErrorsCatalog | RoutesCatalog):
             _report_notes(project, name, data)
     return 0
 
 
-def _report_notes(project: Project, name: str, catalog: ErrorsCatalog) -> None:
+def _counted(data: Catalog) -> str:
+    if isinstance(data, ErrorsCatalog):
+        return f"{len(data.entries)} entries"
+    if isinstance(data, RoutesCatalog):
+        listed = sum(len(operation.errors) for operation in data.operations)
+        return f"{len(data.operations)} operations, {len(data.errors)} errors, {listed} listed on operations"
+    return f"{len(data.tools)} tools"
+
+
+def _report_notes(project: Project, name: str, catalog: ErrorsCatalog | RoutesCatalog) -> None:
     notes = project.notes[name]
     report = notes_report(catalog, notes)
-    drafts = {entry.id: entry.draft_cause for entry in catalog.entries}
+    entries = catalog.entries if isinstance(catalog, ErrorsCatalog) else ()
+    drafts = {entry.id: entry.draft_cause for entry in entries}
     for entry_id in report.gaps:
-        shown = " (until then the page shows its code comment, marked as a draft)" if drafts[entry_id] else ""
+        draft = drafts.get(entry_id)
+        shown = " (until then the page shows its code comment, marked as a draft)" if draft else ""
         _say(f"{notes.file}: entry '{entry_id}' has no cause or action yet; add them under 'entries:'{shown}")
     for entry_id in report.orphans:
         _say(f"{notes.file}: notes for '{entry_id}', which is no longer in the catalog; move or delete them")

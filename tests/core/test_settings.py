@@ -268,7 +268,11 @@ def test_all_problems_are_printed_together(tmp_path: Path) -> None:
 def test_a_misspelled_kind_key_is_still_suggested(tmp_path: Path) -> None:
     text = write_config(tmp_path, VALID.replace("kind: tools", "knd: tools"))
     assert {(error.message, error.hint, error.line) for error in problems(tmp_path)} == {
-        ("'catalogs.tools.kind': expected 'errors' or 'tools', got None", None, line_of(text, "  tools:")),
+        (
+            "'catalogs.tools.kind': expected 'errors', 'tools' or 'routes', got None",
+            None,
+            line_of(text, "  tools:"),
+        ),
         ("'catalogs.tools.knd': unknown key", "did you mean 'kind'?", line_of(text, "knd:")),
     }
 
@@ -277,7 +281,7 @@ MISSING = {
     "source": ("    source: app/server.py\n", "'catalogs.errors.source': expected the path", "  errors:"),
     "kind": (
         "    kind: errors\n",
-        "'catalogs.errors.kind': expected 'errors' or 'tools', got None",
+        "'catalogs.errors.kind': expected 'errors', 'tools' or 'routes', got None",
         "  errors:",
     ),
     "constructors": (
@@ -337,8 +341,12 @@ WRONG_TYPES = {
         "expected a mapping with keys among code, data, message, status",
     ),
     "a decorator given as a position": ("prompt: prompt", "prompt: 3", "expected a decorator name, got 3"),
-    "an unknown kind": ("kind: tools", "kind: pages", "expected 'errors' or 'tools', got 'pages'"),
-    "a kind that is a list": ("kind: tools", "kind: [tools]", "expected 'errors' or 'tools', got ['tools']"),
+    "an unknown kind": ("kind: tools", "kind: pages", "expected 'errors', 'tools' or 'routes', got 'pages'"),
+    "a kind that is a list": (
+        "kind: tools",
+        "kind: [tools]",
+        "expected 'errors', 'tools' or 'routes', got ['tools']",
+    ),
     "a source that is a number": ("source: app\n", "source: 5\n", "expected the path of a Python file"),
     "a catalog that is not a mapping": (
         VALID[VALID.index("  tools:") :].rstrip("\n"),
@@ -411,3 +419,51 @@ def test_a_missing_file_says_where_to_run_from(tmp_path: Path) -> None:
         load(tmp_path)
     assert caught.value.file == "mkdocs.yml"
     assert caught.value.hint and "--config" in caught.value.hint
+
+
+ROUTES = """\
+catalogs:
+  routes:
+    kind: routes
+    source: app/server.py
+    framework: fastapi
+    app: app.server.app
+    openapi: openapi.json
+"""
+
+
+def test_a_routes_catalog_names_its_framework_application_and_document(tmp_path: Path) -> None:
+    write_config(tmp_path, ROUTES)
+    config = load(tmp_path).catalogs["routes"]
+    assert (config.kind, config.framework, config.app, config.openapi) == (
+        "routes",
+        "fastapi",
+        "app.server.app",
+        "openapi.json",
+    )
+
+
+def test_a_routes_catalog_refuses_an_unknown_framework_and_bad_paths_all_at_once(tmp_path: Path) -> None:
+    text = write_config(
+        tmp_path,
+        ROUTES.replace("fastapi", "flask")
+        .replace("app.server.app", "[x]")
+        .replace("openapi.json", "../o.json"),
+    )
+    assert {(error.message, error.hint, error.line) for error in problems(tmp_path)} == {
+        (
+            "'catalogs.routes.framework': expected the application's web framework, got 'flask'",
+            "known frameworks: fastapi",
+            line_of(text, "framework:"),
+        ),
+        (
+            "'catalogs.routes.openapi': ../o.json is outside the project",
+            "give a path inside the project",
+            line_of(text, "openapi:"),
+        ),
+        (
+            "'catalogs.routes.app': expected the dotted path of the application, got ['x']",
+            None,
+            line_of(text, "app:"),
+        ),
+    }

@@ -1,0 +1,196 @@
+"""The loaded source as a program to navigate: what a name in a module stands for, and the syntax of each
+function and module, for the analyses that follow calls (routes and the errors they raise).
+
+Names are resolved the way Python binds them at module level, from griffe's static model: an imported
+name stands for its target's dotted path (inside the loaded package or not: `fastapi.HTTPException` is
+named, never loaded or imported). Nothing here runs the server.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import griffe
+
+from generator.extract.modules import SourceModules
+from generator.extract.sites import FunctionBodies, ModuleFiles
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass(frozen=True)
+class Code:
+    """The code of one function to follow: a function of the loaded source, or one defined inside it (the
+    dependency a factory returns), with the module its names are resolved in."""
+
+    path: str
+    node: FunctionNode
+    module: griffe.Module
+
+
+class ModuleTrees(FunctionBodies):
+    """FunctionBodies that also keeps each module's syntax tree by its dotted path."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.modules: dict[str, ast.Module] = {}
+
+    def on_module_instance(self, *, node: Any, mod: griffe.Module, **kwargs: Any) -> None:
+        if isinstance(node, ast.Module):
+            self.modules[mod.path] = node
+
+
+class Program:
+    """The modules of a package: their objects by dotted path, their syntax, and name resolution."""
+
+    def __init__(self, modules: Sequence[griffe.Module], trees: ModuleTrees, files: ModuleFiles) -> None:
+        self.trees = trees
+        self.files = files
+        self.objects: dict[str, griffe.Object | griffe.Alias] = {}
+        self._paths = {module.path for module in modules}
+        for module in modules:
+            self._collect(module)
+
+    def _collect(self, obj: griffe.Object) -> None:
+        self.objects[obj.path] = obj
+        for member in obj.members.values():
+            if isinstance(member, griffe.Alias):
+                self.objects.setdefault(member.path, member)
+            elif member.path not in self.objects and not isinstance(member, griffe.Module):
+                self._collect(member)
+
+    def modules(self) -> Iterator[tuple[griffe.Module, ast.Module]]:
+        """Every module of the program with its syntax tree, in path order."""
+        for path in sorted(self._paths & set(self.trees.modules)):
+            module = self.objects.get(path)
+            if isinstance(module, griffe.Module):
+                yield module, self.trees.modules[path]
+
+    def final_path(self, path: str, *, depth: int = 0) -> str:
+        """`path` with every import on the way followed, as far as the loaded source goes."""
+        obj = self.objects.get(path)
+        if isinstance(obj, griffe.Alias) and depth < 20:
+            return self.final_path(obj.target_path, depth=depth + 1)
+        head, _, tail = path.rpartition(".")
+        if obj is None and head and depth < 20:
+            base = self.final_path(head, depth=depth + 1)
+            if base != head:
+                return self.final_path(f"{base}.{tail}", depth=depth + 1)
+        return path
+
+    def qualify(self, node: ast.expr, module: griffe.Module) -> str | None:
+        """The dotted path a name or attribute chain written in `module` stands for, or None (a local, a
+        builtin, or not a name at all)."""
+        if isinstance(node, ast.Name):
+            member = module.members.get(node.id)
+            if member is None:
+                return None
+            return self.final_path(member.path)
+        if isinstance(node, ast.Attribute):
+            base = self.qualify(node.value, module)
+            return self.final_path(f"{base}.{node.attr}") if base else None
+        return None
+
+    def function(self, path: str | None) -> griffe.Function | None:
+        """The function of the loaded source at `path` (a class stands for its `__init__`)."""
+        obj = self.objects.get(path) if path else None
+        if isinstance(obj, griffe.Function) and obj.path in self.trees.nodes:
+            return obj
+        return None
+
+    def node(self, function: griffe.Function) -> FunctionNode:
+        return self.trees.nodes[function.path]
+
+    def code(self, function: griffe.Function) -> Code:
+        return Code(function.path, self.node(function), function.module)
+
+    def returned_function(self, function: griffe.Function) -> Code | None:
+        """The function a factory defines inside itself and returns (`def factory(...): def inner(...): ...;
+        return inner`), if it does."""
+        node = self.node(function)
+        inner = {s.name: s for s in node.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
+        for statement in node.body:
+            if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
+                found = inner.get(statement.value.id)
+                if found is not None:
+                    return Code(f"{function.path}.{found.name}", found, function.module)
+        return None
+
+    def file(self, obj: griffe.Object) -> str:
+        return self.files(obj.module)
+
+    def klass(self, path: str | None) -> griffe.Class | None:
+        obj = self.objects.get(path) if path else None
+        return obj if isinstance(obj, griffe.Class) else None
+
+    def ancestry(self, path: str) -> list[str]:
+        """`path` and the paths of its base classes, nearest first (a breadth-first reading of the bases,
+        which is the method resolution order for the single inheritance exception classes use)."""
+        order: list[str] = []
+        queue = [path]
+        while queue and len(order) < 50:
+            current = queue.pop(0)
+            if current in order:
+                continue
+            order.append(current)
+            klass = self.klass(current)
+            if klass is not None:
+                queue.extend(self._bases(klass))
+        return order
+
+    def _bases(self, klass: griffe.Class) -> list[str]:
+        bases = []
+        for base in klass.bases:
+            try:
+                node = ast.parse(str(base), mode="eval").body
+            except SyntaxError:
+                continue
+            path = self.qualify(node, klass.module)
+            if path:
+                bases.append(path)
+        return bases
+
+
+MAX_MODULES = 5000
+"""How many modules of one package a program reads at most."""
+
+
+def imported_modules(modules: SourceModules, start: griffe.Module, trees: ModuleTrees) -> list[griffe.Module]:
+    """`start` and every module of its top package it imports, transitively, read from the import
+    statements themselves (`from . import users` in a package names a submodule, which griffe's model of the
+    package does not show as an import)."""
+    package = start.path.split(".")[0]
+    found: dict[str, griffe.Module] = {start.path: start}
+    pending = [start]
+    while pending and len(found) < MAX_MODULES:
+        module = pending.pop()
+        tree = trees.modules.get(module.path)
+        for dotted in _import_targets(tree, module) if tree is not None else ():
+            if dotted.split(".")[0] != package or dotted in found:
+                continue
+            loaded = modules.module(dotted)
+            if loaded is not None and loaded.path not in found:
+                found[loaded.path] = loaded
+                pending.append(loaded)
+    return sorted(found.values(), key=lambda m: m.path)
+
+
+def _import_targets(tree: ast.Module, module: griffe.Module) -> Iterator[str]:
+    """The dotted names a module's import statements may name as modules: `import a.b` names `a.b`;
+    `from a import b` names `a`, and `a.b` when `b` is a submodule."""
+    is_package = module.filepath is not None and str(module.filepath).endswith("__init__.py")
+    own = module.path.split(".") if is_package else module.path.split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = own[: len(own) - node.level + 1] if node.level <= len(own) else []
+                base = ".".join([*parts, *([node.module] if node.module else [])])
+            if base:
+                yield base
+                yield from (f"{base}.{alias.name}" for alias in node.names if alias.name != "*")

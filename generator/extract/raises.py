@@ -1,0 +1,208 @@
+"""The HTTP errors an operation can answer with: its code followed from the route's function and its
+dependencies into the functions of the loaded source they call, to each `raise`.
+
+A raised exception is an HTTP error when it is one of the framework's HTTP exceptions, a subclass of one
+(whose `__init__` fixes the status or detail through `super().__init__(...)`), or any exception an
+exception handler is registered for (the handler of the nearest class in its ancestry decides the status
+and body). The walk is bounded (MAX_DEPTH calls deep, each function once per operation); calls it cannot
+resolve statically (methods of objects, functions passed around) are not followed.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import griffe
+
+from generator.extract.calls import unparse
+from generator.extract.http_values import detail_text, status_number
+from generator.extract.program import Code, FunctionNode, Program
+from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
+
+MAX_DEPTH = 12
+"""How many calls deep the walk goes from an operation's function or dependency."""
+
+
+@dataclass(frozen=True)
+class Raised:
+    """One place that raises an HTTP error, with what the client receives."""
+
+    status: int | None
+    """None when the status cannot be told statically."""
+    detail: str
+    exception: str
+    """The exception class as its module names it (`ItemNotFound`, `HTTPException`)."""
+    function: str
+    file: str
+    line: int
+    handler: str | None
+    """The exception handler that turns it into a response, if one does."""
+    body_key: str
+
+
+@dataclass(frozen=True)
+class Reached:
+    """A raise site as one operation reaches it: through which functions, from the route's."""
+
+    raised: Raised
+    via: tuple[str, ...]
+
+
+class RaiseFinder:
+    """Finds the HTTP errors of operations, for one program and framework."""
+
+    def __init__(self, program: Program, framework: Framework, handlers: dict[str, Handler]) -> None:
+        self.program = program
+        self.framework = framework
+        self.handlers = handlers
+        self.resolver = framework.resolver
+
+    def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
+        """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
+        found: dict[tuple[str, int], Reached] = {}
+        seen: set[str] = set()
+        for root in [*endpoint.dependencies, self.program.code(endpoint.function)]:
+            for reached in self._from(root, (root.path,), seen, 0):
+                key = (reached.raised.file, reached.raised.line)
+                found.setdefault(key, reached)
+        return list(found.values())
+
+    def _from(self, code: Code, via: tuple[str, ...], seen: set[str], depth: int) -> Iterator[Reached]:
+        if depth > MAX_DEPTH or code.path in seen:
+            return
+        seen.add(code.path)
+        for dependency in self.framework.parameter_dependencies(self.program, code):
+            yield from self._from(dependency, (*via, dependency.path), seen, depth + 1)
+        for inner in _body_nodes(code.node):
+            if isinstance(inner, ast.Raise) and inner.exc is not None:
+                call = _raised_call(inner.exc, code.node)
+                raised = self._classify(call, code, inner.lineno) if call is not None else None
+                if raised is not None:
+                    yield Reached(raised, via)
+            elif isinstance(inner, ast.Call):
+                callee = self.program.function(self.program.qualify(inner.func, code.module))
+                if callee is not None:
+                    yield from self._from(self.program.code(callee), (*via, callee.path), seen, depth + 1)
+
+    def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
+        path = self.program.qualify(call.func, code.module)
+        if path is None:
+            return None
+        ancestry = self.program.ancestry(path)
+        base = next((p for p in ancestry if p in self.framework.http_exceptions), None)
+        handler = next((self.handlers[p] for p in ancestry if p in self.handlers), None)
+        if base is None and handler is None:
+            return None
+        status, detail = self._stated(call, code.module, ancestry, base)
+        if handler is not None:
+            status = handler.status if handler.status is not None else status
+            detail = handler.detail if handler.detail is not None else detail
+        return Raised(
+            status=status,
+            detail=detail,
+            exception=unparse(call.func),
+            function=code.path,
+            file=self.program.files(code.module),
+            line=line,
+            handler=handler.function.path if handler is not None else None,
+            body_key=handler.body_key if handler is not None else self.framework.body_key,
+        )
+
+    def _stated(
+        self, call: ast.Call, module: griffe.Module, ancestry: list[str], base: str | None
+    ) -> tuple[int | None, str]:
+        """The status and detail the raise itself states, through the `__init__` of a subclass."""
+        if base is None:
+            message = call.args[0] if call.args else _keyword(call, "message")
+            return None, detail_text(message, module, self.resolver, None) if message else ""
+        arguments = self.framework.http_exceptions[base]
+        for path in ancestry[: ancestry.index(base)]:
+            init = self.program.function(f"{path}.__init__")
+            forwarded = _super_call(self.program.node(init)) if init is not None else None
+            if init is not None and forwarded is not None:
+                return self._through(init, forwarded, call, module, arguments)
+        status_node = _argument(call, arguments.status)
+        status = self._status(status_node, module)
+        return status, detail_text(_argument(call, arguments.detail), module, self.resolver, status)
+
+    def _through(
+        self,
+        init: griffe.Function,
+        forwarded: ast.Call,
+        call: ast.Call,
+        module: griffe.Module,
+        arguments: ExceptionArguments,
+    ) -> tuple[int | None, str]:
+        """Status and detail of a subclass whose `__init__` forwards them to its base: a parameter of the
+        `__init__` is taken from the raise, anything else is read in the subclass's module."""
+        parameters = [p.name for p in init.parameters][1:]
+        values = []
+        for role in (arguments.status, arguments.detail):
+            node = _argument(forwarded, role)
+            scope = init.module
+            if isinstance(node, ast.Name) and node.id in parameters:
+                position = parameters.index(node.id)
+                node, scope = _argument(call, (position, node.id)), module
+            values.append((node, scope))
+        status = self._status(values[0][0], values[0][1])
+        return status, detail_text(values[1][0], values[1][1], self.resolver, status)
+
+    def _status(self, node: ast.expr | None, module: griffe.Module) -> int | None:
+        if node is None:
+            return None
+        return status_number(node, module, self.program, self.resolver, self.framework.constant_status)
+
+
+def _body_nodes(node: FunctionNode) -> Iterator[ast.AST]:
+    """The nodes of a function's own body, not those of functions or classes defined inside it."""
+    stack: list[ast.AST] = list(reversed(node.body))
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(current))))
+
+
+def _raised_call(exc: ast.expr, node: FunctionNode) -> ast.Call | None:
+    """The call that built the raised exception: `raise X(...)`, or `raise name` after `name = X(...)`."""
+    if isinstance(exc, ast.Call):
+        return exc
+    if isinstance(exc, ast.Name):
+        for inner in _body_nodes(node):
+            if (
+                isinstance(inner, ast.Assign)
+                and isinstance(inner.value, ast.Call)
+                and any(isinstance(t, ast.Name) and t.id == exc.id for t in inner.targets)
+            ):
+                return inner.value
+    return None
+
+
+def _super_call(node: FunctionNode) -> ast.Call | None:
+    """The `super().__init__(...)` call of an `__init__`, if it makes one."""
+    for inner in _body_nodes(node):
+        if (
+            isinstance(inner, ast.Call)
+            and isinstance(inner.func, ast.Attribute)
+            and inner.func.attr == "__init__"
+            and isinstance(inner.func.value, ast.Call)
+            and isinstance(inner.func.value.func, ast.Name)
+            and inner.func.value.func.id == "super"
+        ):
+            return inner
+    return None
+
+
+def _argument(call: ast.Call, where: tuple[int, str]) -> ast.expr | None:
+    position, keyword = where
+    value = _keyword(call, keyword)
+    if value is not None:
+        return value
+    return call.args[position] if position < len(call.args) else None
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)

@@ -1,0 +1,170 @@
+"""A routes catalog: the operations of an HTTP application (found by its framework's route finder) and
+the errors each can answer with (found by following its code), every raise site once with a stable id."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from generator.core.errors import ConfigError, SourceError
+from generator.core.models import Operation, RouteError, RoutesCatalog, Source
+from generator.core.settings import CatalogConfig
+from generator.extract.fastapi_routes import FastAPIFramework
+from generator.extract.program import Program
+from generator.extract.raises import Raised, RaiseFinder, Reached
+from generator.extract.resolve import Resolver
+from generator.extract.routes import Endpoint, Framework
+
+MAX_ID = 48
+
+
+def frameworks(resolver: Resolver) -> dict[str, Framework]:
+    """The frameworks docgen reads, by the name mkdocs.yml gives them (settings.FRAMEWORKS)."""
+    return {"fastapi": FastAPIFramework(resolver)}
+
+
+@dataclass(frozen=True)
+class OperationLine:
+    """Where an operation is declared, for findings about it (never written to the catalog)."""
+
+    method: str
+    path: str
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class RoutesExtraction:
+    """A routes catalog, and the source lines findings about it point at."""
+
+    catalog: RoutesCatalog
+    lines: tuple[OperationLine, ...]
+    sites: dict[str, tuple[str, int]]
+    """Error id -> the file and line of its raise."""
+
+
+def routes_catalog(
+    config: CatalogConfig, program: Program, previous: Sequence[RouteError], resolver: Resolver
+) -> RoutesExtraction:
+    """The routes catalog of `program`; errors keep the ids of `previous` where they are the same error."""
+    framework = frameworks(resolver)[config.framework]
+    try:
+        endpoints = framework.endpoints(program, config.app)
+    except ConfigError as err:
+        err.file = config.config_file  # the configuration actually read (under --config, that file)
+        raise
+    if not endpoints:
+        raise SourceError(
+            f"no {config.framework} routes found in {config.source}",
+            file=config.config_file,
+            hint="point 'source:' at the module that builds the application; its routers are read from there",
+        )
+    finder = RaiseFinder(program, framework, framework.handlers(program))
+    reached = [finder.operation_errors(endpoint) for endpoint in endpoints]
+    sites = _distinct_sites(reached)
+    ids = assign_route_ids(sites, previous)
+    errors = tuple(_error(site, ids[key]) for key, site in sites.items())
+    operations = tuple(
+        _operation(endpoint, found, ids) for endpoint, found in zip(endpoints, reached, strict=True)
+    )
+    catalog = RoutesCatalog(
+        name=config.name,
+        framework=framework.name,
+        automatic_statuses=tuple(sorted(framework.automatic_statuses)),
+        sources=_sources(endpoints, list(sites.values()), program),
+        errors=errors,
+        operations=operations,
+    )
+    lines = tuple(OperationLine(e.method, e.path, e.file, e.line) for e in endpoints)
+    return RoutesExtraction(catalog, lines, {ids[key]: key for key in sites})
+
+
+def _distinct_sites(reached: Sequence[Sequence[Reached]]) -> dict[tuple[str, int], Raised]:
+    sites: dict[tuple[str, int], Raised] = {}
+    for found in reached:
+        for item in found:
+            sites.setdefault((item.raised.file, item.raised.line), item.raised)
+    return dict(sorted(sites.items()))
+
+
+def _error(site: Raised, error_id: str) -> RouteError:
+    return RouteError(
+        id=error_id,
+        status=site.status,
+        detail=site.detail,
+        exception=site.exception,
+        function=site.function,
+        file=site.file,
+        handler=site.handler,
+        body_key=site.body_key,
+    )
+
+
+def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[tuple[str, int], str]) -> Operation:
+    errors = tuple((ids[(item.raised.file, item.raised.line)], item.via) for item in found)
+    return Operation(
+        method=endpoint.method,
+        path=endpoint.path,
+        function=endpoint.function.path,
+        file=endpoint.file,
+        dependencies=tuple(dependency.path for dependency in endpoint.dependencies),
+        errors=errors,
+    )
+
+
+def assign_route_ids(
+    sites: dict[tuple[str, int], Raised], previous: Sequence[RouteError]
+) -> dict[tuple[str, int], str]:
+    """A stable id per raise site: the id of the committed error with the same function, status and detail
+    (else the same function and detail, else the same status and detail, else the same function and
+    status: a reworded detail), otherwise a new one spelt from the status and detail. Each pass runs over
+    every site before the next, so an exact match is never taken by a looser one."""
+    taken: set[str] = set()
+    ids: dict[tuple[str, int], str] = {}
+    keys = (
+        lambda e: (e.function, e.status, e.detail),
+        lambda e: (e.function, e.detail),
+        lambda e: (e.status, e.detail),
+        lambda e: (e.function, e.status),
+    )
+    for same in keys:
+        for key, site in sites.items():
+            if key in ids:
+                continue
+            match = next(
+                (old.id for old in previous if old.id not in taken and same(old) == same(site)), None
+            )
+            if match is not None:
+                ids[key] = match
+                taken.add(match)
+    for key, site in sites.items():
+        if key not in ids:
+            ids[key] = _fresh_id(site, taken)
+            taken.add(ids[key])
+    return ids
+
+
+def _fresh_id(site: Raised, taken: set[str]) -> str:
+    words = re.sub(r"[^a-z0-9]+", "-", site.detail.lower()).strip("-")
+    base = f"{site.status or 'status'}-{words}"[:MAX_ID].rstrip("-")
+    candidate, number = base, 2
+    while candidate in taken:
+        candidate, number = f"{base}-{number}", number + 1
+    return candidate
+
+
+def _sources(endpoints: Sequence[Endpoint], sites: Sequence[Raised], program: Program) -> tuple[Source, ...]:
+    """The files the catalog comes from, each with the routes' and raising functions defined there."""
+    by_file: dict[str, list[str]] = {}
+    functions = [endpoint.function for endpoint in endpoints]
+    for site in sites:
+        function = program.function(site.function)
+        if function is not None:
+            functions.append(function)
+    for function in functions:
+        local = function.path.removeprefix(f"{function.module.path}.")
+        symbols = by_file.setdefault(program.file(function), [])
+        if local not in symbols:
+            symbols.append(local)
+    return tuple(Source(path, tuple(symbols)) for path, symbols in sorted(by_file.items()))

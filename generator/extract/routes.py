@@ -1,0 +1,99 @@
+"""HTTP operations found statically, behind one interface that each web framework implements.
+
+A `Framework` knows how its applications declare routes (decorators, routers and their prefixes), which
+dependencies an operation runs, which exception classes are HTTP errors and where their status and detail
+sit, and how exception handlers are registered. `generator.extract.route_catalog` names the implementations
+(FastAPI today, in `fastapi_routes`; Litestar or Flask would be one module each), and
+`generator.extract.raises` follows each operation's code to the errors it raises, whatever the framework.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+import griffe
+
+from generator.extract.program import Code, Program
+from generator.extract.resolve import Resolver
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """One operation: an HTTP method on a path, the function that answers it, what runs before it."""
+
+    method: str
+    path: str
+    function: griffe.Function
+    dependencies: tuple[Code, ...]
+    """Dependencies the route, its routers or its inclusion declare (not those in the parameters)."""
+    file: str
+    line: int
+    """The line of the route's decorator (or registration call): where findings about it point."""
+
+
+@dataclass(frozen=True)
+class Handler:
+    """What a registered exception handler answers for the exceptions it is registered for."""
+
+    function: griffe.Function
+    status: int | None
+    """None: the status of the exception itself (a handler for the framework's HTTP exception)."""
+    detail: str | None
+    """The detail, as text or a template with placeholders; None: the exception's own detail."""
+    body_key: str
+    """The key of the response body that holds the detail (FastAPI: `detail`)."""
+
+
+@dataclass(frozen=True)
+class ExceptionArguments:
+    """Where an HTTP exception's constructor takes the status and the detail."""
+
+    status: tuple[int, str]
+    """Position (after self) and keyword of the status."""
+    detail: tuple[int, str]
+
+
+class Framework(Protocol):
+    """What docgen needs to know of a web framework to find its operations and their errors."""
+
+    name: str
+    body_key: str
+    """The key of the error body the framework writes (`{"detail": ...}` for FastAPI)."""
+    automatic_statuses: frozenset[int]
+    """Statuses the framework documents by itself (FastAPI's 422 for request validation)."""
+    http_exceptions: Mapping[str, ExceptionArguments]
+    """Dotted path of each HTTP exception class -> where it takes its arguments."""
+    resolver: Resolver
+
+    def constant_status(self, path: str) -> int | None:
+        """The status a constant of the framework names (its `status` module), or None."""
+        ...
+
+    def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
+        """Every operation of the application `app` (a dotted path; None: every application that is not
+        mounted in another) in `program`, in path then method order."""
+        ...
+
+    def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
+        """The dependencies a function declares in its parameters, in order."""
+        ...
+
+    def handlers(self, program: Program) -> dict[str, Handler]:
+        """Dotted path of an exception class -> the handler registered for it."""
+        ...
+
+
+def join_paths(*parts: str) -> str:
+    """Route paths joined as routers join them: prefixes are prepended as written."""
+    return "".join(parts)
+
+
+def schema_path(path: str) -> str:
+    """A route path as OpenAPI names it: `/` for the empty path, and parameters without their convertor
+    (`/files/{file_path:path}` is `/files/{file_path}`)."""
+    return re.sub(r"\{([^{}:]+):[^{}]*\}", r"{\1}", path) or "/"

@@ -1,0 +1,77 @@
+"""check on a routes catalog: each way the operations and their errors drift from the committed catalog,
+with the finding's kind, place and ids kept for the notes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.shell.cli import main
+from tests.extract.test_routes import shop_project
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def findings(root: Path, capsys: pytest.CaptureFixture[str]) -> set[str]:
+    """The route findings check reports (their first lines); check's exit code must be 1."""
+    capsys.readouterr()
+    assert main(["--config", str(root / "mkdocs.yml"), "check"]) == 1
+    out = capsys.readouterr().out
+    return {line.strip() for line in out.splitlines() if re.search(r": route-(changed|error-\w+): ", line)}
+
+
+def line_of(path: Path, text: str) -> int:
+    return path.read_text(encoding="utf-8").splitlines().index(text) + 1
+
+
+def test_a_reworded_detail_keeps_its_id_and_notes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = shop_project(tmp_path)
+    items = root / "shop" / "items.py"
+    edit(items, '"The name must not be blank"', '"A name is required"')
+    raise_line = line_of(items, '        raise HTTPException(status_code=400, detail="A name is required")')
+    assert findings(root, capsys) == {
+        f"shop/items.py:{raise_line}: route-changed: 400-the-name-must-not-be-blank: "
+        "the status or detail changed"
+    }
+    assert main(["--config", str(root / "mkdocs.yml"), "extract"]) == 0
+    assert main(["--config", str(root / "mkdocs.yml"), "render"]) == 0
+    page = (root / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "| A name is required | The new name is empty or only spaces. |" in page
+
+
+def test_a_removed_raise_and_a_route_that_no_longer_reaches_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = shop_project(tmp_path)
+    edit(
+        root / "shop" / "orders.py", "    if order.card.startswith", "    if False and order.card.startswith"
+    )
+    edit(root / "shop" / "orders.py", "        raise PaymentDeclined()\n", "        pass\n")
+    edit(root / "shop" / "orders.py", "    item = find_item(order.item_id)\n", "    item = {'stock': 1}\n")
+    removed = line_of(root / "data" / "shop-routes.yaml", "- id: 402-the-card-was-declined")
+    route = line_of(root / "shop" / "orders.py", '@router.post("", status_code=201)')
+    assert findings(root, capsys) == {
+        f"shop/orders.py:{route}: route-changed: post /v1/orders: POST /v1/orders no longer answers "
+        "404-no-item-has-the-id-item-id",
+        f"data/shop-routes.yaml:{removed}: route-error-removed: 402-the-card-was-declined: "
+        "this error (402 'The card was declined') is no longer raised by any route",
+    }
+
+
+def test_an_added_and_a_removed_operation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = shop_project(tmp_path)
+    main_py = root / "shop" / "main.py"
+    decorator = '@app.get("/healthz")'
+    edit(main_py, '@app.get("/health")', decorator)
+    catalog = line_of(root / "data" / "shop-routes.yaml", "- method: get")  # /health comes first
+    assert findings(root, capsys) == {
+        f"shop/main.py:{line_of(main_py, decorator)}: route-changed: get /healthz: "
+        "GET /healthz is a new operation",
+        f"data/shop-routes.yaml:{catalog}: route-changed: get /health: GET /health is no longer declared",
+    }

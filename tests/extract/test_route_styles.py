@@ -1,0 +1,323 @@
+"""Route and error styles of FastAPI applications, each in a small application written here: how routes
+are declared and mounted, how dependencies are given, and how errors are raised and converted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.core.errors import ConfigError
+from generator.core.models import RoutesCatalog
+from tests.helpers import make_files, run_extract_in_memory
+
+MKDOCS = """\
+site_name: t
+plugins:
+  - docgen:
+      catalogs:
+        api:
+          kind: routes
+          source: api/main.py
+          framework: fastapi
+{extra}"""
+
+
+def catalog(root: Path, main: str, *, extra: str = "", files: dict[str, str] | None = None) -> RoutesCatalog:
+    make_files(
+        root,
+        {
+            "api/__init__.py": "",
+            "api/main.py": main,
+            "mkdocs.yml": MKDOCS.format(extra=extra),
+            **(files or {}),
+        },
+    )
+    found = run_extract_in_memory(root).catalogs["api"]
+    assert isinstance(found, RoutesCatalog)
+    return found
+
+
+def responses(found: RoutesCatalog) -> dict[tuple[str, str], list[tuple[int | None, str]]]:
+    """(method, path) -> (status, detail) of each error, in the order the operation lists them."""
+    errors = {error.id: error for error in found.errors}
+    return {
+        (o.method, o.path): [(errors[e].status, errors[e].detail) for e, _ in o.errors]
+        for o in found.operations
+    }
+
+
+def test_routes_declared_every_way_with_their_prefixes(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import APIRouter, FastAPI
+
+        inner = APIRouter(prefix="/inner")
+        outer = APIRouter()
+        app = FastAPI()
+        PREFIX = "/api"
+
+        @inner.api_route("/both", methods=["GET", "POST"])
+        def both(): ...
+
+        def listed(): ...
+
+        @outer.delete("/files/{path:path}")
+        def remove(path: str): ...
+
+        @app.get("/", include_in_schema=False)
+        def hidden(): ...
+
+        @app.get("/")
+        def root(): ...
+
+        inner.add_api_route("/added", listed, methods=["PUT"])
+        outer.include_router(inner, prefix="/v1")
+        app.include_router(outer, prefix=PREFIX)
+        """,
+    )
+    assert [(o.method, o.path, o.function) for o in found.operations] == [
+        ("get", "/", "api.main.root"),
+        ("delete", "/api/files/{path}", "api.main.remove"),
+        ("put", "/api/v1/inner/added", "api.main.listed"),
+        ("get", "/api/v1/inner/both", "api.main.both"),
+        ("post", "/api/v1/inner/both", "api.main.both"),
+    ]
+
+
+def test_an_application_built_by_a_function_and_a_mounted_one_named_by_app(tmp_path: Path) -> None:
+    main = """\
+        from fastapi import FastAPI
+
+        other = FastAPI()
+
+        @other.get("/inside")
+        def inside(): ...
+
+        def build():
+            application = FastAPI()
+            application.mount("/other", other)
+
+            @application.get("/nested")
+            def nested(): ...  # a closure: not a route docgen can follow
+
+            return application
+
+        app = build()
+
+        @app.get("/top")
+        def top(): ...
+        """
+    assert [o.path for o in catalog(tmp_path / "a", main).operations] == ["/top"]
+    assert [
+        o.path for o in catalog(tmp_path / "b", main, extra="          app: api.main.other\n").operations
+    ] == ["/inside"]
+    with pytest.raises(ConfigError, match=r"no FastAPI application 'api\.main\.othr'") as caught:
+        catalog(tmp_path / "c", main, extra="          app: api.main.othr\n")
+    assert caught.value.hint == "did you mean 'api.main.other'?"
+
+
+def test_dependencies_in_parameters_decorators_routers_and_factories(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from typing import Annotated
+        from fastapi import APIRouter, Depends, FastAPI, HTTPException, Security
+
+        def token():
+            raise HTTPException(401, "no token")
+
+        def scoped(user=Security(token)):
+            raise HTTPException(403, "out of scope")
+
+        def needs(role):
+            def check(user=Depends(token)):
+                raise HTTPException(403, f"needs {role}")
+            return check
+
+        router = APIRouter(dependencies=[Depends(needs("admin"))])
+        app = FastAPI()
+
+        @router.get("/admin")
+        def admin(): ...
+
+        @app.get("/mine")
+        def mine(user: Annotated[str, Depends(scoped)]): ...
+
+        app.include_router(router)
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/admin"): [(401, "no token"), (403, "needs {role}")],
+        ("get", "/mine"): [(401, "no token"), (403, "out of scope")],
+    }
+    admin = next(o for o in found.operations if o.path == "/admin")
+    assert admin.dependencies == ("api.main.needs.check",)
+
+
+def test_exception_classes_statuses_and_details(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from http import HTTPStatus
+        from fastapi import FastAPI, HTTPException, status
+        from starlette.exceptions import HTTPException as StarletteHTTPException
+
+        class Gone(HTTPException):
+            pass
+
+        class Coded(HTTPException):
+            def __init__(self, code, what):
+                super().__init__(status_code=code, detail=f"bad {what}")
+
+        app = FastAPI()
+
+        @app.get("/a")
+        def a(x: int):
+            if x == 1:
+                raise Gone(410, "gone for good")
+            if x == 2:
+                raise Coded(status.HTTP_422_UNPROCESSABLE_ENTITY, "input")
+            if x == 3:
+                raise StarletteHTTPException(status_code=HTTPStatus.NOT_FOUND)
+            refusal = HTTPException(status.HTTP_429_TOO_MANY_REQUESTS, detail="slow down")
+            if x == 4:
+                raise refusal
+            raise ValueError("not an HTTP error, and no handler")
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/a"): [(410, "gone for good"), (422, "bad {what}"), (404, "Not Found"), (429, "slow down")]
+    }
+
+
+def test_exception_handlers_decide_status_and_body(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import FastAPI, HTTPException, status
+        from fastapi.responses import JSONResponse
+
+        class DomainError(Exception): ...
+        class Missing(DomainError): ...
+        class Busy(DomainError): ...
+
+        app = FastAPI()
+
+        @app.exception_handler(DomainError)
+        async def domain(request, exc):
+            return JSONResponse(status_code=status.HTTP_409_CONFLICT, content={"message": str(exc)})
+
+        @app.exception_handler(Missing)
+        async def missing(request, exc):
+            return JSONResponse(status_code=404, content={"message": str(exc)})
+
+        @app.exception_handler(HTTPException)
+        async def http(request, exc):
+            return JSONResponse(status_code=exc.status_code, content={"message": exc.detail})
+
+        @app.get("/b")
+        def b(x: int):
+            if x == 1:
+                raise Missing(f"no {x}")
+            if x == 2:
+                raise Busy("try later")
+            raise HTTPException(400, "bad x")
+        """,
+    )
+    errors = {(e.status, e.detail): (e.handler, e.body_key) for e in found.errors}
+    assert errors == {
+        (404, "no {x}"): ("api.main.missing", "message"),
+        (409, "try later"): ("api.main.domain", "message"),
+        (400, "bad x"): ("api.main.http", "message"),
+    }
+
+
+def test_helpers_in_other_modules_and_a_bounded_walk_of_recursion(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import FastAPI
+        from api import checks
+
+        app = FastAPI()
+
+        @app.get("/c")
+        def c(n: int):
+            return checks.first(n)
+        """,
+        files={
+            "api/checks.py": """\
+            from fastapi import HTTPException
+
+            def first(n):
+                if n > 9:
+                    raise HTTPException(413, "too many")
+                return second(n)
+
+            def second(n):
+                if n < 0:
+                    raise HTTPException(400, "negative")
+                return first(n - 1)
+            """
+        },
+    )
+    assert responses(found) == {("get", "/c"): [(413, "too many"), (400, "negative")]}
+    operation = found.operations[0]
+    assert [via for _, via in operation.errors] == [
+        ("api.main.c", "api.checks.first"),
+        ("api.main.c", "api.checks.first", "api.checks.second"),
+    ]
+
+
+def test_what_cannot_be_an_http_status_or_method_is_not_taken_for_one(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import FastAPI, HTTPException
+
+        app = FastAPI()
+        ANSWER = 42
+
+        @app.api_route("/d", methods=["GET", "BREW"])
+        def d(code: int):
+            if code:
+                raise HTTPException(code, "from the client")
+            raise HTTPException(ANSWER, "not a status")
+        """,
+    )
+    assert responses(found) == {("get", "/d"): [(None, "from the client"), (None, "not a status")]}
+
+
+def test_routers_in_submodules_a_package_imports_relatively(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import FastAPI
+        from api import routes
+
+        app = FastAPI()
+        app.include_router(routes.router, prefix="/v2")
+        """,
+        files={
+            "api/routes/__init__.py": """\
+            from fastapi import APIRouter
+            from . import users
+
+            router = APIRouter()
+            router.include_router(users.router, prefix="/users")
+            """,
+            "api/routes/users.py": """\
+            from fastapi import APIRouter, HTTPException
+
+            router = APIRouter()
+
+            @router.get("/{name}")
+            def user(name: str):
+                raise HTTPException(404, f"no user {name}")
+            """,
+            "api/unused.py": "this is not Python, and nothing imports it\n",
+        },
+    )
+    assert responses(found) == {("get", "/v2/users/{name}"): [(404, "no user {name}")]}

@@ -30,14 +30,24 @@ def unparse(node: ast.AST) -> str:
 
 
 def template(node: ast.JoinedStr) -> str:
-    """An f-string as a message template: its text, with each `{expression}` as written."""
+    """An f-string as a message template: its text, and a `placeholder` for each `{expression}`."""
     parts: list[str] = []
     for value in node.values:
         if isinstance(value, ast.Constant):
             parts.append(str(value.value))
         elif isinstance(value, ast.FormattedValue):
-            parts.append("{" + unparse(value.value) + "}")
+            parts.append(placeholder(value.value))
     return "".join(parts)
+
+
+def placeholder(node: ast.expr | str) -> str:
+    """A value known only at run time, as a template's placeholder: `{exc}` for `str(exc)`, `{name}` for a
+    name, else the expression as written in braces."""
+    if isinstance(node, str):
+        return "{" + node + "}"
+    if isinstance(node, ast.Call) and callee_name(node) in {"str", "repr", "format"} and len(node.args) == 1:
+        return placeholder(node.args[0])
+    return "{" + unparse(node) + "}"
 
 
 def callee_name(call: ast.Call) -> str:

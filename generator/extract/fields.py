@@ -17,7 +17,7 @@ import griffe
 from generator.core.errors import SourceError
 from generator.core.settings import CatalogConfig
 from generator.extract.binding import Bound, Constructor, bind, maps
-from generator.extract.calls import Call, callee_name, unparse
+from generator.extract.calls import Call, callee_name, placeholder, template, unparse
 from generator.extract.handlers import HandlerRaises
 from generator.extract.resolve import Resolved, Resolver, TooLarge, Unresolvable
 
@@ -147,7 +147,7 @@ class SiteReader:
                 raise self._fail("message", "is missing", "pass a message string")
             return ""
         if isinstance(bound.node, ast.JoinedStr):
-            return _template(bound.node)
+            return template(bound.node)
         try:
             value = self._evaluate(bound).value
         except TooLarge as err:
@@ -155,7 +155,7 @@ class SiteReader:
                 "message", f"is not static: {err}", "use a string literal or an f-string"
             ) from err
         except Unresolvable:
-            return _placeholder(bound.node)
+            return placeholder(bound.node)
         if value is None:
             return ""
         if not isinstance(value, str):
@@ -175,27 +175,8 @@ class SiteReader:
         return ()
 
 
-def _placeholder(node: ast.expr | str) -> str:
-    """A message known only at run time, as a template: `{exc}` for `str(exc)`, `{name}` for a name."""
-    if isinstance(node, str):
-        return "{" + node + "}"
-    if isinstance(node, ast.Call) and callee_name(node) in {"str", "repr", "format"} and len(node.args) == 1:
-        return _placeholder(node.args[0])
-    return "{" + unparse(node) + "}"
-
-
 def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
-
-
-def _template(node: ast.JoinedStr) -> str:
-    parts: list[str] = []
-    for value in node.values:
-        if isinstance(value, ast.Constant):
-            parts.append(str(value.value))
-        elif isinstance(value, ast.FormattedValue):
-            parts.append(_placeholder(value.value))
-    return "".join(parts)
 
 
 def _comment_above(lines: list[str], statement: ast.stmt) -> str | None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import griffe
 
 from generator.core.errors import SourceError
-from generator.extract.calls import unparse
+from generator.extract.calls import template, unparse
 from generator.extract.program import Program
 from generator.extract.resolve import Resolver, Unresolvable
 
@@ -54,11 +54,7 @@ def detail_text(node: ast.expr | None, module: griffe.Module, resolver: Resolver
     if isinstance(node, ast.Constant):
         return str(node.value)
     if isinstance(node, ast.JoinedStr):
-        return "".join(
-            str(part.value) if isinstance(part, ast.Constant) else "{" + unparse(part.value) + "}"
-            for part in node.values
-            if isinstance(part, ast.Constant | ast.FormattedValue)
-        )
+        return template(node)
     try:
         value = resolver.evaluate(node, module).value
     except (Unresolvable, SourceError):

@@ -52,11 +52,12 @@ def _removal(kind: Kind, node: ast.AST, parents: dict[ast.AST, ast.AST], path: P
     """The smallest removal that silences this producer: its table row, else its statement."""
     child, parent = node, parents[node]
     while not isinstance(parent, ast.stmt):
-        if isinstance(parent, ast.Dict):
+        if isinstance(parent, ast.Dict):  # a row of a table, whether the kind is its key or its value
             assert isinstance(child, ast.expr)
-            key = parent.keys[parent.values.index(child)]
+            index = parent.values.index(child) if child in parent.values else parent.keys.index(child)
+            key, value = parent.keys[index], parent.values[index]
             assert key is not None
-            return Producer(kind, path, key.lineno, child.end_lineno or key.lineno, "")
+            return Producer(kind, path, key.lineno, value.end_lineno or key.lineno, "")
         if isinstance(parent, ast.Tuple) and isinstance(parents.get(parent), ast.Tuple | ast.List):
             return Producer(kind, path, parent.lineno, parent.end_lineno or parent.lineno, "")
         child, parent = parent, parents[parent]

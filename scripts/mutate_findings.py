@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/mutate_findings.py            # every producer of every kind (about 10 minutes)
     .venv/bin/python scripts/mutate_findings.py notes-gap  # the producers of some kinds only
+    .venv/bin/python scripts/mutate_findings.py raise-added -- tests/check  # against some tests only
 
 A producer is each place in generator/check/ that names a finding kind (`Kind.NOTES_GAP`): the `yield
 Finding(...)` statement around it is replaced by `pass`, or, where kinds sit in a table (the facts drift
@@ -65,7 +66,7 @@ def _removal(kind: Kind, node: ast.AST, parents: dict[ast.AST, ast.AST], path: P
     return Producer(kind, path, parent.lineno, parent.end_lineno or parent.lineno, f"{indent}pass\n")
 
 
-def survives(producer: Producer) -> bool:
+def survives(producer: Producer, paths: list[str]) -> bool:
     """Whether the tests still pass with `producer` removed."""
     original = producer.file.read_text(encoding="utf-8")
     lines = original.splitlines(keepends=True)
@@ -73,6 +74,7 @@ def survives(producer: Producer) -> bool:
     try:
         producer.file.write_text("".join(mutated), encoding="utf-8")
         tests = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-m", "not browser"]
+        tests += paths
         done = subprocess.run(tests, cwd=ROOT, capture_output=True, text=True, check=False)
     finally:
         producer.file.write_text(original, encoding="utf-8")
@@ -80,14 +82,15 @@ def survives(producer: Producer) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    wanted = {Kind(value) for value in argv} or set(Kind)
+    kinds, paths = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
+    wanted = {Kind(value) for value in kinds} or set(Kind)
     found = [p for path in sorted(CHECK.glob("*.py")) for p in producers(path) if p.kind in wanted]
     unproduced = wanted - {p.kind for p in found}
     for kind in sorted(unproduced):
         print(f"NO PRODUCER {kind.value}")
     survived = []
     for producer in found:
-        outcome = survives(producer)
+        outcome = survives(producer, paths)
         print(f"{'SURVIVED' if outcome else 'caught  '} {producer.label()}", flush=True)
         if outcome:
             survived.append(producer)

@@ -21,7 +21,7 @@ from generator.render.filters import cell
 from generator.render.inputs import RenderInputs
 from generator.render.regions import Region
 
-NOTES_REGIONS = frozenset({"error-table", "error-examples", "spec-differences"})
+NOTES_REGIONS = frozenset({"error-table", "error-examples", "spec-differences", "route-errors"})
 """The regions whose text draws on the notes of their catalog (see generator.render.context)."""
 
 _ROW_ANCHOR = re.compile(r'<a id="err-(?P<id>[^"]+)"></a>')
@@ -34,8 +34,8 @@ _MARKER_SAFE = re.compile(r"[^\s=,>]+")
 def edit_in(inputs: RenderInputs, region: Region, meta: Mapping[str, Any]) -> tuple[str, ...]:
     """The files an editor changes to change this region: its template, and the notes it draws on."""
     files = [f"{inputs.templates_folder}/{region.name}.md.j2"]
-    catalog = _catalog_name(inputs, region, meta)
-    if catalog is not None and region.name in NOTES_REGIONS and inputs.notes_of(catalog).file:
+    catalog = str(region.attr("catalog") or meta.get("catalog") or "")
+    if catalog in inputs.catalogs and region.name in NOTES_REGIONS and inputs.notes_of(catalog).file:
         files.append(inputs.notes_of(catalog).file)
     # A folder outside the project would put a machine's own path into the committed page: left out.
     return tuple(file for file in files if _MARKER_SAFE.fullmatch(file) and _inside_project(file))

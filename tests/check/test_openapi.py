@@ -238,3 +238,12 @@ def test_a_detail_is_text_on_the_page(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["--config", str(root / "mkdocs.yml"), "render"]) == 0
     page = (root / "docs" / "index.md").read_text(encoding="utf-8")
     assert "| A &lt;b&gt;blank&lt;/b&gt; name &amp; more |" in page
+
+
+def test_the_route_errors_marker_names_the_notes_it_draws_on(tmp_path: Path) -> None:
+    """An editor who finds a route's cause on the page learns from its marker where that text is written."""
+    page = (shop_project(tmp_path) / "docs" / "index.md").read_text(encoding="utf-8")
+    assert (
+        "<!-- docgen:begin route-errors edit-in=templates/route-errors.md.j2,data/shop-routes.notes.yaml "
+        in page
+    )

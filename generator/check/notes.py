@@ -32,10 +32,8 @@ def notes_findings(
 ) -> Iterator[Finding]:
     """Gaps, orphans and unknown constants (`unknown`, from `unknown_constants`) of one catalog's notes."""
     report = notes_report(catalog, notes)
-    entries = catalog.entries if isinstance(catalog, ErrorsCatalog) else ()
-    drafts = {entry.id: entry.draft_cause for entry in entries}
     for entry_id in report.gaps:
-        yield _gap(notes, entry_id, drafts.get(entry_id))
+        yield _gap(notes, entry_id, report.drafts.get(entry_id))
     for entry_id in report.orphans:
         yield Finding(
             Kind.NOTES_ORPHAN,

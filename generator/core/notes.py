@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from generator.core.errors import CatalogError
-from generator.core.models import ErrorsCatalog, Json, RoutesCatalog
+from generator.core.models import ErrorEntry, ErrorsCatalog, Json, RoutesCatalog
 from generator.core.schemas import validate
 from generator.core.yamlio import LoadedYaml
 
@@ -142,6 +142,8 @@ class NotesReport:
 
     gaps: tuple[str, ...]
     orphans: tuple[str, ...]
+    drafts: Mapping[str, str] = field(default_factory=dict)
+    """Gap id -> the comment above its call in the code, where there is one: what the page shows meanwhile."""
 
 
 def notes_report(catalog: ErrorsCatalog | RoutesCatalog, notes: Notes) -> NotesReport:
@@ -151,4 +153,10 @@ def notes_report(catalog: ErrorsCatalog | RoutesCatalog, notes: Notes) -> NotesR
     ids = [item.id for item in items]
     gaps = tuple(i for i in ids if not notes.entry(i).cause or not notes.entry(i).action)
     orphans = tuple(sorted(set(notes.entries) - set(ids)))
-    return NotesReport(gaps, orphans)
+    missing = set(gaps)
+    drafts = {
+        item.id: item.draft_cause
+        for item in items
+        if isinstance(item, ErrorEntry) and item.draft_cause and item.id in missing
+    }
+    return NotesReport(gaps, orphans, drafts)

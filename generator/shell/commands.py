@@ -67,11 +67,9 @@ def _counted(data: Catalog) -> str:
 def _report_notes(project: Project, name: str, catalog: ErrorsCatalog | RoutesCatalog) -> None:
     notes = project.notes[name]
     report = notes_report(catalog, notes)
-    entries = catalog.entries if isinstance(catalog, ErrorsCatalog) else ()
-    drafts = {entry.id: entry.draft_cause for entry in entries}
     for entry_id in report.gaps:
-        draft = drafts.get(entry_id)
-        shown = " (until then the page shows its code comment, marked as a draft)" if draft else ""
+        drafted = entry_id in report.drafts
+        shown = " (until then the page shows its code comment, marked as a draft)" if drafted else ""
         _say(f"{notes.file}: entry '{entry_id}' has no cause or action yet; add them under 'entries:'{shown}")
     for entry_id in report.orphans:
         _say(f"{notes.file}: notes for '{entry_id}', which is no longer in the catalog; move or delete them")

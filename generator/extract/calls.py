@@ -136,7 +136,7 @@ def calls_below(root: ast.AST) -> list[ast.Call]:
         node = queue[index]
         index += 1
         if node.__class__ is ast.Call:
-            found.append(node)  # type: ignore[arg-type]
+            found.append(node)
         for field in node._fields:
             value = getattr(node, field, None)
             if value.__class__ is list:

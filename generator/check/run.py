@@ -9,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from generator.check.contract import contract_findings
 from generator.check.drift import FIX, CatalogDrift, tools_drift
 from generator.check.evidence import evidence_findings
 from generator.check.notes import notes_findings, unknown_constants, without_unknown_constants
 from generator.check.pages import region_findings, source_findings
-from generator.check.routes import routes_findings
 from generator.check.spec import spec_findings
 from generator.core.findings import Finding, Kind
 from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
@@ -78,6 +76,8 @@ def check_report(project: Project) -> CheckReport:
     findings.extend(evidence_findings(project, extraction))
     findings.extend(spec_findings(project, extraction))
     if project.base_ref is not None:
+        from generator.check.contract import contract_findings  # noqa: PLC0415 (only with --base)
+
         findings.extend(contract_findings(project, extraction))
     return CheckReport(findings, by_catalog, rendered, docs)
 
@@ -96,6 +96,8 @@ def _catalog_findings(
         yield Finding(Kind.CATALOG_STALE, committed.file, 1, name, message, f"run `{FIX}`")
         return
     if isinstance(fresh, RoutesCatalog):
+        from generator.check.routes import routes_findings  # noqa: PLC0415 (see extract's _routes)
+
         yield from routes_findings(project, extraction, name, fresh)
         return
     if not isinstance(fresh, ErrorsCatalog):

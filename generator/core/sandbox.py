@@ -24,6 +24,7 @@ import jinja2
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.filters import FILTERS as _ALL_JINJA_FILTERS
+from jinja2.runtime import Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Namespace
 
@@ -136,6 +137,12 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         return None  # str.format is refused outright (is_safe_attribute), not wrapped
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        if __obj.__class__ is Macro:
+            # A macro of the template itself: what it does is charged step by step as it runs, and its
+            # output is bounded when it is joined, so only the call itself is charged here. Most calls in
+            # a long table are macro calls, and the checks below cost more than the macro.
+            budget.current().charge(1 + len(args) + len(kwargs))
+            return __context.call(__obj, *args, **kwargs)
         owner = getattr(__obj, "__self__", None)
         name = getattr(__obj, "__name__", "a function")
         running = budget.current()

@@ -72,7 +72,17 @@ class SiteReader:
         self.line = 0
         self.dynamic: list[tuple[str, str]] = []
 
-    def build(self, function: str, found: Call, lines: list[str]) -> ErrorSite:
+    def build(
+        self,
+        function: str,
+        found: Call,
+        lines: list[str],
+        *,
+        path: tuple[str, ...] = (),
+        helpers: tuple[tuple[str, str], ...] = (),
+        raises: HandlerRaises | None = None,
+    ) -> ErrorSite:
+        """The site of `found` in `function`, reached by `path` through `helpers`."""
         call = found.call
         self.line = call.lineno
         self.dynamic = []
@@ -91,6 +101,9 @@ class SiteReader:
             draft_cause=_comment_above(lines, found.statement),
             constants_used=tuple(sorted({*code_names, *status_names})),
             dynamic=tuple(self.dynamic),
+            path=path,
+            helpers=helpers,
+            raises=raises,
         )
 
     def _bound(self, role: str, call: ast.Call) -> Bound | None:

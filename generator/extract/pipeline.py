@@ -9,6 +9,7 @@ import ast
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import griffe
 
@@ -22,7 +23,6 @@ from generator.extract.identity import LikelySuccessor, assign_ids
 from generator.extract.modules import SourceModules
 from generator.extract.program import ModuleTrees, Program, imported_modules
 from generator.extract.resolve import STDLIB_ENUMS, Resolver, module_constants
-from generator.extract.route_catalog import OperationLine, routes_catalog
 from generator.extract.sites import (
     ErrorSite,
     FunctionBodies,
@@ -33,6 +33,9 @@ from generator.extract.sites import (
 )
 from generator.extract.source import load_source, locate
 from generator.extract.tools import tools_catalog
+
+if TYPE_CHECKING:
+    from generator.extract.route_catalog import OperationLine
 
 
 @dataclass
@@ -121,6 +124,10 @@ def extract(project: Project, *, dump: bool = True) -> Extraction:
 def _routes(
     loaded: _Loaded, project: Project, name: str, config: CatalogConfig, result: Extraction
 ) -> RoutesCatalog:
+    # Routes catalogs need the web-framework readers; a project without one (most JSON-RPC and MCP servers)
+    # does not pay for importing them.
+    from generator.extract.route_catalog import routes_catalog  # noqa: PLC0415
+
     committed = project.committed[name]
     previous = committed.catalog.errors if committed and isinstance(committed.catalog, RoutesCatalog) else ()
     found = routes_catalog(config, loaded.program(config), previous, loaded.resolver)

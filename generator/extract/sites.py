@@ -8,7 +8,6 @@ finds the calls and their guarding conditions, and the code below resolves what 
 from __future__ import annotations
 
 import ast
-import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -170,9 +169,9 @@ class _SiteBuilder:
         if key not in self.helpers:
             self.helpers[key] = tuple((self.files(h.module), local_name(h)) for h in at.helpers)
         name = ".".join((at.name, *found.scope))
-        built = reader.build(name, found, self.lines[at.code])
         path, behind = (*at.path[:-1], name), self.raises.behind(at, found, self.files)
-        return dataclasses.replace(built, path=path, helpers=self.helpers[key], raises=behind)
+        lines = self.lines[at.code]
+        return reader.build(name, found, lines, path=path, helpers=self.helpers[key], raises=behind)
 
 
 def gone_from(previous: Sequence[ErrorEntry], sites: Sequence[ErrorSite]) -> set[str]:

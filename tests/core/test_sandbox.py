@@ -13,7 +13,7 @@ from generator.core import template_cache
 from generator.core.errors import TemplateError
 from generator.core.limits import MAX_INT_BITS, TEMPLATE_MAX_TEXT, TEMPLATE_MAX_WORK
 from generator.core.project import load_project
-from generator.core.render_budget import RenderLimitError
+from generator.core.render_budget import RenderLimitError, render_budget
 from generator.core.sandbox import JINJA_FILTERS, BoundedSandbox, TemplateFailure
 from generator.core.settings import Settings
 from generator.render.environment import make_environment
@@ -206,3 +206,12 @@ def test_templates_are_read_as_bounded_regular_files(tmp_path: Path) -> None:
     with pytest.raises(TemplateError, match="not valid UTF-8") as caught:
         templates_of(tmp_path)
     assert caught.value.location == "templates/latin1.md.j2:1"
+
+
+def test_a_call_of_the_templates_own_macro_is_charged_to_the_render(environment: jinja2.Environment) -> None:
+    # Macro calls skip the checks meant for outside callables, but each is still charged (with its
+    # arguments), on top of the loop's one unit per iteration.
+    source = "{% macro f(a, b) %}{% endmacro %}{% for i in range(1000) %}{{ f(i, i) }}{% endfor %}"
+    with render_budget() as running:
+        assert render(environment, source) == ""
+    assert running.work >= 1000 + 1000 * 3

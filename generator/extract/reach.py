@@ -27,7 +27,7 @@ import griffe
 
 from generator.core.errors import SourceError
 from generator.extract.calls import Call, CallFinder, callee_name
-from generator.extract.local_names import dotted_name, single_bindings
+from generator.extract.local_names import LocalNames, dotted_name, local_names
 from generator.extract.resolve import Resolver
 
 MAX_HELPER_DEPTH = 8
@@ -155,7 +155,7 @@ class CallTargets:
         self.nodes = nodes
         self.follow = follow
         self._names: dict[str, frozenset[str]] = {}
-        self._locals: dict[str, dict[str, ast.Call]] = {}
+        self._locals: dict[str, LocalNames] = {}
 
     def candidate_names(self, caller: griffe.Function) -> frozenset[str]:
         """The names a call in `caller` may call a helper by (a superset: used to skip statements)."""
@@ -205,8 +205,12 @@ class CallTargets:
         """The member `name` of what the name `receiver` holds in `caller`: a local instance of a class, a
         module-level instance, a module or a class."""
         follow = self.follow
-        holder: griffe.Object | None = self._local_instance(receiver, caller)
-        if holder is None:
+        locals_ = self._local_names(caller)
+        holder: griffe.Object | None
+        if receiver in locals_.bound:  # a local: an instance made once here, or a value not known statically
+            call = locals_.single_calls.get(receiver)
+            holder = self._class_called(call, caller) if call is not None else None
+        else:
             holder = resolved(caller.module.members.get(receiver), follow)
         if isinstance(holder, griffe.Attribute):  # a module-level instance: `_POLICY.check(...)`
             holder = instance_class(holder, follow)
@@ -222,15 +226,12 @@ class CallTargets:
         found = named(dotted, caller.module, self.follow) if dotted else None
         return found if isinstance(found, griffe.Class) else None
 
-    def _local_instance(self, name: str, caller: griffe.Function) -> griffe.Class | None:
-        """The class of the local variable `name` of `caller` when its one binding in the function is a call
-        of a class of the loaded source (`checks = Checks()`); None when it is bound otherwise or more than
-        once, or is a parameter."""
+    def _local_names(self, caller: griffe.Function) -> LocalNames:
+        """The names `caller` binds, read from its body once."""
         if caller.path not in self._locals:
             node = self.nodes.get(caller.path)
-            self._locals[caller.path] = single_bindings(node) if node is not None else {}
-        call = self._locals[caller.path].get(name)
-        return self._class_called(call, caller) if call is not None else None
+            self._locals[caller.path] = local_names(node) if node is not None else LocalNames(frozenset(), {})
+        return self._locals[caller.path]
 
 
 class Reach:

@@ -138,7 +138,9 @@ AMBIGUOUS = {
     "bound twice": "checks = Checks()\n    if request.strict:\n        checks = request.checks\n",
     "bound to a call of a function": "checks = make_checks()\n",
     "bound in a loop": "for checks in request.all_checks:\n        pass\n",
+    "unpacked": "checks, other = Checks(), None\n",
     "a parameter": "",
+    "shadowing a module-level instance": "checks = request.checks\n",
 }
 
 
@@ -152,6 +154,9 @@ class Checks:
 
 def make_checks():
     return Checks()
+
+
+checks = Checks()
 
 
 def endpoint({parameters}):

@@ -5,9 +5,10 @@ A raised exception is an HTTP error when it is one of the framework's HTTP excep
 (whose `__init__` fixes the status or detail through `super().__init__(...)`), or any exception an
 exception handler is registered for (the handler of the nearest class in its ancestry decides the status
 and body). The walk is bounded (MAX_DEPTH calls deep, each function once per operation). Methods are
-followed when the object is made right there (`Service().check(...)`) or held by a local bound once to such a
-call (`service = Service()`, then `service.check(...)`), as `reach` does for errors catalogs; other calls it
-cannot resolve statically (methods of objects passed in, functions passed around) are not followed.
+followed when the object is made right there (`Service().check(...)`), held by a local bound once to such a
+call (`service = Service()`, then `service.check(...)`) or by a module-level name (`AUTH = Auth()`), as
+`reach` does for errors catalogs; other calls it cannot resolve statically (methods of objects passed in,
+functions passed around) are not followed.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from generator.extract.calls import unparse
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
 from generator.extract.program import Code, FunctionNode, Program
+from generator.extract.reach import final_target, instance_class
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
 
 MAX_DEPTH = 12
@@ -92,23 +94,33 @@ class RaiseFinder:
                     yield from self._from(self.program.code(callee), (*via, callee.path), seen, depth + 1)
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
-        """The method `func` names on an instance of a class of the loaded source made in `code` itself:
-        `Service().check`, or `service.check` after `service = Service()` (the only binding of `service`)."""
+        """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
+        its own or inherited."""
         if not isinstance(func, ast.Attribute):
             return None
-        made: ast.expr | None = func.value
-        if isinstance(made, ast.Name):
-            if code.path not in self._locals:
-                self._locals[code.path] = local_names(code.node)
-            made = self._locals[code.path].single_calls.get(made.id)
-        if not isinstance(made, ast.Call):
-            return None
-        cls = self.program.klass(self.program.qualify(made.func, code.module))
+        cls = self._instance_class(func.value, code)
         for path in self.program.ancestry(cls.path) if cls is not None else ():
             method = self.program.function(f"{path}.{func.attr}")
             if method is not None:
                 return method
         return None
+
+    def _instance_class(self, made: ast.expr, code: Code) -> griffe.Class | None:
+        """The class an instance was made from: right there (`Service()`), by the only binding of a local
+        (`service = Service()`), or in a module of the package (`service = Service()` at module level,
+        imported or not); None for anything else, a parameter among them."""
+        if isinstance(made, ast.Name):
+            if code.path not in self._locals:
+                self._locals[code.path] = local_names(code.node)
+            names = self._locals[code.path]
+            if made.id not in names.bound:
+                held = self.program.objects.get(self.program.qualify(made, code.module) or "")
+                return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
+            call = names.single_calls.get(made.id)
+            return self._instance_class(call, code) if call is not None else None
+        if not isinstance(made, ast.Call):
+            return None
+        return self.program.klass(self.program.qualify(made.func, code.module))
 
     def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
         path = self.program.qualify(call.func, code.module)

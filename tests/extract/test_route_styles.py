@@ -271,12 +271,12 @@ def test_helpers_in_other_modules_and_a_bounded_walk_of_recursion(tmp_path: Path
     ]
 
 
-def test_methods_of_instances_made_in_the_function_are_followed(tmp_path: Path) -> None:
+def test_methods_of_new_local_and_module_level_instances_are_followed(tmp_path: Path) -> None:
     found = catalog(
         tmp_path,
         """\
         from fastapi import FastAPI
-        from api.service import Inventory, make_inventory
+        from api.service import SHARED, Inventory, make_inventory
 
         app = FastAPI()
 
@@ -293,6 +293,10 @@ def test_methods_of_instances_made_in_the_function_are_followed(tmp_path: Path) 
         def unknown(n: int):
             stock = make_inventory()
             return stock.take(n)
+
+        @app.get("/shared")
+        def shared(n: int):
+            return SHARED.take(n)
         """,
         files={
             "api/service.py": """\
@@ -312,6 +316,8 @@ def test_methods_of_instances_made_in_the_function_are_followed(tmp_path: Path) 
 
             def make_inventory():
                 return Inventory()
+
+            SHARED = Inventory()
             """
         },
     )
@@ -319,10 +325,12 @@ def test_methods_of_instances_made_in_the_function_are_followed(tmp_path: Path) 
         ("get", "/new"): [(409, "not enough")],
         ("get", "/local"): [(400, "negative")],
         ("get", "/unknown"): [],  # made by a function: its class is not known statically
+        ("get", "/shared"): [(409, "not enough")],  # a module-level instance, imported
     }
     assert sorted(via for o in found.operations for _, via in o.errors) == [
         ("api.main.local", "api.service.Base.count"),
         ("api.main.new", "api.service.Inventory.take"),
+        ("api.main.shared", "api.service.Inventory.take"),
     ]
 
 

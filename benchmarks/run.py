@@ -3,6 +3,7 @@
 .venv/bin/python benchmarks/run.py                      # everything (a few minutes)
 .venv/bin/python benchmarks/run.py --quick              # a smoke run, written under benchmarks/work/
 .venv/bin/python benchmarks/run.py --only scale --sizes 10 1000
+.venv/bin/python benchmarks/run.py --only foreign --rounds 3    # the FastAPI application only
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         help=f"also measure this many sites once (e.g. {scenarios.LARGE}; over ten minutes to generate)",
     )
     parser.add_argument("--serve-rounds", type=int, default=3, help="edits of each kind under mkdocs serve")
-    parser.add_argument("--only", choices=("repo", "scale", "serve"), help="run one group of comparisons")
+    parser.add_argument(
+        "--only", choices=("repo", "scale", "serve", "foreign"), help="run one group of comparisons"
+    )
     parser.add_argument("--quick", action="store_true", help="3 rounds, sizes up to 1,000, no large size")
     parser.add_argument("--output", type=Path, help="where to write (default: benchmarks/ for a full run)")
     args = parser.parse_args(argv)
@@ -85,6 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.only in (None, "scale"):
             large = args.large or None
             results["scale"] = scenarios.scale_benchmark(sorted(args.sizes), args.scale_rounds, large=large)
+        if args.only in (None, "foreign"):
+            print(f"bench: a FastAPI application, {args.rounds} interleaved rounds", file=sys.stderr)
+            results["foreign"] = scenarios.foreign_benchmark(args.rounds)
         if args.only in (None, "serve"):
             print(f"bench: mkdocs serve, {args.serve_rounds} edit(s) of each kind", file=sys.stderr)
             results["serve"] = serve.serve_benchmark(args.serve_rounds)

@@ -25,6 +25,9 @@ FLOOR = 'import griffe; griffe.load("backend", search_paths=["."], allow_inspect
 # and check is docgen's own work.
 FLOOR_AND_LIBRARIES = f"import jinja2, yaml; {FLOOR}"
 SIZES = (10, 100, 1_000, 10_000)
+LAYOUT = ("--nested",)
+"""The synthetic layout measured (issue 18): sites in the listed functions, in module helpers and in methods
+called on new and local instances, every one of them extracted."""
 LARGE = 100_000
 """`--large`: measured once (floor and check), to show the growth stays linear. Not in `make bench`:
 generating a backend this large (extract, notes, render) takes over ten minutes on a busy 2-core machine."""
@@ -108,7 +111,7 @@ def generate_synthetic(size: int) -> Path:
     small, as each child's ru_maxrss starts from the size of the process it was forked from)."""
     root = WORK / f"scale-{size}"
     print(f"bench: generating a backend with {size} error sites in {root}", file=sys.stderr)
-    generate = [sys.executable, "-m", "benchmarks.synthetic", str(size), str(root)]
+    generate = [sys.executable, "-m", "benchmarks.synthetic", *LAYOUT, str(size), str(root)]
     if subprocess.run(generate, cwd=REPO, check=False).returncode != 0:
         raise BenchmarkError(f"cannot generate the backend with {size} sites: {' '.join(generate)}")
     (WORK / f"scale-{size}.ready").touch()
@@ -122,6 +125,25 @@ def ensure_synthetic(size: int) -> Path:
     if ready.exists() and root.is_dir():
         return root
     return generate_synthetic(size)
+
+
+COUNT_ENTRIES = """\
+import pathlib, sys, yaml
+paths = sorted(pathlib.Path(sys.argv[1], "data").glob(sys.argv[2]))
+catalogs = [yaml.load(p.read_text("utf-8"), yaml.CSafeLoader) for p in paths if ".notes." not in p.name]
+print(sum(len(catalog["entries"]) for catalog in catalogs))
+"""
+
+
+def catalog_entries(root: Path, pattern: str = "h*.yaml") -> int:
+    """How many entries the catalogs (`data/<pattern>`) of the generated project at `root` hold: what each
+    timed `docgen check` (all exit 0) found the source to match. Counted in a child, to keep this process
+    small."""
+    argv = [sys.executable, "-c", COUNT_ENTRIES, str(root), pattern]
+    counted = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if counted.returncode != 0 or not counted.stdout.strip().isdigit():
+        raise BenchmarkError(f"cannot count the catalog entries of {root}: {counted.stderr[-2000:]}")
+    return int(counted.stdout)
 
 
 def scale_commands(
@@ -149,10 +171,49 @@ def scale_benchmark(sizes: Sequence[int], rounds: int, *, large: int | None = No
         results.update(interleave(scale_commands([large], ("floor", "check")), 1, warmup=0))
     rows = []
     for size in [*sizes, *([large] if large is not None else [])]:
-        row: dict[str, Any] = {"sites": size}
+        row: dict[str, Any] = {"sites": size, "entries": catalog_entries(WORK / f"scale-{size}")}
         for stage in ("floor", "extract", "check"):
             summary: Summary | None = results.get(f"{stage} {size}")
             if summary is not None:
                 row[stage] = summary.as_dict()
         rows.append(row)
     return {"sizes": rows}
+
+
+FOREIGN_PACKAGE = "storefront"
+FOREIGN_FLOOR = f'import griffe; griffe.load("{FOREIGN_PACKAGE}", search_paths=["."], allow_inspection=False)'
+"""griffe loading only the scanned package of the FastAPI application, none of its dependencies."""
+FOREIGN_FLOOR_NAME = "griffe floor of the FastAPI app"
+FOREIGN_LIBRARIES_NAME = "that floor + importing jinja2, yaml"
+FOREIGN_CHECK_NAME = "docgen check of the FastAPI app"
+
+
+def foreign_benchmark(rounds: int) -> dict[str, Any]:
+    """`docgen check` of the generated FastAPI application (benchmarks/foreign.py) against griffe loading its
+    package alone, interleaved."""
+    root = WORK / "foreign"
+    print(f"bench: generating the FastAPI application in {root}", file=sys.stderr)
+    generate = [sys.executable, "-m", "benchmarks.foreign", str(root)]
+    if subprocess.run(generate, cwd=REPO, check=False).returncode != 0:
+        raise BenchmarkError(f"cannot generate the FastAPI application: {' '.join(generate)}")
+    commands = [
+        Command(FOREIGN_FLOOR_NAME, (sys.executable, "-c", FOREIGN_FLOOR), root, ENV),
+        Command(
+            FOREIGN_LIBRARIES_NAME, (sys.executable, "-c", f"import jinja2, yaml; {FOREIGN_FLOOR}"), root, ENV
+        ),
+        Command(FOREIGN_CHECK_NAME, (str(BIN / "docgen"), "check"), root, ENV),
+    ]
+    results = interleave(commands, rounds)
+    check, floor = results[FOREIGN_CHECK_NAME], results[FOREIGN_FLOOR_NAME]
+    modules = sorted(path.stem for path in (root / FOREIGN_PACKAGE / "routes").glob("r*.py"))
+    return {
+        "commands": {name: summary.as_dict() for name, summary in results.items()},
+        "ratio": check.median_s / floor.median_s,
+        "libraries_ratio": results[FOREIGN_LIBRARIES_NAME].median_s / floor.median_s,
+        "router_modules": len(modules),
+        "routes": sum(
+            (root / FOREIGN_PACKAGE / "routes" / f"{m}.py").read_text(encoding="utf-8").count("@router.")
+            for m in modules
+        ),
+        "entries": catalog_entries(root, "r*.yaml"),
+    }

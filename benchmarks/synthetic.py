@@ -16,10 +16,11 @@ writes a project docgen can check, then runs `docgen extract`, writes a note for
     docs/errors/hNNN.md             a page per catalog with an error-table region, cited and verified
     data/hNNN.notes.yaml            editors' notes, some quoting constants
 
-`--nested` (`python -m benchmarks.synthetic --nested 1000 DIR`) instead moves the last four sites of each
-function into one unlisted helper: a module-level function for even operations, a method called on a new
-instance of a class of the module (`OpChecks().more(...)`) for odd ones. Extraction follows the first kind but
-not yet the second, so that layout extracts fewer entries than asked for and `make bench` does not use it.
+`--nested` (`python -m benchmarks.synthetic --nested 1000 DIR`, the layout `make bench` measures) instead
+moves the last four sites of each function into one helper the catalog does not list, in turn: a module-level
+function, a method called on a new instance of a class of the module (`Op0001Checks().more(...)`), and the
+same method called on a local bound to such an instance (`checks = Op0002Checks()`, then `checks.more(...)`).
+Extraction follows all three, so every layout extracts exactly the number of sites asked for.
 """
 
 from __future__ import annotations
@@ -127,24 +128,31 @@ def _site(rng: random.Random, where: str, k: int, const: str) -> list[str]:
 
 
 NESTED_SITES = 4
-"""With --nested: how many of a function's sites move to its helper (a function or a method, alternately)."""
+"""With --nested: how many of a function's sites move to its helper (a function or a method, in turn)."""
+NESTED_FORMS = 3
+"""The helper forms of --nested: a module function, a method of a new instance, a method of a local."""
 
 
 def _nested(name: str, op: int, sites: list[list[str]]) -> tuple[list[str], list[str]]:
-    """The call of the helper that holds `sites`, and the helper: a function for even `op`, else a method."""
+    """The call of the helper that holds `sites`, and the helper: a function, or a method of a class called
+    on a new instance or on a local bound to one (by `op`, in turn)."""
     body = ['    items = params.get("items") or []', '    item_id = params.get("id")']
     for site in sites:
         body += site
     body.append("    return None")
-    if op % 2 == 0:
+    if op % NESTED_FORMS == 0:
         helper = ["", "", f"def _{name}_more(request_id, params):", *body]
-        call = f"_{name}_more(request_id, params)"
-    else:
-        owner = f"{name.title().replace('_', '')}Checks"
-        helper = ["", "", f"class {owner}:", "    def more(self, request_id, params):"]
-        helper += ["    " + line for line in body]
-        call = f"{owner}().more(request_id, params)"
-    return [f"    found = {call}", "    if found is not None:", "        return found"], helper
+        return [f"    found = _{name}_more(request_id, params)", *_RETURN_FOUND], helper
+    owner = f"{name.title().replace('_', '')}Checks"
+    helper = ["", "", f"class {owner}:", "    def more(self, request_id, params):"]
+    helper += ["    " + line for line in body]
+    if op % NESTED_FORMS == 1:
+        return [f"    found = {owner}().more(request_id, params)", *_RETURN_FOUND], helper
+    local = [f"    checks = {owner}()", "    found = checks.more(request_id, params)"]
+    return [*local, *_RETURN_FOUND], helper
+
+
+_RETURN_FOUND = ["    if found is not None:", "        return found"]
 
 
 def handler_module(
@@ -262,28 +270,31 @@ def write_project(root: Path, sites: int, *, seed: int = SEED, nested: bool = Fa
         catalogs[f"h{area:03d}"] = _catalog(area, functions[area])
     config = {"site_name": f"docgen scale {sites}", "plugins": [{"docgen": {"catalogs": catalogs}}]}
     files["mkdocs.yml"] = yaml.safe_dump(config, sort_keys=False, default_flow_style=None, width=200)
-    _write(root, files)
-    _write(root, {f"docs/errors/h{area:03d}.md": _page(root, area, functions[area]) for area in range(areas)})
+    write_files(root, files)
+    write_files(
+        root, {f"docs/errors/h{area:03d}.md": _page(root, area, functions[area]) for area in range(areas)}
+    )
     return root
 
 
-def _write(root: Path, files: dict[str, str]) -> None:
+def write_files(root: Path, files: dict[str, str]) -> None:
     for relative, text in files.items():
         path = root / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
 
 
-def write_notes(root: Path) -> int:
-    """A cause and an action for every entry of every extracted catalog; returns the number of entries."""
+def write_notes(root: Path, pattern: str = "h*.yaml", constant: str = "MAX_ITEMS") -> int:
+    """A cause and an action for every entry of every extracted catalog (`pattern` in data/), some of them
+    quoting `constant`; returns the number of entries."""
     total = 0
-    for catalog in sorted((root / "data").glob("h*.yaml")):
+    for catalog in sorted((root / "data").glob(pattern)):
         if catalog.name.endswith(".notes.yaml"):
             continue
         entries = yaml.safe_load(catalog.read_text(encoding="utf-8"))["entries"]
         notes = {}
         for index, entry in enumerate(entries):
-            action = "Send at most {{ MAX_ITEMS }} items." if index % 7 == 0 else "Fix the request."
+            action = f"Send at most {{{{ {constant} }}}} items." if index % 7 == 0 else "Fix the request."
             notes[entry["id"]] = {"cause": f"The request breaks rule {entry['id']}.", "action": action}
         text = yaml.safe_dump({"entries": notes}, sort_keys=False, width=100)
         catalog.with_name(catalog.name.replace(".yaml", ".notes.yaml")).write_text(text, encoding="utf-8")
@@ -294,13 +305,13 @@ def write_notes(root: Path) -> int:
 def prepare(root: Path, sites: int, *, nested: bool = False) -> int:
     """Write the project, extract, write notes, render; return the number of catalog entries."""
     write_project(root, sites, nested=nested)
-    _docgen(root, "extract")
+    docgen_quietly(root, "extract")
     entries = write_notes(root)
-    _docgen(root, "render")
+    docgen_quietly(root, "render")
     return entries
 
 
-def _docgen(root: Path, command: str) -> None:
+def docgen_quietly(root: Path, command: str) -> None:
     """Run a docgen sub-command on the project in process, its report kept quiet unless it fails."""
     report = io.StringIO()
     with contextlib.redirect_stderr(report):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks import report, scenarios, synthetic
+from benchmarks import foreign, report, scenarios, synthetic
 from benchmarks.scenarios import without_docgen
 from generator.check.run import run_check
 from generator.core.project import load_project
@@ -22,6 +22,35 @@ def test_a_generated_backend_extracts_to_the_asked_number_of_sites_and_checks_cl
     settings = load_settings(tmp_path / "mkdocs.yml")
     assert sorted(settings.catalogs) == ["h000", "h001"]
     assert run_check(load_project(settings)) == []
+
+
+def test_the_nested_layout_the_bench_measures_extracts_every_site_and_checks_clean(tmp_path: Path) -> None:
+    assert scenarios.LAYOUT == ("--nested",)
+    sites = synthetic.SITES_PER_MODULE + 37
+    assert synthetic.prepare(tmp_path, sites, nested=True) == sites
+    assert scenarios.catalog_entries(tmp_path) == sites
+    catalog = read_yaml(tmp_path / "data" / "h000.yaml", "h000.yaml").data
+    paths = {tuple(entry.get("path", [entry["function"]])) for entry in catalog["entries"]}
+    assert {("op_000_0", "_op_000_0_more"), ("op_000_1", "Op0001Checks.more")} <= paths
+    assert ("op_000_2", "Op0002Checks.more") in paths
+    assert run_check(load_project(load_settings(tmp_path / "mkdocs.yml"))) == []
+
+
+def test_the_fastapi_app_reads_its_constructor_and_statuses_from_the_installed_packages(
+    tmp_path: Path,
+) -> None:
+    entries = foreign.prepare(tmp_path)
+    assert entries == scenarios.catalog_entries(tmp_path, "r*.yaml") == 110
+    assert foreign.PACKAGE in scenarios.FOREIGN_FLOOR
+    catalog = read_yaml(tmp_path / "data" / "r00.yaml", "r00.yaml").data
+    assert {entry["status"] for entry in catalog["entries"]} == {400, 401, 403, 404, 409, 410, 413, 422, 429}
+    used = {name for entry in catalog["entries"] for name in entry["constants_used"]}
+    assert {"HTTP_401_UNAUTHORIZED", "HTTP_404_NOT_FOUND", "HTTP_410_GONE"} <= used  # fastapi's, starlette's
+    assert run_check(load_project(load_settings(tmp_path / "mkdocs.yml"))) == []
+    second = foreign.write_app(tmp_path / "again")
+    for path in sorted((tmp_path / foreign.PACKAGE).rglob("*.py")):
+        relative = path.relative_to(tmp_path)
+        assert (second / relative).read_bytes() == path.read_bytes(), relative
 
 
 def test_generation_is_deterministic(tmp_path: Path) -> None:
@@ -48,6 +77,8 @@ def test_the_nested_layout_moves_sites_into_unlisted_helper_functions_and_method
     assert text.count("return rpc_error(") == 40  # every site is still written, once
     assert "def _op_000_0_more(request_id, params):" in text
     assert "class Op0001Checks:\n    def more(self, request_id, params):" in text
+    assert "    found = Op0001Checks().more(request_id, params)" in text  # a new instance
+    assert "    checks = Op0002Checks()\n    found = checks.more(request_id, params)" in text  # a local
     listed = synthetic._catalog(0, [f"op_000_{op}" for op in range(4)])["functions"]
     assert listed == ["op_000_0", "op_000_1", "op_000_2", "op_000_3"]  # the helpers are not listed
     flat = synthetic.write_project(tmp_path / "flat", 40)
@@ -101,6 +132,7 @@ def test_the_report_states_every_target_and_by_how_much_it_misses() -> None:
     rows = [
         {
             "sites": n,
+            "entries": n if n < 10_000 else n - 1,
             "floor": _summary(0.1 * n / 10),
             "extract": _summary(0.2 * n / 10),
             "check": _summary(0.3 * n / 10 + 0.2, rss=n / 50),
@@ -126,6 +158,17 @@ def test_the_report_states_every_target_and_by_how_much_it_misses() -> None:
         "uncompiled_modules": [],
         "repo": {"commands": commands, "ratios": ratios},
         "scale": {"sizes": rows},
+        "foreign": {
+            "commands": {
+                scenarios.FOREIGN_FLOOR_NAME: _summary(0.2),
+                scenarios.FOREIGN_CHECK_NAME: _summary(0.42, rss=34),
+            },
+            "ratio": 2.1,
+            "libraries_ratio": 1.4,
+            "routes": 40,
+            "router_modules": 5,
+            "entries": 110,
+        },
         "serve": {
             "runs": {"backend edit": [1.3], "page edit": [1.0], "page edit without docgen": [1.0]},
             "median_s": {"backend edit": 1.3, "page edit": 1.0, "page edit without docgen": 1.0},
@@ -145,4 +188,12 @@ def test_the_report_states_every_target_and_by_how_much_it_misses() -> None:
     assert "between the two largest sizes (10,000 and 100,000; meets linear" in text
     assert "backend edit / page edit without docgen: 1.30x (target ≤ 1.2x: **misses** by 8%)" in text
     assert "The machine was busy" in text and "byte-compiled, as make's install step" in text
-    assert "Not measured: reading constructors from installed dependencies" in text
+    assert "| 1,000 (3 run(s)) | 1,000 | 10.00 s |" in text
+    assert "| 10,000 (3 run(s)) | 9,999 (**fewer than the sites**) | 100.00 s |" in text
+    assert "| 100,000 (1 run(s)) | not counted |" in text
+    assert "40 routes in\n5 router modules" in text and "hold 110 entries" in text
+    assert "| docgen check of the FastAPI app | 0.420 s | 0.420 s | 0.420 s | 34 MB | 3 |" in text
+    assert (
+        "check / floor: 2.10x (target ≤ 2x: **misses** by 5%)\n"
+        "(the floor with Jinja and PyYAML imported: 1.40x)" in text
+    )

@@ -4,8 +4,11 @@ dependencies into the functions of the loaded source they call, to each `raise`.
 A raised exception is an HTTP error when it is one of the framework's HTTP exceptions, a subclass of one
 (whose `__init__` fixes the status or detail through `super().__init__(...)`), or any exception an
 exception handler is registered for (the handler of the nearest class in its ancestry decides the status
-and body). The walk is bounded (MAX_DEPTH calls deep, each function once per operation); calls it cannot
-resolve statically (methods of objects, functions passed around) are not followed.
+and body). The walk is bounded (MAX_DEPTH calls deep, each function once per operation). Methods are
+followed when the object is made right there (`Service().check(...)`), held by a local bound once to such a
+call (`service = Service()`, then `service.check(...)`) or by a module-level name (`AUTH = Auth()`), as
+`reach` does for errors catalogs; other calls it cannot resolve statically (methods of objects passed in,
+functions passed around) are not followed.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ import griffe
 
 from generator.extract.calls import unparse
 from generator.extract.http_values import detail_text, status_number
+from generator.extract.local_names import LocalNames, local_names
 from generator.extract.program import Code, FunctionNode, Program
+from generator.extract.reach import final_target, instance_class
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
 
 MAX_DEPTH = 12
@@ -58,6 +63,7 @@ class RaiseFinder:
         self.framework = framework
         self.handlers = handlers
         self.resolver = framework.resolver
+        self._locals: dict[str, LocalNames] = {}
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
         """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
@@ -83,8 +89,38 @@ class RaiseFinder:
                     yield Reached(raised, via)
             elif isinstance(inner, ast.Call):
                 callee = self.program.function(self.program.qualify(inner.func, code.module))
+                callee = callee or self._method_of_instance(inner.func, code)
                 if callee is not None:
                     yield from self._from(self.program.code(callee), (*via, callee.path), seen, depth + 1)
+
+    def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
+        """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
+        its own or inherited."""
+        if not isinstance(func, ast.Attribute):
+            return None
+        cls = self._instance_class(func.value, code)
+        for path in self.program.ancestry(cls.path) if cls is not None else ():
+            method = self.program.function(f"{path}.{func.attr}")
+            if method is not None:
+                return method
+        return None
+
+    def _instance_class(self, made: ast.expr, code: Code) -> griffe.Class | None:
+        """The class an instance was made from: right there (`Service()`), by the only binding of a local
+        (`service = Service()`), or in a module of the package (`service = Service()` at module level,
+        imported or not); None for anything else, a parameter among them."""
+        if isinstance(made, ast.Name):
+            if code.path not in self._locals:
+                self._locals[code.path] = local_names(code.node)
+            names = self._locals[code.path]
+            if made.id not in names.bound:
+                held = self.program.objects.get(self.program.qualify(made, code.module) or "")
+                return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
+            call = names.single_calls.get(made.id)
+            return self._instance_class(call, code) if call is not None else None
+        if not isinstance(made, ast.Call):
+            return None
+        return self.program.klass(self.program.qualify(made.func, code.module))
 
     def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
         path = self.program.qualify(call.func, code.module)

@@ -1,16 +1,19 @@
 """Follow the configured functions into the helpers they call, so that a refactor does not lose an error.
 
 A configured function may build its error response itself, or call a helper (a module function, imported or
-not, or a method on `self` or `cls`, inherited or not) that builds it, perhaps through further helpers. From
-each configured function, every call that resolves statically to a function of the loaded source is followed,
-depth first and in source order, so that the constructor calls come out in the order a reader meets them.
+not, a method on `self` or `cls`, inherited or not, or a method of an instance made by a class of the loaded
+source: a module-level one, `Checks().more(...)`, or a local `checks = Checks()` bound once) that builds it,
+perhaps through further helpers. From each configured function, every call that resolves statically to a
+function of the loaded source is followed, depth first and in source order, so that the constructor calls
+come out in the order a reader meets them.
 
 What is not followed: a call of a configured function (its calls are listed under its own name), a call of a
 configured constructor, a call through a value only known at run time (a callback, a registry filled by
-decorators), and a call more than `MAX_HELPER_DEPTH` helpers below a configured function. A function that
-calls itself, directly or round a longer cycle, is walked once per path. A helper that several functions call
-makes one entry per constructor call in it, under the first path that reaches it (configuration order, then
-source order), as a reader counts the errors.
+decorators, a local variable bound twice or to anything but a call of a class), and a call more than
+`MAX_HELPER_DEPTH` helpers below a configured function. A function that calls itself, directly or round a
+longer cycle, is walked once per path. A helper that several functions call makes one entry per constructor
+call in it, under the first path that reaches it (configuration order, then source order), as a reader counts
+the errors.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import griffe
 
 from generator.core.errors import SourceError
 from generator.extract.calls import Call, CallFinder, callee_name
+from generator.extract.local_names import LocalNames, dotted_name, local_names
 from generator.extract.resolve import Resolver
 
 MAX_HELPER_DEPTH = 8
@@ -151,6 +155,7 @@ class CallTargets:
         self.nodes = nodes
         self.follow = follow
         self._names: dict[str, frozenset[str]] = {}
+        self._locals: dict[str, LocalNames] = {}
 
     def candidate_names(self, caller: griffe.Function) -> frozenset[str]:
         """The names a call in `caller` may call a helper by (a superset: used to skip statements)."""
@@ -170,6 +175,8 @@ class CallTargets:
                 yield name
             elif isinstance(target, griffe.Module) and member.is_alias:
                 yield from target.functions
+                for owner in (m for m in target.members.values() if isinstance(m, griffe.Class)):
+                    yield from class_functions(owner, self.follow)  # `module.Class().method(...)`
             elif isinstance(target, griffe.Class):
                 yield from class_functions(target, self.follow)  # `Class.method(...)`: the method's name
             elif isinstance(target, griffe.Attribute) and (cls := instance_class(target, self.follow)):
@@ -186,16 +193,45 @@ class CallTargets:
             if receiver in ("self", "cls") and isinstance(owner, griffe.Class):
                 found = class_member(owner, func.attr, follow)
             else:
-                holder = resolved(caller.module.members.get(receiver), follow)
-                if isinstance(holder, griffe.Attribute):  # a module-level instance: `_POLICY.check(...)`
-                    holder = instance_class(holder, follow)
-                if isinstance(holder, griffe.Module):
-                    found = resolved(holder.members.get(func.attr), follow)
-                elif isinstance(holder, griffe.Class):
-                    found = class_member(holder, func.attr, follow)
+                found = self._member_of(receiver, func.attr, caller)
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+            made = self._class_called(func.value, caller)  # a new instance: `Checks().more(...)`
+            found = class_member(made, func.attr, follow) if made is not None else None
         if isinstance(found, griffe.Function) and found.path in self.nodes:
             return found
         return None
+
+    def _member_of(self, receiver: str, name: str, caller: griffe.Function) -> griffe.Object | None:
+        """The member `name` of what the name `receiver` holds in `caller`: a local instance of a class, a
+        module-level instance, a module or a class."""
+        follow = self.follow
+        locals_ = self._local_names(caller)
+        holder: griffe.Object | None
+        if receiver in locals_.bound:  # a local: an instance made once here, or a value not known statically
+            call = locals_.single_calls.get(receiver)
+            holder = self._class_called(call, caller) if call is not None else None
+        else:
+            holder = resolved(caller.module.members.get(receiver), follow)
+        if isinstance(holder, griffe.Attribute):  # a module-level instance: `_POLICY.check(...)`
+            holder = instance_class(holder, follow)
+        if isinstance(holder, griffe.Module):
+            return resolved(holder.members.get(name), follow)
+        if isinstance(holder, griffe.Class):
+            return class_member(holder, name, follow)
+        return None
+
+    def _class_called(self, call: ast.Call, caller: griffe.Function) -> griffe.Class | None:
+        """The class of the loaded source that `call` instantiates (`Checks()`, `checks.Checks()`), if any."""
+        dotted = dotted_name(call.func)
+        found = named(dotted, caller.module, self.follow) if dotted else None
+        return found if isinstance(found, griffe.Class) else None
+
+    def _local_names(self, caller: griffe.Function) -> LocalNames:
+        """The names `caller` binds, read from its body once."""
+        if caller.path not in self._locals:
+            node = self.nodes.get(caller.path)
+            self._locals[caller.path] = local_names(node) if node is not None else LocalNames(frozenset(), {})
+        return self._locals[caller.path]
 
 
 class Reach:

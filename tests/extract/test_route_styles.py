@@ -271,6 +271,69 @@ def test_helpers_in_other_modules_and_a_bounded_walk_of_recursion(tmp_path: Path
     ]
 
 
+def test_methods_of_new_local_and_module_level_instances_are_followed(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import FastAPI
+        from api.service import SHARED, Inventory, make_inventory
+
+        app = FastAPI()
+
+        @app.get("/new")
+        def new(n: int):
+            return Inventory().take(n)
+
+        @app.get("/local")
+        def local(n: int):
+            stock = Inventory()
+            return stock.count(n)
+
+        @app.get("/unknown")
+        def unknown(n: int):
+            stock = make_inventory()
+            return stock.take(n)
+
+        @app.get("/shared")
+        def shared(n: int):
+            return SHARED.take(n)
+        """,
+        files={
+            "api/service.py": """\
+            from fastapi import HTTPException
+
+            class Base:
+                def count(self, n):
+                    if n < 0:
+                        raise HTTPException(400, "negative")
+                    return n
+
+            class Inventory(Base):
+                def take(self, n):
+                    if n > 9:
+                        raise HTTPException(409, "not enough")
+                    return n
+
+            def make_inventory():
+                return Inventory()
+
+            SHARED = Inventory()
+            """
+        },
+    )
+    assert responses(found) == {
+        ("get", "/new"): [(409, "not enough")],
+        ("get", "/local"): [(400, "negative")],
+        ("get", "/unknown"): [],  # made by a function: its class is not known statically
+        ("get", "/shared"): [(409, "not enough")],  # a module-level instance, imported
+    }
+    assert sorted(via for o in found.operations for _, via in o.errors) == [
+        ("api.main.local", "api.service.Base.count"),
+        ("api.main.new", "api.service.Inventory.take"),
+        ("api.main.shared", "api.service.Inventory.take"),
+    ]
+
+
 def test_what_cannot_be_an_http_status_or_method_is_not_taken_for_one(tmp_path: Path) -> None:
     found = catalog(
         tmp_path,

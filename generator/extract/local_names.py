@@ -1,0 +1,99 @@
+"""Local variables whose value can be told from the function's own text: `checks = Checks()`, bound once.
+
+Extraction follows a method called on such a variable (`checks.more(...)`) into the class it was made from. A
+name counts only when the function (its closures included) binds it exactly once, by assigning a call: a
+second binding anywhere, or a binding docgen cannot read the value of, and the variable is left alone. A local
+hides a module-level name of the same spelling, as in Python: `POLICY = request.policy` in a function means
+that its `POLICY.check(...)` is not the module-level instance's method.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.C` for a chain of names and attributes; None for anything else."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+@dataclass(frozen=True)
+class LocalNames:
+    """The names a function binds (its closures included), and those bound exactly once, by an assignment
+    of a call (`name = f()`, `name: T = f()`, `(name := f())`), with that call."""
+
+    bound: frozenset[str]
+    single_calls: Mapping[str, ast.Call]
+
+
+def local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> LocalNames:
+    """What `function` binds. Any binding but the assignment of a call (a parameter, a loop target, `with ...
+    as`, `except ... as`, an unpacking, an import, a nested def, a `global` or `nonlocal`) is one whose value
+    is not known statically, and a second binding of a name makes its value uncertain too."""
+    calls: dict[str, ast.Call] = {}
+    counts: dict[str, int] = {}
+    for node in ast.walk(function):
+        if node is function:
+            continue  # its own name belongs to the enclosing scope
+        for bound, value in _bindings(node):
+            counts[bound] = counts.get(bound, 0) + 1
+            if isinstance(value, ast.Call):
+                calls[bound] = value
+    single = {name: call for name, call in calls.items() if counts[name] == 1}
+    return LocalNames(frozenset(counts), single)
+
+
+def _bindings(node: ast.AST) -> Iterator[tuple[str, ast.expr | None]]:
+    """The names `node` binds, each with the value it assigns when that is one name's whole value (None for
+    any other binding)."""
+    if isinstance(node, ast.Assign):
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            yield node.targets[0].id, node.value
+        else:
+            yield from ((name, None) for target in node.targets for name in _stored(target))
+    elif isinstance(node, ast.AnnAssign | ast.NamedExpr):
+        value = node.value if isinstance(node.target, ast.Name) else None
+        yield from ((name, value) for name in _stored(node.target))
+    else:
+        yield from ((name, None) for name in _other_bindings(node))
+
+
+def _other_bindings(node: ast.AST) -> Iterator[str]:
+    """The names `node` binds other than by an assignment statement or expression."""
+    if isinstance(node, ast.AugAssign | ast.For | ast.AsyncFor | ast.comprehension):
+        yield from _stored(node.target)
+    elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+        yield from _stored(node.optional_vars)
+    elif isinstance(node, ast.Delete):
+        yield from (name for target in node.targets for name in _stored(target))
+    elif isinstance(node, ast.arg):
+        yield node.arg
+    elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
+        yield node.name
+    elif isinstance(node, ast.MatchMapping) and node.rest:
+        yield node.rest
+    elif isinstance(node, ast.alias):
+        yield (node.asname or node.name).split(".")[0]
+    elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        yield node.name
+    elif isinstance(node, ast.Global | ast.Nonlocal):
+        yield from node.names
+
+
+def _stored(target: ast.expr) -> Iterator[str]:
+    """The names an assignment target binds: `a`, and each name of `a, (b, *c)`."""
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, ast.Tuple | ast.List):
+        for element in target.elts:
+            yield from _stored(element)
+    elif isinstance(target, ast.Starred):
+        yield from _stored(target.value)

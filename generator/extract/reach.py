@@ -245,7 +245,7 @@ class Reach:
         yield from self._walk(where, finder.calls(where.node.body), stack)
 
     def _walk(self, where: Where, calls: Iterator[Call], stack: set[str]) -> Iterator[tuple[Where, Call]]:
-        followed: set[str] = set()  # a helper called twice by one function is walked once
+        followed: set[tuple[str, str | None]] = set()  # a helper called twice is walked once (per `cls`)
         for each in calls:
             found = self.class_calls.resolve(each, where.cls)
             if callee_name(found.call) in self.constructors:
@@ -264,9 +264,12 @@ class Reach:
                 )
                 continue
             helper = self._helper(found.call, where, stack)
-            if helper is None or helper.path in followed:
+            if helper is None:
                 continue
-            followed.add(helper.path)
+            cls = self._cls_in(helper, found.call, where)
+            if (helper.path, cls) in followed:
+                continue
+            followed.add((helper.path, cls))
             self.visits += 1
             if self.visits > MAX_HELPER_VISITS:
                 raise SourceError(
@@ -280,7 +283,7 @@ class Reach:
                 (*where.path, local_name(helper)),
                 (*where.guards, *found.conditions),
                 (*where.helpers, helper),
-                self._cls_in(helper, found.call, where),
+                cls,
             )
             names = self.targets.candidate_names(helper) | self.constructors | {CLS}
             stack.add(helper.path)

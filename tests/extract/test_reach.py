@@ -9,7 +9,7 @@ import pytest
 
 from generator.core.errors import ConfigError, ConfigErrors
 from generator.extract import reach
-from tests.helpers import make_files, make_project, run_extract_in_memory
+from tests.helpers import MKDOCS_ERRORS, make_files, make_project, run_extract_in_memory
 
 
 def entries(root: Path) -> list[dict[str, Any]]:
@@ -285,18 +285,9 @@ def test_a_helper_shared_by_two_functions_makes_one_entry_under_the_first_path(t
     assert [e.get("path") for e in entries(tmp_path)] == [["get", "_session"]]
 
 
-CLASS_MKDOCS = """\
-site_name: test
-plugins:
-  - docgen:
-      catalogs:
-        errors:
-          kind: errors
-          source: app/server.py
-          constructors: [ApiError]
-          arguments: {message: 0, status: status_code}
-          functions: [first, second]
-"""
+CLASS_MKDOCS = MKDOCS_ERRORS.format(
+    source="app/server.py", constructors="ApiError", functions="first, second"
+).replace("{code: 1, message: 2, status: status, data: data}", "{message: 0, status: status_code}")
 
 CLASS_SERVER = """\
 class ApiError(Exception):

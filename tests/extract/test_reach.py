@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.errors import ConfigError, ConfigErrors, SourceError
 from generator.extract import reach
 from tests.helpers import MKDOCS_ERRORS, make_files, make_project, run_extract_in_memory
 
@@ -336,3 +336,19 @@ def test_cls_in_a_classmethod_is_the_class_it_was_called_on_once_per_class(tmp_p
         ("ApiError.refused", 503, ["first", "ApiError.refused"], ["flag"]),
         ("ApiError.refused", 423, ["first", "ApiError.refused"], []),
     ]
+
+
+def test_a_field_no_parameter_or_class_attribute_gives_is_a_located_error(tmp_path: Path) -> None:
+    server = CLASS_SERVER.replace("    status_code = 500\n\n", "").replace(
+        "    status_code = 423\n", "    pass\n"
+    )
+    make_files(tmp_path, {"app/__init__.py": "", "app/server.py": server, "mkdocs.yml": CLASS_MKDOCS})
+    with pytest.raises(SourceError) as caught:
+        run_extract_in_memory(tmp_path)
+    line = next(n for n, text in enumerate(server.splitlines(), 1) if "return cls(" in text)
+    assert caught.value.location == f"app/server.py:{line}"
+    assert caught.value.message == "the status of this Locked() call is missing"
+    assert (
+        caught.value.hint
+        == "pass the status, or give the constructor a default or a class attribute of the mapped name"
+    )

@@ -13,7 +13,7 @@ import jinja2.meta
 from generator.core.errors import suggest
 from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorsCatalog, RoutesCatalog
-from generator.core.notes import PROSE_FIELDS, Notes, notes_report
+from generator.core.notes import PROSE_FIELDS, Notes, NotesReport, notes_report
 from generator.core.sandbox import BoundedSandbox
 from generator.render.filters import FILTERS
 
@@ -28,10 +28,14 @@ class UnknownConstants:
 
 
 def notes_findings(
-    notes: Notes, catalog: ErrorsCatalog | RoutesCatalog, unknown: Sequence[UnknownConstants]
+    notes: Notes,
+    catalog: ErrorsCatalog | RoutesCatalog,
+    unknown: Sequence[UnknownConstants],
+    report: NotesReport | None = None,
 ) -> Iterator[Finding]:
-    """Gaps, orphans and unknown constants (`unknown`, from `unknown_constants`) of one catalog's notes."""
-    report = notes_report(catalog, notes)
+    """Gaps, orphans and unknown constants (`unknown`, from `unknown_constants`) of one catalog's notes
+    (`report`: their `notes_report`, when the caller has it already)."""
+    report = report or notes_report(catalog, notes)
     for entry_id in report.gaps:
         yield _gap(notes, entry_id, report.drafts.get(entry_id))
     for entry_id in report.orphans:

@@ -13,10 +13,11 @@ from generator.check.drift import FIX, CatalogDrift, tools_drift
 from generator.check.evidence import evidence_findings
 from generator.check.notes import notes_findings, unknown_constants, without_unknown_constants
 from generator.check.pages import region_findings, source_findings
+from generator.check.run_time_values import run_time_value_findings
 from generator.check.spec import spec_findings
 from generator.core.findings import Finding, Kind
 from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
-from generator.core.notes import Notes
+from generator.core.notes import Notes, notes_report
 from generator.core.project import Project
 from generator.extract.pipeline import Extraction, extract
 from generator.render.renderer import PageResult, render_all, renderer_for
@@ -58,8 +59,10 @@ def check_report(project: Project) -> CheckReport:
     for name, fresh in extraction.catalogs.items():
         drift = list(_catalog_findings(project, extraction, name, fresh))
         if isinstance(fresh, ErrorsCatalog):
-            unknown = unknown_constants(project.notes[name], fresh)
-            drift.extend(notes_findings(project.notes[name], fresh, unknown))
+            notes, unknown = project.notes[name], unknown_constants(project.notes[name], fresh)
+            report = notes_report(fresh, notes)
+            drift.extend(notes_findings(notes, fresh, unknown, report))
+            drift.extend(run_time_value_findings(notes, fresh, extraction.sites[name], report))
             safe_notes[name] = without_unknown_constants(project.notes[name], unknown)
         elif isinstance(fresh, RoutesCatalog):
             drift.extend(notes_findings(project.notes[name], fresh, ()))  # it has no constants

@@ -93,6 +93,17 @@ class ConfigErrors(ConfigError):
         return "\n".join(str(error) for error in self.errors)
 
 
+class CatalogErrors(CatalogError):
+    """Several problems in one catalog, notes or spec file, reported together. Exit code 3."""
+
+    def __init__(self, errors: Iterable[CatalogError]) -> None:
+        self.errors = list(errors)
+        super().__init__(f"{len(self.errors)} problem(s)", file=self.errors[0].file if self.errors else None)
+
+    def __str__(self) -> str:
+        return "\n".join(str(error) for error in self.errors)
+
+
 def suggest(name: str, choices: Iterable[str]) -> str | None:
     """A "did you mean" hint for a mistyped name, or None when nothing is close."""
     matches = get_close_matches(name, sorted(choices), n=1)

@@ -43,6 +43,8 @@ class Kind(enum.StrEnum):
     NOTES_GAP = "notes-gap"
     NOTES_ORPHAN = "notes-orphan"
     NOTES_UNKNOWN_CONSTANT = "notes-unknown-constant"
+    RUN_TIME_VALUE_UNSTATED = "run-time-value-unstated"
+    RUN_TIME_VALUE_STALE = "run-time-value-stale"
     LIKELY_SUCCESSOR = "likely-successor"
     CITATION_FILE = "citation-file"
     CITATION_SYMBOL = "citation-symbol"
@@ -87,7 +89,14 @@ GROUPS: dict[str, tuple[Kind, ...]] = {
     ),
     "OpenAPI document": (Kind.OPENAPI_UNDOCUMENTED, Kind.OPENAPI_UNRAISED),
     "Page drift": (Kind.PAGE_STALE, Kind.REGION_HAND_EDITED, Kind.PAGE_MISSING_REGION),
-    "Notes": (Kind.NOTES_GAP, Kind.NOTES_ORPHAN, Kind.NOTES_UNKNOWN_CONSTANT, Kind.LIKELY_SUCCESSOR),
+    "Notes": (
+        Kind.NOTES_GAP,
+        Kind.NOTES_ORPHAN,
+        Kind.NOTES_UNKNOWN_CONSTANT,
+        Kind.RUN_TIME_VALUE_UNSTATED,
+        Kind.RUN_TIME_VALUE_STALE,
+        Kind.LIKELY_SUCCESSOR,
+    ),
     "Citations and links": (Kind.CITATION_FILE, Kind.CITATION_SYMBOL, Kind.LINK_BROKEN, Kind.ANCHOR_BROKEN),
     "Last verified": (Kind.VERIFICATION_STALE, Kind.VERIFICATION_MISSING),
     "Evidence and specification": (

@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from generator.core.errors import CatalogError
+from generator.core.errors import CatalogError, CatalogErrors
 from generator.core.models import ErrorEntry, ErrorsCatalog, Json, RoutesCatalog
-from generator.core.schemas import validate
+from generator.core.run_time_values import EntryRunTimeValues, StatedValue, compare_statements, statement_hint
+from generator.core.schemas import schema_problems
 from generator.core.yamlio import LoadedYaml
 
 T = TypeVar("T")
@@ -56,6 +57,8 @@ class EntryNotes:
     example: WrittenExample | None = None
     show_raises: bool = False
     """Whether the page lists where the exceptions behind this entry's handler are raised."""
+    run_time_values: Mapping[str, StatedValue] = field(default_factory=dict)
+    """Field -> what the editor states for a code or status the server sets at run time."""
 
     def prose(self, field_name: str) -> str | None:
         """`cause` or `action`."""
@@ -71,6 +74,10 @@ class EntryNotes:
             spec=tuple(data.get("spec") or ()),
             example=WrittenExample.from_data(example) if isinstance(example, Mapping) else None,
             show_raises=data.get("show_raises") is True,
+            run_time_values={
+                name: StatedValue.from_data(name, stated)
+                for name, stated in (data.get("run_time_values") or {}).items()
+            },
         )
 
 
@@ -102,11 +109,16 @@ class Notes:
         return {i: notes.example for i, notes in self.entries.items() if notes.example is not None}
 
 
-def parse_notes(loaded: LoadedYaml | None, file: str) -> Notes:
-    """Notes from a loaded notes file (None: there is none), checked against their schema."""
+def parse_notes(
+    loaded: LoadedYaml | None, file: str, dynamic: Mapping[str, Mapping[str, str]] | None = None
+) -> Notes:
+    """Notes from a loaded notes file (None: there is none), checked against their schema.
+
+    `dynamic` (entry id -> its fields set at run time, from the committed catalog) words the hints of
+    problems in `run_time_values`; without it they name the fields a statement takes."""
     if loaded is None or loaded.data is None:
         return Notes(file)
-    validate(loaded, "errors-notes", "see data/schema/errors-notes.schema.json for the fields an entry takes")
+    _check_schema(loaded, dynamic)
     data: Mapping[str, Any] = loaded.data
     entries = data.get("entries") or {}
     for key in entries:
@@ -127,6 +139,44 @@ def parse_notes(loaded: LoadedYaml | None, file: str) -> Notes:
     )
 
 
+_SCHEMA_HINT = "see data/schema/errors-notes.schema.json for the fields an entry takes"
+_MAX_PROBLEMS = 20
+"""Problems listed at once; the last line counts the rest."""
+
+
+def _check_schema(loaded: LoadedYaml, dynamic: Mapping[str, Mapping[str, str]] | None) -> None:
+    """Every problem the schema finds, each at its line, reported together."""
+    problems = schema_problems(loaded, "errors-notes")
+    errors = []
+    for path, message in problems[:_MAX_PROBLEMS]:
+        where = "/".join(str(p) for p in path) or "top level"
+        errors.append(
+            CatalogError(
+                f"{where}: {message}", file=loaded.file, line=loaded.line_of(path), hint=_hint(path, dynamic)
+            )
+        )
+    if len(problems) > _MAX_PROBLEMS:
+        left = len(problems) - _MAX_PROBLEMS
+        errors.append(CatalogError(f"and {left} more problem(s)", file=loaded.file, hint=_SCHEMA_HINT))
+    if errors:
+        raise errors[0] if len(errors) == 1 else CatalogErrors(errors)
+
+
+def _hint(path: tuple[str | int, ...], dynamic: Mapping[str, Mapping[str, str]] | None) -> str:
+    if len(path) < 3 or path[0] != "entries" or path[2] != "run_time_values":
+        return _SCHEMA_HINT
+    entry_id = str(path[1])
+    return statement_hint(entry_id, dynamic.get(entry_id) if dynamic is not None else None)
+
+
+def stated_values(entry: ErrorEntry, notes: Notes) -> Mapping[str, StatedValue]:
+    """Field -> the editor's statement for each of `entry`'s run-time values that a statement answers."""
+    statements = notes.entry(entry.id).run_time_values
+    if not entry.dynamic or not statements:
+        return {}
+    return compare_statements(entry.dynamic, {}, statements).stated
+
+
 def in_notes_order(items: Iterable[T], notes: Notes, entry_id: Callable[[T], str]) -> list[T]:
     """`items` in the order the notes file writes their entries about, then those it does not, as given.
 
@@ -144,6 +194,9 @@ class NotesReport:
     orphans: tuple[str, ...]
     drafts: Mapping[str, str] = field(default_factory=dict)
     """Gap id -> the comment above its call in the code, where there is one: what the page shows meanwhile."""
+    run_time: Mapping[str, EntryRunTimeValues] = field(default_factory=dict)
+    """Entry id -> its run-time values against the notes' statements, for each entry with a value set at
+    run time or a statement (errors catalogs only), in catalog order."""
 
 
 def notes_report(catalog: ErrorsCatalog | RoutesCatalog, notes: Notes) -> NotesReport:
@@ -159,4 +212,16 @@ def notes_report(catalog: ErrorsCatalog | RoutesCatalog, notes: Notes) -> NotesR
         for item in items
         if isinstance(item, ErrorEntry) and item.draft_cause and item.id in missing
     }
-    return NotesReport(gaps, orphans, drafts)
+    return NotesReport(gaps, orphans, drafts, _run_time_values(catalog, notes))
+
+
+def _run_time_values(catalog: ErrorsCatalog | RoutesCatalog, notes: Notes) -> dict[str, EntryRunTimeValues]:
+    if not isinstance(catalog, ErrorsCatalog):
+        return {}
+    found = {}
+    for entry in catalog.entries:
+        statements = notes.entry(entry.id).run_time_values
+        if entry.dynamic or statements:
+            values = {"code": entry.code, "status": entry.status}
+            found[entry.id] = compare_statements(entry.dynamic, values, statements)
+    return found

@@ -116,13 +116,14 @@ def load_project(
         pages: The pages as a caller already read them (the MkDocs plugin reads them through MkDocs).
         base: A git ref: also read each errors catalog as committed there (for contract changes).
     """
-    notes = {name: _notes(settings, name) for name in settings.catalogs}
+    committed = {name: _committed(settings, name) for name in settings.catalogs}
+    notes = {name: _notes(settings, name, committed[name]) for name in settings.catalogs}
     if pages is None and site:
         shown = settings.relative(settings.docs_dir)
         pages = read_pages(settings.docs_dir, within=settings.root, shown=shown)
     return Project(
         settings=settings,
-        committed={name: _committed(settings, name) for name in settings.catalogs},
+        committed=committed,
         notes=notes,
         evidence=_evidence(settings),
         specs=_specs(settings, notes),
@@ -177,10 +178,13 @@ def _openapi_documents(settings: Settings) -> dict[str, dict[str, Any]]:
     return found
 
 
-def _notes(settings: Settings, name: str) -> Notes:
+def _notes(settings: Settings, name: str, committed: CommittedCatalog | None) -> Notes:
     path = settings.notes_path(name)
     shown = settings.relative(path)
-    return parse_notes(read_yaml(path, shown, within=settings.root) if path.exists() else None, shown)
+    loaded = read_yaml(path, shown, within=settings.root) if path.exists() else None
+    catalog = committed.catalog if committed is not None else None
+    dynamic = {e.id: e.dynamic for e in catalog.entries} if isinstance(catalog, ErrorsCatalog) else None
+    return parse_notes(loaded, shown, dynamic)
 
 
 def _evidence(settings: Settings) -> dict[str, Evidence]:

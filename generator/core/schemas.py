@@ -48,20 +48,23 @@ def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
 
 def validate(loaded: LoadedYaml, schema_name: str, hint: str) -> None:
     """Check a loaded file against its JSON Schema; the first problem becomes a located CatalogError."""
-    if _conforms(schema_name)(loaded.data):
-        return  # certainly valid (generator/core/schema_check.py); jsonschema would find nothing
-    errors = sorted(_validator(schema_name).iter_errors(loaded.data), key=lambda e: list(e.absolute_path))
-    if errors:
-        error = errors[0]
-        path = (*error.absolute_path, *_key_at_fault(error))
+    problems = schema_problems(loaded, schema_name)
+    if problems:
+        path, message = problems[0]
         where = "/".join(str(p) for p in path) or "top level"
-        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
         raise CatalogError(
-            f"{where}: {error.message}{more}",
-            file=loaded.file,
-            line=loaded.line_of(path),
-            hint=hint,
+            f"{where}: {message}{more}", file=loaded.file, line=loaded.line_of(path), hint=hint
         )
+
+
+def schema_problems(loaded: LoadedYaml, schema_name: str) -> list[tuple[tuple[str | int, ...], str]]:
+    """Every way a loaded file breaks its JSON Schema, in document order: (the path of the key or item at
+    fault, what is wrong). Empty when it conforms."""
+    if _conforms(schema_name)(loaded.data):
+        return []  # certainly valid (generator/core/schema_check.py); jsonschema would find nothing
+    errors = sorted(_validator(schema_name).iter_errors(loaded.data), key=lambda e: list(e.absolute_path))
+    return [((*error.absolute_path, *_key_at_fault(error)), error.message) for error in errors]
 
 
 def _key_at_fault(error: jsonschema.ValidationError) -> tuple[str, ...]:

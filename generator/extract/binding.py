@@ -4,7 +4,9 @@ A position in an argument map counts the arguments a caller writes, after `self`
 keyword is found by keyword or by position, and one mapped to a position by position or by its parameter's
 keyword, as Python binds them. A constructor that passes its arguments on to another (a subclass's
 `super().__init__(404, msg)`, a helper that calls the configured function) takes the fields its own map leaves
-out from that call: a value it fixes comes from it, a parameter it passes on from the caller's argument.
+out from that call: a value it fixes comes from it, a parameter it passes on from the caller's argument. A
+field mapped to a name that is no parameter of a class's constructor is read from the class attribute of that
+name (`class NotFound(ApiError): status_code = 404`), the called class's own before its bases'.
 """
 
 from __future__ import annotations
@@ -54,6 +56,10 @@ class Constructor:
     parameters: tuple[Parameter, ...]
     arguments: Mapping[str, ArgumentRef] = field(default_factory=dict)
     forward: Forward | None = None
+    attributes: Mapping[str, tuple[str, griffe.Module]] = field(default_factory=dict)
+    """For a class: its class attributes with a value, its own before its bases' (name -> the value as
+    source text, and the module it is evaluated in). A field mapped to a name that no parameter has is read
+    here."""
 
 
 @dataclass(frozen=True)
@@ -65,23 +71,30 @@ class Bound:
 
 
 def bind(
-    constructor: Constructor, call: ast.Call, role: str, scope: griffe.Module, depth: int = 0
+    constructor: Constructor,
+    call: ast.Call,
+    role: str,
+    scope: griffe.Module,
+    depth: int = 0,
+    called: Constructor | None = None,
 ) -> Bound | None:
-    """The expression of `call` (made in `scope`) that gives `role`, else the default that does; None when
-    the configuration maps no argument to `role`."""
+    """The expression of `call` (made in `scope`) that gives `role`, else the default that does, else the
+    class attribute of that name of the class called (`called`: the subclass whose `__init__` forwarded to
+    `constructor`); None when the configuration maps no argument to `role`."""
+    called = called or constructor
     ref = constructor.arguments.get(role)
     forward = constructor.forward
     if ref is None and forward is not None and depth < MAX_FORWARDS:
-        inner = bind(forward.target, forward.call, role, constructor.module, depth + 1)
+        inner = bind(forward.target, forward.call, role, constructor.module, depth + 1, called)
         names = {parameter.name for parameter in constructor.parameters}
         passed_on = inner is not None and isinstance(inner.node, ast.Name) and inner.node.id in names
         if passed_on and inner is not None and isinstance(inner.node, ast.Name):
-            return _bind_parameter(constructor, call, inner.node.id, scope)
+            return _bind_parameter(constructor, call, inner.node.id, scope, called)
         return inner
     if ref is None:
         return None
     if isinstance(ref, str):
-        return _bind_parameter(constructor, call, ref, scope)
+        return _bind_parameter(constructor, call, ref, scope, called)
     variadic = next((i for i, p in enumerate(constructor.parameters) if p.variadic), None)
     args = _positional(call)
     if ref < len(args):
@@ -92,7 +105,9 @@ def bind(
     if variadic is not None and ref >= variadic:
         return None
     parameters = constructor.parameters
-    return _bind_parameter(constructor, call, parameters[ref].name, scope) if ref < len(parameters) else None
+    if ref >= len(parameters):
+        return None
+    return _bind_parameter(constructor, call, parameters[ref].name, scope, called)
 
 
 def maps(constructor: Constructor, role: str) -> bool:
@@ -126,7 +141,7 @@ def _unpacked(call: ast.Call, *, positional: bool) -> ast.expr | None:
 
 
 def _bind_parameter(
-    constructor: Constructor, call: ast.Call, name: str, scope: griffe.Module
+    constructor: Constructor, call: ast.Call, name: str, scope: griffe.Module, called: Constructor
 ) -> Bound | None:
     for keyword in call.keywords:
         if keyword.arg == name:
@@ -134,7 +149,8 @@ def _bind_parameter(
     parameters = constructor.parameters
     index = next((i for i, p in enumerate(parameters) if p.name == name), None)
     if index is None:
-        return None
+        attribute = called.attributes.get(name) or constructor.attributes.get(name)
+        return None if attribute is None else Bound(*attribute)
     args = _positional(call)
     if not parameters[index].keyword_only and index < len(args):
         return Bound(args[index], scope)

@@ -74,9 +74,19 @@ class ConstructorTable:
 
     def _of_class(self, cls: griffe.Class, name: str) -> Constructor:
         init = self._init(cls)
-        if init is not None:
-            return Constructor(cls.name, name, cls, cls.module, _parameters(init))
-        return Constructor(cls.name, name, cls, cls.module, _fields(cls))
+        parameters = _parameters(init) if init is not None else _fields(cls)
+        return Constructor(cls.name, name, cls, cls.module, parameters, attributes=self._attributes(cls))
+
+    def _attributes(self, cls: griffe.Class) -> dict[str, tuple[str, griffe.Module]]:
+        """The class attributes with a value of `cls` and of its bases in the source, nearest first."""
+        found: dict[str, tuple[str, griffe.Module]] = {}
+        for klass in self._mro(cls):
+            for member in klass.members.values():
+                if not isinstance(member, griffe.Attribute) or member.value is None:
+                    continue
+                if "class-attribute" in member.labels:
+                    found.setdefault(member.name, (str(member.value), klass.module))
+        return found
 
     def _init(self, cls: griffe.Class) -> griffe.Function | None:
         """The `__init__` a call of `cls` runs: its own, or the first of its bases' that the source has."""
@@ -135,14 +145,24 @@ class ConstructorTable:
 
     def _derived(self, cls: griffe.Class, parent: Constructor) -> Constructor:
         init = cls.members.get("__init__")
+        attributes = self._attributes(cls)
         if not isinstance(init, griffe.Function):
-            return replace(parent, name=cls.name, configured=cls.name, obj=cls)
+            return replace(parent, name=cls.name, configured=cls.name, obj=cls, attributes=attributes)
         call = _forwarding_call(self.bodies.get(init.path), parent.name)
+        parameters = _parameters(init)
         if call is None:
             # An __init__ that passes nothing on: its own parameters, mapped as the parent's are.
-            return Constructor(cls.name, cls.name, cls, cls.module, _parameters(init), parent.arguments)
+            return Constructor(
+                cls.name, cls.name, cls, cls.module, parameters, parent.arguments, None, attributes
+            )
         return Constructor(
-            cls.name, cls.name, cls, cls.module, _parameters(init), forward=Forward(call, parent)
+            cls.name,
+            cls.name,
+            cls,
+            cls.module,
+            parameters,
+            forward=Forward(call, parent),
+            attributes=attributes,
         )
 
 

@@ -137,7 +137,14 @@ class SiteReader:
             return None, ()
         bound = self._bound(role, call)
         if bound is None:
-            raise self._fail(role, "is missing", f"pass the {role}, or give the constructor a default")
+            attribute = (
+                " or a class attribute of the mapped name"
+                if isinstance(self.constructor.obj, griffe.Class)
+                else ""
+            )
+            raise self._fail(
+                role, "is missing", f"pass the {role}, or give the constructor a default{attribute}"
+            )
         try:
             resolved = self._evaluate(bound)
         except TooLarge as err:

@@ -27,6 +27,7 @@ import griffe
 
 from generator.core.errors import SourceError
 from generator.extract.calls import Call, CallFinder, callee_name
+from generator.extract.class_calls import CLS, ClassCalls, defining_class, receiver_class
 from generator.extract.local_names import LocalNames, dotted_name, local_names
 from generator.extract.resolve import Resolver
 
@@ -52,6 +53,8 @@ class Where:
     """The conditions under which the callers called their way here."""
     helpers: tuple[griffe.Function, ...] = ()
     """The helpers on the path, `function` last (none: `function` is the configured one)."""
+    cls: str | None = None
+    """The class `cls` stands for in `function`: the one the call that led here named, else its own."""
 
     @property
     def name(self) -> str:
@@ -248,6 +251,7 @@ class Reach:
     ) -> None:
         self.code = code
         self.constructors = frozenset(constructors)
+        self.class_calls = ClassCalls(self.constructors)
         self.configured = frozenset(configured)
         """Dotted paths of the configured functions and constructors: never followed into."""
         self.targets = CallTargets(nodes, follow)
@@ -266,19 +270,20 @@ class Reach:
         node = self.nodes.get(function.path)
         if node is None:
             raise SourceError(f"no source for {function.path}", file=file, hint="is the module loaded?")
-        return Where(function, node, self.code[function.path], (name,), ())
+        return Where(function, node, self.code[function.path], (name,), (), cls=defining_class(function))
 
     def constructor_calls(self, where: Where) -> Iterator[tuple[Where, Call]]:
         """Every constructor call in `where` and in the helpers it reaches, in the order a reader meets them;
         each call's conditions include the guards of the calls that led to it."""
-        names = self.targets.candidate_names(where.function) | self.constructors
+        names = self.targets.candidate_names(where.function) | self.constructors | {CLS}
         finder = self._finder(where.code, names)
         stack = {where.function.path}
         yield from self._walk(where, finder.calls(where.node.body), stack)
 
     def _walk(self, where: Where, calls: Iterator[Call], stack: set[str]) -> Iterator[tuple[Where, Call]]:
-        followed: set[str] = set()  # a helper called twice by one function is walked once
-        for found in calls:
+        followed: set[tuple[str, str | None]] = set()  # a helper called twice is walked once (per `cls`)
+        for each in calls:
+            found = self.class_calls.resolve(each, where.cls)
             if callee_name(found.call) in self.constructors:
                 self.reached.add(where.path[0])
                 if where.helpers and id(found.call) in self._yielded:
@@ -295,9 +300,12 @@ class Reach:
                 )
                 continue
             helper = self._helper(found.call, where, stack)
-            if helper is None or helper.path in followed:
+            if helper is None:
                 continue
-            followed.add(helper.path)
+            cls = self._cls_in(helper, found.call, where)
+            if (helper.path, cls) in followed:
+                continue
+            followed.add((helper.path, cls))
             self.visits += 1
             if self.visits > MAX_HELPER_VISITS:
                 raise SourceError(
@@ -311,8 +319,9 @@ class Reach:
                 (*where.path, local_name(helper)),
                 (*where.guards, *found.conditions),
                 (*where.helpers, helper),
+                cls,
             )
-            names = self.targets.candidate_names(helper) | self.constructors
+            names = self.targets.candidate_names(helper) | self.constructors | {CLS}
             stack.add(helper.path)
             yield from self._walk(inner, self._finder(inner.code, names).calls(inner.node.body), stack)
             stack.discard(helper.path)
@@ -327,6 +336,12 @@ class Reach:
         if helper is None or helper.path in stack:
             return None
         return helper
+
+    def _cls_in(self, helper: griffe.Function, call: ast.Call, where: Where) -> str | None:
+        """What `cls` stands for in `helper`, reached by `call` from `where`."""
+        module = where.function.module
+        named_class = receiver_class(call, where.cls, lambda name: resolved(module.members.get(name)))
+        return named_class or defining_class(helper)
 
     def _finder(self, code: str, names: frozenset[str]) -> CallFinder:
         key = (code, names)

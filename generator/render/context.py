@@ -6,10 +6,11 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
 
 - `page-header`: `header` with `status`, `audience`, `last_verified`, `canonical`, `reproduced`.
 - `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`, None where the notes have a
-  gap; `draft_cause`, the comment above the call in the code or None; and `show_raises`, the notes' option to
-  list the entry's `raises`) in the notes file's order, then entries without notes in catalog order;
-  `columns`, which of the Code and HTTP columns the table has; `json_href`, the page-relative link to the
-  catalog as JSON.
+  gap; `draft_cause`, the comment above the call in the code or None; `show_raises`, the notes' option to
+  list the entry's `raises`; `stated`, field -> `value` (a list), `expression`, `because` for each value
+  set at run time that the notes state) in the notes file's order, then entries without notes in catalog
+  order; `columns`, which of the Code and HTTP columns the table has; `json_href`, the page-relative link to
+  the catalog as JSON.
 - `based-on`: `sources` (`file`, `url`, `symbols` as `name` + `url`): the front matter's `based_on` files,
   then the helpers that extract followed to reach the calls of the page's errors catalog; and `specs`
   (`title`, `url`).
@@ -36,7 +37,7 @@ from jinja2.exceptions import SecurityError
 from generator.core import template_cache
 from generator.core.errors import TemplateError, suggest
 from generator.core.models import TOOL_KINDS, Catalog, ErrorsCatalog, RoutesCatalog, ToolsCatalog
-from generator.core.notes import in_notes_order
+from generator.core.notes import in_notes_order, stated_values
 from generator.core.pages import holds_marker
 from generator.render.evidence_context import (
     client_differences_region,
@@ -113,7 +114,10 @@ def _error_table(inputs: RenderInputs, region: Region, page: str, context: Conte
         cause, action = render_entry_notes(inputs, name, entry.id)
         notes = {"cause": cause, "action": action, "draft_cause": entry.draft_cause}
         fields = {"code": entry.code, "status": entry.status, **entry.as_data()}
-        shown = {"show_raises": inputs.notes_of(name).entry(entry.id).show_raises}
+        stated = {
+            field: value.as_context() for field, value in stated_values(entry, inputs.notes_of(name)).items()
+        }
+        shown = {"show_raises": inputs.notes_of(name).entry(entry.id).show_raises, "stated": stated}
         entries.append({**fields, "anchor": f"err-{entry.id}", **notes, **shown})
     return {"entries": entries, "columns": _columns(entries), "json_href": _json_href(page, name)}
 

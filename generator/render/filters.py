@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
@@ -33,9 +34,16 @@ def cell(value: Any) -> str:
     return " ".join(str(value).split()).replace("|", "\\|")
 
 
+def attribute(value: Any) -> str:
+    """Text made safe for an HTML attribute inside a Markdown table cell (a tooltip): one line, with `&`,
+    `<`, `>`, quotes and pipes as entities (a table would split at a pipe, and keep a backslash before it)."""
+    return html.escape(" ".join(str(value).split()), quote=True).replace("|", "&#124;")
+
+
 FILTERS: dict[str, Callable[..., Any]] = {
     "kib": kib,
     "number_word": number_word,
     "join_code": join_code,
     "cell": cell,
+    "attribute": attribute,
 }

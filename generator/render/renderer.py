@@ -17,7 +17,7 @@ from jinja2.exceptions import SecurityError
 
 from generator.core.errors import DocgenError, TemplateError, suggest
 from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
-from generator.core.notes import Notes
+from generator.core.notes import Notes, stated_values
 from generator.core.pages import page_titles, split_front_matter
 from generator.core.project import Project
 from generator.core.sandbox import TemplateFailure
@@ -204,7 +204,8 @@ def _translate(
 
 def catalog_as_json(inputs: RenderInputs, name: str) -> dict[str, Any]:
     """The catalog `name` as published beside its page: its facts, plus each entry's notes rendered
-    (`cause` and `action` as Markdown, null where the notes have a gap)."""
+    (`cause` and `action` as Markdown, null where the notes have a gap) and, for an entry with values set at
+    run time that the notes state, those statements (`stated`)."""
     catalog = inputs.catalogs[name]
     data: dict[str, Any] = catalog.as_data()
     if isinstance(catalog, ErrorsCatalog):
@@ -212,6 +213,9 @@ def catalog_as_json(inputs: RenderInputs, name: str) -> dict[str, Any]:
         for entry in catalog.entries:
             cause, action = render_entry_notes(inputs, name, entry.id)
             entries.append({**entry.as_data(), "cause": cause, "action": action})
+            stated = stated_values(entry, inputs.notes_of(name))
+            if stated:
+                entries[-1]["stated"] = {field: value.as_context() for field, value in stated.items()}
         data["entries"] = entries
     if isinstance(catalog, RoutesCatalog):
         errors = []

@@ -73,6 +73,15 @@ def _report_notes(project: Project, name: str, catalog: ErrorsCatalog | RoutesCa
         _say(f"{notes.file}: entry '{entry_id}' has no cause or action yet; add them under 'entries:'{shown}")
     for entry_id in report.orphans:
         _say(f"{notes.file}: notes for '{entry_id}', which is no longer in the catalog; move or delete them")
+    for entry_id, values in report.run_time.items():
+        for field, expression in values.unstated.items():
+            _say(
+                f"{notes.file}: entry '{entry_id}' has its {field} set at run time by `{expression}`; "
+                f"state what a client gets under 'run_time_values: {field}:'"
+            )
+        for stale in values.stale:
+            where = f"entry '{entry_id}', run_time_values: {stale.statement.field}"
+            _say(f"{notes.file}: {where}: {stale.reason()}")
 
 
 def render_command(settings: Settings, args: argparse.Namespace) -> int:

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from generator.core.catalog import dump_catalog, parse_catalog
-from generator.core.errors import CatalogError
+from generator.core.errors import CatalogError, CatalogErrors
 from generator.core.models import ErrorEntry, ErrorsCatalog, Source, ToolsCatalog
-from generator.core.notes import EntryNotes, Notes, notes_report
-from generator.core.yamlio import load_yaml
+from generator.core.notes import EntryNotes, Notes, notes_report, parse_notes
+from generator.core.yamlio import load_yaml, read_yaml
 from generator.shell.cli import main
 from tests.helpers import (
     MKDOCS_ERRORS,
@@ -259,6 +259,9 @@ def test_absent_or_empty_notes_have_no_entries(tmp_path: Path, text: str | None)
     assert (notes.file, notes.entries, notes.spec, notes.endpoint) == ("errors.notes.yaml", {}, None, None)
 
 
+STATED = "    action: Call tools/list first.\n    run_time_values:\n"
+"""Where the violations below add a `run_time_values` statement."""
+
 NOTES_VIOLATIONS = {
     "malformed YAML": ("body was empty.", "body: was empty.", "invalid YAML", "body: was"),
     "an unknown field": (
@@ -291,6 +294,36 @@ NOTES_VIOLATIONS = {
         "entries/unknown-tool/cause",
         "[a, b]",
     ),
+    "a stated status that is text": (
+        "    action: Call tools/list first.",
+        STATED + "      status: {expression: s, value: '409'}",
+        "entries/unknown-tool/run_time_values/status/value: '409' is not of type 'integer', 'array'",
+        "value: '409'",
+    ),
+    "a stated status out of range": (
+        "    action: Call tools/list first.",
+        STATED + "      status: {expression: s, value: [200, 99]}",
+        "entries/unknown-tool/run_time_values/status/value/1: 99 is less than the minimum of 100",
+        "value: [200, 99]",
+    ),
+    "a stated code that is a mapping": (
+        "    action: Call tools/list first.",
+        STATED + "      code: {expression: c, value: {a: 1}}",
+        "entries/unknown-tool/run_time_values/code/value: {'a': 1} is not of type",
+        "value: {a: 1}",
+    ),
+    "a statement without its expression": (
+        "    action: Call tools/list first.",
+        STATED + "      code: {value: -1}",
+        "entries/unknown-tool/run_time_values/code: 'expression' is a required property",
+        "code: {value",
+    ),
+    "a statement for a field that is never stated": (
+        "    action: Call tools/list first.",
+        STATED + "      data: {expression: d, value: [k]}",
+        "entries/unknown-tool/run_time_values/data: Additional properties are not allowed",
+        "data: {expression",
+    ),
 }
 
 
@@ -303,6 +336,33 @@ def test_a_notes_problem_is_located(tmp_path: Path, old: str, new: str, message:
     assert caught.value.message.startswith(message)
     assert caught.value.location == f"data/errors.notes.yaml:{line_of(text, needle)}"
     assert caught.value.hint
+
+
+def test_every_problem_of_a_notes_file_is_reported_at_once_with_hints_from_the_catalog(
+    tmp_path: Path,
+) -> None:
+    text = NOTES.replace("    action: Call tools/list first.", "    acton: Call tools/list first.").replace(
+        "      repeat: 1\n",
+        "      repeat: 1\n    run_time_values:\n      status: {expression: s, value: x}\n",
+    )
+    path = write_notes(make_files(tmp_path, {"data/.keep": ""}), text)
+    loaded = read_yaml(path, "data/errors.notes.yaml")
+    dynamic = {"empty-request": {"status": "STATUS[kind]", "data": "extra"}, "unknown-tool": {}}
+    with pytest.raises(CatalogErrors) as caught:
+        parse_notes(loaded, "data/errors.notes.yaml", dynamic)
+    assert [(error.location, error.message, error.hint) for error in caught.value.errors] == [
+        (
+            f"data/errors.notes.yaml:{line_of(text, 'value: x')}",
+            "entries/empty-request/run_time_values/status/value: 'x' is not of type 'integer', 'array'",
+            "entry 'empty-request' sets at run time: status = `STATUS[kind]` (status's `value` is an HTTP "
+            "status (an integer from 100 to 599) or a list of them)",
+        ),
+        (
+            f"data/errors.notes.yaml:{line_of(text, 'acton')}",
+            "entries/unknown-tool/acton: Additional properties are not allowed ('acton' was unexpected)",
+            "see data/schema/errors-notes.schema.json for the fields an entry takes",
+        ),
+    ]
 
 
 def test_gaps_and_orphans() -> None:

@@ -144,7 +144,14 @@ def test_what_templates_need_still_works(environment: jinja2.Environment) -> Non
 
 def test_only_the_offered_filters_and_globals_exist(environment: jinja2.Environment) -> None:
     assert set(environment.globals) == {"range", "namespace"}
-    assert set(environment.filters) == {*JINJA_FILTERS, "kib", "number_word", "join_code", "cell"}
+    assert set(environment.filters) == {
+        *JINJA_FILTERS,
+        "kib",
+        "number_word",
+        "join_code",
+        "cell",
+        "attribute",
+    }
     for refused in ("attr", "center", "random", "pprint", "wordwrap", "batch"):
         with pytest.raises(jinja2.TemplateSyntaxError, match="No filter named"):
             render(environment, f"{{{{ 'x' | {refused} }}}}")

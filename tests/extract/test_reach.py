@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.errors import ConfigError, ConfigErrors, SourceError
 from generator.extract import reach
-from tests.helpers import make_project, run_extract_in_memory
+from tests.helpers import MKDOCS_ERRORS, make_files, make_project, run_extract_in_memory
 
 
 def entries(root: Path) -> list[dict[str, Any]]:
@@ -283,3 +283,72 @@ def test_a_helper_shared_by_two_functions_makes_one_entry_under_the_first_path(t
     )
     # post reaches the call too (it is no configuration error), but the call is one error, listed once.
     assert [e.get("path") for e in entries(tmp_path)] == [["get", "_session"]]
+
+
+CLASS_MKDOCS = MKDOCS_ERRORS.format(
+    source="app/server.py", constructors="ApiError", functions="first, second"
+).replace("{code: 1, message: 2, status: status, data: data}", "{message: 0, status: status_code}")
+
+CLASS_SERVER = """\
+class ApiError(Exception):
+    status_code = 500
+
+    def __init__(self, message):
+        super().__init__(message)
+
+    @classmethod
+    def refused(cls, why):
+        return cls(f"Refused: {why}")
+
+
+class Busy(ApiError):
+    status_code = 503
+
+
+class Locked(ApiError):
+    status_code = 423
+
+
+class Registry:
+    @classmethod
+    def make(cls):
+        return cls()
+
+
+def first(flag):
+    Registry.make()
+    if flag:
+        raise Busy.refused("busy")
+    raise Locked.refused("locked")
+
+
+def second():
+    raise Busy.refused("still busy")
+"""
+
+
+def test_cls_in_a_classmethod_is_the_class_it_was_called_on_once_per_class(tmp_path: Path) -> None:
+    make_files(tmp_path, {"app/__init__.py": "", "app/server.py": CLASS_SERVER, "mkdocs.yml": CLASS_MKDOCS})
+    found = [(e["function"], e["status"], e.get("path"), e["conditions"]) for e in entries(tmp_path)]
+    # One entry per class the inherited classmethod builds; `second` reaches Busy's again (listed under the
+    # first path); Registry's cls() builds no error.
+    assert found == [
+        ("ApiError.refused", 503, ["first", "ApiError.refused"], ["flag"]),
+        ("ApiError.refused", 423, ["first", "ApiError.refused"], []),
+    ]
+
+
+def test_a_field_no_parameter_or_class_attribute_gives_is_a_located_error(tmp_path: Path) -> None:
+    server = CLASS_SERVER.replace("    status_code = 500\n\n", "").replace(
+        "    status_code = 423\n", "    pass\n"
+    )
+    make_files(tmp_path, {"app/__init__.py": "", "app/server.py": server, "mkdocs.yml": CLASS_MKDOCS})
+    with pytest.raises(SourceError) as caught:
+        run_extract_in_memory(tmp_path)
+    line = next(n for n, text in enumerate(server.splitlines(), 1) if "return cls(" in text)
+    assert caught.value.location == f"app/server.py:{line}"
+    assert caught.value.message == "the status of this Locked() call is missing"
+    assert (
+        caught.value.hint
+        == "pass the status, or give the constructor a default or a class attribute of the mapped name"
+    )

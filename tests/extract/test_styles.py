@@ -249,6 +249,41 @@ STYLES = {
             ],
         },
     ),
+    "class_attributes": Style(
+        server="shop/errors.py",
+        entries=[
+            entry("no-such-item", "get_item", "No such item", code="NOT_FOUND", status=404),
+            entry("the-item-was-removed", "get_item", "The item was removed", code="NOT_FOUND", status=410),
+            # `NotFound.missing(...)`: the classmethod is ApiError's, `cls` is NotFound.
+            entry("no-given", "ApiError.missing", "No {what} given", code="NOT_FOUND", status=404),
+            entry("item-exists", "Conflict.for_item", "Item {item_id} exists", code="CONFLICT", status=409),
+            entry("no-id", "add_item", "No id", code="INTERNAL", status=500),
+        ],
+        lines=[40, 42, 17, 35, 52],
+        drift={
+            "status": ("    status_code = 410\n", "    status_code = 451\n"),
+            # The inherited classmethod called on another class builds that class, with its attributes.
+            "code": ('raise NotFound.missing("owner")', 'raise Conflict.missing("owner")'),
+            "removed": ('        raise Gone("The item was removed")\n', "        return None\n"),
+            "added": (
+                '    items[item_id] = {"owner": owner}\n',
+                '    if owner == "nobody":\n        raise Conflict("Nobody owns items")\n'
+                '    items[item_id] = {"owner": owner}\n',
+            ),
+        },
+        harmless={
+            "blank lines": [("\n\nclass Gone(", "\n\n\n\nclass Gone(")],
+            "a moved function": [
+                ("\n\ndef add_item", "\n\ndef unrelated():\n    return 1\n\n\ndef add_item")
+            ],
+            "a reflowed call": [
+                (
+                    'return cls(f"Item {item_id} exists")',
+                    'return cls(\n            f"Item {item_id} exists",\n        )',
+                )
+            ],
+        },
+    ),
     "dynamic": Style(
         server="jobs/runner.py",
         entries=[
@@ -352,9 +387,10 @@ def test_extract_render_build_and_check(
     has_code = any("code" in e or "code" in e.get("dynamic", {}) for e in style.entries)
     assert ("| Code | HTTP |" in page) is has_code
     assert "| HTTP | Cause |" in page
-    # A value the server sets at run time is said so in its cell, never shown as a made-up value.
+    # A value the server sets at run time shows what the notes state, marked as stated, or says it is set at
+    # run time; never a made-up value.
     dynamic = any(e.get("dynamic") for e in style.entries)
-    assert ("_Set at run time._" in page) is dynamic
+    assert ("_Set at run time._" in page or 'class="docgen-stated"' in page) is dynamic
 
 
 DRIFT_CASES = [(name, kind) for name, style in STYLES.items() for kind in style.drift]

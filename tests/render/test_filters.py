@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.render.filters import cell, join_code, kib, number_word
+from generator.render.filters import attribute, cell, join_code, kib, number_word
 
 
 @pytest.mark.parametrize(
@@ -30,3 +30,9 @@ def test_join_code_reads_as_a_sentence() -> None:
 
 def test_cell_keeps_a_table_row_on_one_line() -> None:
     assert cell("a | b\n  c") == "a \\| b c"
+
+
+def test_attribute_keeps_a_tooltip_inside_its_attribute_and_its_table_cell() -> None:
+    assert attribute('flags | MASK\n  if a < b & c else "d"') == (
+        "flags &#124; MASK if a &lt; b &amp; c else &quot;d&quot;"
+    )

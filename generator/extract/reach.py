@@ -48,6 +48,9 @@ class Where:
     """The conditions under which the callers called their way here."""
     helpers: tuple[griffe.Function, ...] = ()
     """The helpers on the path, `function` last (none: `function` is the configured one)."""
+    hops: tuple[tuple[griffe.Function, ast.Call], ...] = ()
+    """Each call that led here, with the function it sits in: the configured function's call of the first
+    helper, and so on (none: `function` is the configured one)."""
 
     @property
     def name(self) -> str:
@@ -275,6 +278,7 @@ class Reach:
                 (*where.path, local_name(helper)),
                 (*where.guards, *found.conditions),
                 (*where.helpers, helper),
+                (*where.hops, (where.function, found.call)),
             )
             names = self.targets.candidate_names(helper) | self.constructors
             stack.add(helper.path)

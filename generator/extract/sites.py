@@ -18,6 +18,7 @@ import griffe
 from generator.core.errors import ConfigError, ConfigErrors
 from generator.core.models import ErrorEntry, Source
 from generator.core.settings import CatalogConfig, relative_path
+from generator.core.symbols import call_span
 from generator.extract.binding import Constructor
 from generator.extract.calls import Call, callee_name
 from generator.extract.constructors import ConstructorTable
@@ -172,7 +173,8 @@ class _SiteBuilder:
         name = ".".join((at.name, *found.scope))
         built = reader.build(name, found, self.lines[at.code])
         path, behind = (*at.path[:-1], name), self.raises.behind(at, found, self.files)
-        return dataclasses.replace(built, path=path, helpers=self.helpers[key], raises=behind)
+        calls = (*((self.files(f.module), call_span(c)) for f, c in at.hops), (file, call_span(found.call)))
+        return dataclasses.replace(built, path=path, helpers=self.helpers[key], raises=behind, calls=calls)
 
 
 def gone_from(previous: Sequence[ErrorEntry], sites: Sequence[ErrorSite]) -> set[str]:

@@ -8,7 +8,8 @@ The error paths a catalog lists are checked entry by entry already, so a stateme
 errors is hashed as the facts of those errors rather than as its syntax. extract says which calls lead where
 (`ErrorMarks`: a constructor call of a site, or the call of the next helper on an entry's path); a `return`,
 `raise` or expression statement holding such a call, and an early exit (an `if` without `else` whose body
-only returns or raises, with such a call in its test or body), become one marker holding the sorted facts.
+only returns or raises, with such a call in its test or body), become one marker holding the sorted facts
+(and which of those four kinds of statement it was).
 `if bad: return error(...)` inline and `if (refusal := check(x)) is not None: return refusal` with the error
 in `check` then hash the same, while a changed message or status, which changes the facts, still changes
 the fingerprint. A symbol fingerprinted without marks is hashed exactly as before.
@@ -241,7 +242,7 @@ def _mark_statements(
     for index, statement in enumerate(statements):
         facts = error_facts(statement, marks)
         if facts:
-            statements[index] = _marker(facts)
+            statements[index] = _marker(statement, facts)
             swapped.append((statements, index, statement))
             continue
         for block in _blocks(statement):
@@ -283,17 +284,19 @@ def call_span(call: ast.Call) -> CallSpan:
 
 class ErrorMarker(ast.stmt):
     """The statement that stands, in a fingerprint, for one that leads to catalogued errors: a node type no
-    parsed source holds, with the sorted facts of those errors."""
+    parsed source holds, with the kind of statement it replaces (an early exit, a return, a raise, an
+    expression) and the sorted facts of those errors."""
 
-    _fields = ("facts",)
+    _fields = ("kind", "facts")
 
-    def __init__(self, facts: list[str]) -> None:
+    def __init__(self, kind: str, facts: list[str]) -> None:
         super().__init__()
+        self.kind = kind
         self.facts = facts
 
 
-def _marker(facts: frozenset[str]) -> ast.stmt:
-    return ErrorMarker(sorted(facts))
+def _marker(statement: ast.stmt, facts: frozenset[str]) -> ast.stmt:
+    return ErrorMarker(type(statement).__name__, sorted(facts))
 
 
 def _routes_errors_only(node: _Definition, marks: Mapping[CallSpan, frozenset[str]]) -> bool:

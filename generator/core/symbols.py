@@ -169,13 +169,9 @@ def _locate(
         scope = node.body
     assert node is not None
     module_names = _module_names(tree)
+    fingerprint, routes_errors_only = _fingerprinted(node, module_names, marks)
     return Symbol(
-        file,
-        name,
-        _first_line(node),
-        node.end_lineno or node.lineno,
-        _fingerprint(node, module_names, marks),
-        _routes_errors_only(node, marks),
+        file, name, _first_line(node), node.end_lineno or node.lineno, fingerprint, routes_errors_only
     )
 
 
@@ -202,9 +198,16 @@ _BUILTINS = frozenset(dir(builtins))
 def _fingerprint(
     node: _Definition, module_names: frozenset[str], marks: Mapping[CallSpan, frozenset[str]] = _NO_MARKS
 ) -> str:
+    """The fingerprint of `node` (see `_fingerprinted`)."""
+    return _fingerprinted(node, module_names, marks)[0]
+
+
+def _fingerprinted(
+    node: _Definition, module_names: frozenset[str], marks: Mapping[CallSpan, frozenset[str]]
+) -> tuple[str, bool]:
     """The hash of `node`'s tree with each statement that leads to catalogued errors replaced by a marker of
     their facts, and every parameter and every name that is not the module's, the symbol's own or a
-    builtin renamed to `_`.
+    builtin renamed to `_`; and whether the symbol only routes errors (`Symbol.routes_errors_only`).
 
     The tree is changed in place and put back afterwards, rather than copied: copying a large function (by
     unparsing and parsing it again) took more time than the rest together. The tree may be shared with
@@ -216,6 +219,7 @@ def _fingerprint(
     try:
         if marks:
             _mark_statements(node.body, marks, swapped)
+        routes_only = _routes_errors_only(node, swapped)
         for child in ast.walk(node):
             if isinstance(child, ast.Name) and child.id not in keep:
                 renamed.append((child, "id", child.id))
@@ -229,7 +233,7 @@ def _fingerprint(
             setattr(child, field, name)
         for statements, index, statement in reversed(swapped):
             statements[index] = statement
-    return f"sha256:{hashlib.sha256(dumped.encode('utf-8')).hexdigest()[:16]}"
+    return f"sha256:{hashlib.sha256(dumped.encode('utf-8')).hexdigest()[:16]}", routes_only
 
 
 def _mark_statements(
@@ -299,15 +303,19 @@ def _marker(statement: ast.stmt, facts: frozenset[str]) -> ast.stmt:
     return ErrorMarker(type(statement).__name__, sorted(facts))
 
 
-def _routes_errors_only(node: _Definition, marks: Mapping[CallSpan, frozenset[str]]) -> bool:
-    """Whether `node` is a function each statement of which (a docstring aside) leads to catalogued errors
-    or returns None, with at least one of the first kind."""
-    if not marks or isinstance(node, ast.ClassDef):
+def _routes_errors_only(node: _Definition, swapped: list[tuple[list[ast.stmt], int, ast.stmt]]) -> bool:
+    """Whether `node`, its statements marked (`swapped`), is a function each statement of which (a docstring
+    aside) leads to catalogued errors or returns None, with at least one of the first kind."""
+    if isinstance(node, ast.ClassDef):
         return False
-    body = node.body[1:] if ast.get_docstring(node) is not None else node.body
-    leading = [bool(error_facts(statement, marks)) for statement in body]
-    returns_none = [_returns_none(statement) for statement in body]
-    return any(leading) and all(a or b for a, b in zip(leading, returns_none, strict=True))
+    leading = {index for statements, index, _statement in swapped if statements is node.body}
+    docstring = ast.get_docstring(node) is not None
+    rest = [
+        statement
+        for index, statement in enumerate(node.body)
+        if index not in leading and not (docstring and index == 0)
+    ]
+    return bool(leading) and all(_returns_none(statement) for statement in rest)
 
 
 def _returns_none(statement: ast.stmt) -> bool:

@@ -15,15 +15,12 @@ moves, and the catalog reports them already.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from generator.core.models import ErrorEntry
 from generator.core.symbols import CallSpan
 from generator.extract.fields import ErrorSite
 from generator.extract.identity import canonical_expression, canonical_message
-
-Marks = dict[str, dict[CallSpan, frozenset[str]]]
-"""File -> span of a call -> the facts of the entries it leads to (`generator.core.symbols.ErrorMarks`)."""
 
 
 def entry_facts(entry: ErrorEntry, module_names: frozenset[str]) -> str:
@@ -41,12 +38,57 @@ def entry_facts(entry: ErrorEntry, module_names: frozenset[str]) -> str:
     return json.dumps(facts, sort_keys=True, ensure_ascii=False)
 
 
-def add_error_marks(
-    marks: Marks, sites: Sequence[ErrorSite], entries: Sequence[ErrorEntry], module_names: frozenset[str]
-) -> None:
-    """Add to `marks` every call that leads to one of `entries` (the entries of `sites`, in order)."""
-    for site, entry in zip(sites, entries, strict=True):
-        facts = frozenset((entry_facts(entry, module_names),))
-        for file, span in site.calls:
-            by_span = marks.setdefault(file, {})
-            by_span[span] = by_span.get(span, frozenset()) | facts
+_Lead = tuple[ErrorEntry, frozenset[str]]
+"""An entry a call leads to, with the module names its facts are canonicalised against."""
+
+
+class FileMarks(Mapping[CallSpan, frozenset[str]]):
+    """The calls of one file that lead to catalogued errors; the facts of a call's errors are worked out when
+    a fingerprint first asks for them (most calls sit in functions no page cites)."""
+
+    def __init__(self) -> None:
+        self._leads: dict[CallSpan, list[_Lead]] = {}
+        self._facts: dict[CallSpan, frozenset[str]] = {}
+
+    def lead(self, span: CallSpan, entry: ErrorEntry, module_names: frozenset[str]) -> None:
+        self._leads.setdefault(span, []).append((entry, module_names))
+        self._facts.pop(span, None)
+
+    def __getitem__(self, span: CallSpan) -> frozenset[str]:
+        if span not in self._facts:
+            leads = self._leads[span]  # KeyError for a call that leads nowhere, as a Mapping says
+            self._facts[span] = frozenset(entry_facts(entry, names) for entry, names in leads)
+        return self._facts[span]
+
+    def __iter__(self) -> Iterator[CallSpan]:
+        return iter(self._leads)
+
+    def __len__(self) -> int:
+        return len(self._leads)
+
+
+class MarkedCalls(Mapping[str, FileMarks]):
+    """File -> its `FileMarks`: the `ErrorMarks` that `SourceFiles.mark_errors` takes (core/symbols.py)."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, FileMarks] = {}
+
+    def add(
+        self, sites: Sequence[ErrorSite], entries: Sequence[ErrorEntry], module_names: frozenset[str]
+    ) -> None:
+        """Add every call that leads to one of `entries` (the entries of `sites`, in order)."""
+        for site, entry in zip(sites, entries, strict=True):
+            for file, span in site.calls:
+                marks = self._files.get(file)
+                if marks is None:
+                    marks = self._files[file] = FileMarks()
+                marks.lead(span, entry, module_names)
+
+    def __getitem__(self, file: str) -> FileMarks:
+        return self._files[file]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._files)
+
+    def __len__(self) -> int:
+        return len(self._files)

@@ -137,7 +137,7 @@ def parse_evidence(loaded: LoadedYaml) -> Evidence:
 
 
 def source_fingerprints(
-    sources: SourceFiles, catalog: ErrorsCatalog, roots: Collection[str] = ()
+    sources: SourceFiles, catalog: ErrorsCatalog, roots: Collection[str]
 ) -> dict[str, str]:
     """`file:symbol` -> fingerprint of each symbol the catalog cites (the functions its entries come from).
 

@@ -244,7 +244,7 @@ def _mark_statements(
     """Replace, in place, each statement of `statements` (and of the blocks nested in them) that leads to
     catalogued errors by its marker, noting each replacement in `swapped` so that it can be undone."""
     for index, statement in enumerate(statements):
-        facts = error_facts(statement, marks)
+        facts = _error_facts(statement, marks)
         if facts:
             statements[index] = _marker(statement, facts)
             swapped.append((statements, index, statement))
@@ -265,7 +265,7 @@ def _blocks(statement: ast.stmt) -> Iterator[list[ast.stmt]]:
             yield value
 
 
-def error_facts(statement: ast.stmt, marks: Mapping[CallSpan, frozenset[str]]) -> frozenset[str]:
+def _error_facts(statement: ast.stmt, marks: Mapping[CallSpan, frozenset[str]]) -> frozenset[str]:
     """The facts of the catalogued errors `statement` leads to, when it is a statement that leads to them
     (see the module docstring); empty when it is not."""
     if isinstance(statement, ast.If):

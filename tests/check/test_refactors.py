@@ -146,8 +146,14 @@ NOT_ERRORS = {
 }
 
 
-def stale(findings: list[dict[str, object]]) -> list[tuple[object, object, object]]:
-    return sorted((f["kind"], f["subject"], f.get("pages") or None) for f in findings)
+def assert_mcp_endpoint_stale(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """check finds exactly this: mcp_endpoint changed under the stamped pages and under the evidence."""
+    code, findings = check(root, capsys)
+    assert code == 1
+    assert sorted((f["kind"], f["subject"], f.get("pages") or None) for f in findings) == [
+        ("evidence-stale", f"{SERVER}:mcp_endpoint", None),
+        ("verification-stale", f"{SERVER}:mcp_endpoint", STAMPED_PAGES),
+    ]
 
 
 @pytest.mark.parametrize("change", NOT_ERRORS.values(), ids=NOT_ERRORS)
@@ -158,12 +164,7 @@ def test_a_change_beside_the_error_paths_still_makes_stamps_and_evidence_stale(
     refactored(root, capsys)
     edit(root, SERVER, *change)
     assert docgen(root, "extract") == 0  # the catalog does not change: nothing else to report
-    code, findings = check(root, capsys)
-    assert code == 1
-    assert stale(findings) == [
-        ("evidence-stale", f"{SERVER}:mcp_endpoint", None),
-        ("verification-stale", f"{SERVER}:mcp_endpoint", STAMPED_PAGES),
-    ]
+    assert_mcp_endpoint_stale(root, capsys)
 
 
 def test_a_changed_message_behind_a_helper_makes_stamps_and_evidence_stale(
@@ -176,12 +177,7 @@ def test_a_changed_message_behind_a_helper_makes_stamps_and_evidence_stale(
     assert docgen(root, "render") == 0
     assert entry(root, "origin-not-allowed")["message"] == "Origin refused: {origin}"
     # The catalog and pages say the new message; what a reviewer and probe saw was the old one.
-    code, findings = check(root, capsys)
-    assert code == 1
-    assert stale(findings) == [
-        ("evidence-stale", f"{SERVER}:mcp_endpoint", None),
-        ("verification-stale", f"{SERVER}:mcp_endpoint", STAMPED_PAGES),
-    ]
+    assert_mcp_endpoint_stale(root, capsys)
 
 
 def test_a_helper_that_does_more_than_pass_errors_on_is_fingerprinted_in_the_evidence(

@@ -36,11 +36,17 @@ def evidence_findings(project: Project, extraction: Extraction) -> Iterator[Find
                     "the entry has no example request, so probe cannot show it is true",
                     f"add 'example:' under 'entries: {entry.id}:' (or 'untriggerable:' with the reason)",
                 )
-        yield from _against_evidence(project, name, catalog, examples)
+        yield from _against_evidence(
+            project, name, catalog, examples, extraction.roots.get(name, frozenset())
+        )
 
 
 def _against_evidence(
-    project: Project, name: str, catalog: ErrorsCatalog, examples: dict[str, Example]
+    project: Project,
+    name: str,
+    catalog: ErrorsCatalog,
+    examples: dict[str, Example],
+    roots: frozenset[str],
 ) -> Iterator[Finding]:
     evidence = project.evidence.get(name)
     if evidence is None:
@@ -54,7 +60,7 @@ def _against_evidence(
             PROBE,
         )
         return
-    current = source_fingerprints(project.sources, catalog)
+    current = source_fingerprints(project.sources, catalog, roots)
     for key in sorted(set(current) | set(evidence.source)):
         if evidence.source.get(key) != current.get(key):
             yield Finding(

@@ -8,7 +8,7 @@ evidence. A catalog whose notes carry no example at all is left alone.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,11 +136,23 @@ def parse_evidence(loaded: LoadedYaml) -> Evidence:
     )
 
 
-def source_fingerprints(sources: SourceFiles, catalog: ErrorsCatalog) -> dict[str, str]:
-    """`file:symbol` -> fingerprint of each symbol the catalog cites (the functions its entries come from)."""
+def source_fingerprints(
+    sources: SourceFiles, catalog: ErrorsCatalog, roots: Collection[str]
+) -> dict[str, str]:
+    """`file:symbol` -> fingerprint of each symbol the catalog cites (the functions its entries come from).
+
+    `roots` are the configured constructors and functions (`file:symbol`): each of them is recorded. A helper
+    that extraction reached is recorded only when it does more than pass catalogued errors on
+    (`Symbol.routes_errors_only`): what such a helper does is in the facts of its errors, which its
+    callers' fingerprints and the catalog carry, so moving an error into one, or out of it again, leaves
+    the evidence as it was.
+    """
     prints: dict[str, str] = {}
     for source in catalog.sources:
         for name in source.symbols:
+            key = f"{source.path}:{name}"
             symbol = sources.symbol_or_none(source.path, name)
-            prints[f"{source.path}:{name}"] = symbol.fingerprint if symbol else "missing"
+            if symbol is not None and symbol.routes_errors_only and key not in roots:
+                continue
+            prints[key] = symbol.fingerprint if symbol else "missing"
     return prints

@@ -16,6 +16,7 @@ import griffe
 
 from generator.core.errors import SourceError
 from generator.core.settings import CatalogConfig
+from generator.core.symbols import CallSpan
 from generator.extract.binding import Bound, Constructor, bind, maps
 from generator.extract.calls import Call, callee_name, placeholder, template, unparse
 from generator.extract.handlers import HandlerRaises
@@ -46,6 +47,9 @@ class ErrorSite:
     """(file, name in that file) of each helper on the path, for the catalog's sources."""
     raises: HandlerRaises | None = None
     """When the call sits in an `except` handler of a class of the loaded source: where it is raised."""
+    calls: tuple[tuple[str, CallSpan], ...] = ()
+    """(file, span) of each call that leads to this site, from the configured function's down to the
+    constructor call itself (for fingerprints: `generator.core.symbols.ErrorMarks`)."""
 
 
 _STATIC_HINT = (
@@ -81,6 +85,7 @@ class SiteReader:
         path: tuple[str, ...] = (),
         helpers: tuple[tuple[str, str], ...] = (),
         raises: HandlerRaises | None = None,
+        calls: tuple[tuple[str, CallSpan], ...] = (),
     ) -> ErrorSite:
         """The site of `found` in `function`, reached by `path` through `helpers`."""
         call = found.call
@@ -104,6 +109,7 @@ class SiteReader:
             path=path,
             helpers=helpers,
             raises=raises,
+            calls=calls,
         )
 
     def _bound(self, role: str, call: ast.Call) -> Bound | None:

@@ -19,6 +19,7 @@ from generator.core.openapi import dump_fragment, error_fragment
 from generator.core.project import CommittedCatalog, Project
 from generator.core.schemas import packaged
 from generator.core.settings import CatalogConfig, Settings
+from generator.extract.error_marks import MarkedCalls
 from generator.extract.identity import LikelySuccessor, assign_ids
 from generator.extract.modules import SourceModules
 from generator.extract.program import ModuleTrees, Program, imported_modules
@@ -59,6 +60,12 @@ class Extraction:
     """Per routes catalog, error id -> the file and line of its raise."""
     fragments: dict[str, dict[str, Json]] = field(default_factory=dict)
     """Per routes catalog, its OpenAPI fragment (written beside the catalog as `<name>.openapi.json`)."""
+    error_marks: MarkedCalls = field(default_factory=MarkedCalls)
+    """Every call that leads to an errors catalog's entries, with their facts: fingerprints hash the
+    statements holding them as those facts (`SourceFiles.mark_errors`)."""
+    roots: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Per errors catalog, `file:symbol` of its configured constructors and functions (its sources without
+    the helpers extraction reached)."""
 
 
 class _Loaded:
@@ -171,8 +178,12 @@ def _errors(
     result.successors[name] = successors
     result.module_names[name] = module_names
     sources = cited_sources(config, module, loaded.files, resolver, sites)
+    roots = cited_sources(config, module, loaded.files, resolver)
+    result.roots[name] = frozenset(f"{root.path}:{symbol}" for root in roots for symbol in root.symbols)
     constants = module_constants(module, resolver)
-    return errors_catalog(name, sites, ids, sources, constants)
+    catalog = errors_catalog(name, sites, ids, sources, constants)
+    result.error_marks.add(sites, catalog.entries, module_names)
+    return catalog
 
 
 def errors_catalog(

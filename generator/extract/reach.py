@@ -55,6 +55,9 @@ class Where:
     """The helpers on the path, `function` last (none: `function` is the configured one)."""
     cls: str | None = None
     """The class `cls` stands for in `function`: the one the call that led here named, else its own."""
+    hops: tuple[tuple[griffe.Function, ast.Call], ...] = ()
+    """Each call that led here, with the function it sits in: the configured function's call of the first
+    helper, and so on (none: `function` is the configured one)."""
 
     @property
     def name(self) -> str:
@@ -320,6 +323,7 @@ class Reach:
                 (*where.guards, *found.conditions),
                 (*where.helpers, helper),
                 cls,
+                (*where.hops, (where.function, found.call)),
             )
             names = self.targets.candidate_names(helper) | self.constructors | {CLS}
             stack.add(helper.path)

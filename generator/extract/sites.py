@@ -17,6 +17,7 @@ import griffe
 from generator.core.errors import ConfigError, ConfigErrors
 from generator.core.models import ErrorEntry, Source
 from generator.core.settings import CatalogConfig, relative_path
+from generator.core.symbols import call_span
 from generator.extract.binding import Constructor
 from generator.extract.calls import Call, callee_name
 from generator.extract.constructors import ConstructorTable
@@ -170,8 +171,11 @@ class _SiteBuilder:
             self.helpers[key] = tuple((self.files(h.module), local_name(h)) for h in at.helpers)
         name = ".".join((at.name, *found.scope))
         path, behind = (*at.path[:-1], name), self.raises.behind(at, found, self.files)
+        calls = (*((self.files(f.module), call_span(c)) for f, c in at.hops), (file, call_span(found.call)))
         lines = self.lines[at.code]
-        return reader.build(name, found, lines, path=path, helpers=self.helpers[key], raises=behind)
+        return reader.build(
+            name, found, lines, path=path, helpers=self.helpers[key], raises=behind, calls=calls
+        )
 
 
 def gone_from(previous: Sequence[ErrorEntry], sites: Sequence[ErrorSite]) -> set[str]:

@@ -24,7 +24,7 @@ from generator.core.project import Project, load_project
 from generator.core.reports import as_github, as_json, as_markdown, as_text
 from generator.core.settings import Settings
 from generator.core.writer import write_outputs
-from generator.extract.pipeline import extract
+from generator.extract.pipeline import Extraction, extract
 from generator.render.discarded import discarded_edits
 from generator.render.renderer import RegionReport, render_all, renderer_for
 
@@ -218,6 +218,7 @@ def probe_command(settings: Settings, args: argparse.Namespace) -> int:
     probe, date = _probe_module(), _date(args.date)
     project = load_project(settings, site=False)
     catalogs = project.catalogs()
+    extraction = _marked_sources(project)
     failed: list[str] = []
     refused: dict[str, int] = {}
     for name in _probe_catalogs(project, catalogs, args.catalog):
@@ -232,7 +233,7 @@ def probe_command(settings: Settings, args: argparse.Namespace) -> int:
         previous = project.evidence.get(name)
         clients = None if args.no_clients else _probe_clients(settings, args, examples, previous, notes)
         seen = probe.observe(target, list(examples.values()), timeout=args.timeout)
-        source = source_fingerprints(project.sources, catalog)
+        source = source_fingerprints(project.sources, catalog, extraction.roots.get(name, frozenset()))
         evidence = probe.build_evidence(
             catalog, examples, seen, date=date, target=target.label, source=source, clients=clients
         )
@@ -250,6 +251,15 @@ def probe_command(settings: Settings, args: argparse.Namespace) -> int:
         return 1
     _say("every row a client can trigger reproduced; run `docgen render` so the pages show the evidence")
     return 0
+
+
+def _marked_sources(project: Project) -> Extraction:
+    """The project's extraction, with the project's source files told which calls lead to catalogued
+    errors, so that the fingerprints probe records are the ones check compares (`SourceFiles.mark_errors`)."""
+    extraction = extract(project, dump=False)
+    project.sources.adopt(extraction.trees)
+    project.sources.mark_errors(extraction.error_marks)
+    return extraction
 
 
 def _probe_clients(

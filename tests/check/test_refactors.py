@@ -1,5 +1,7 @@
 """Refactors that move an error into helpers: the entry keeps its id and notes, the page cites the helper, and
-once the usual steps are done (extract, render, a reviewer's re-stamp, a fresh probe) check is clean.
+once `docgen extract && docgen render` have run check is clean: the fingerprints that pages' stamps and the
+evidence carry hash an error path as the facts of its errors, so a move is no change, while a change to what
+mcp_endpoint does, or to an error's message, still makes the stamps and the evidence stale.
 
 Each case edits a fresh copy of the repository's Connect server, the way a backend engineer would.
 """
@@ -113,18 +115,91 @@ def test_an_error_moved_into_helpers_keeps_its_id_and_the_page_cites_the_helper(
     assert all(f"`{name}`" in based_on for name in path)
     assert (root / "data/mcp-errors.notes.yaml").read_text(encoding="utf-8") == notes_before
 
-    # What is left is for people: mcp_endpoint changed under pages a reviewer signed off, and under the
-    # evidence probe recorded. Nothing about the catalog or the pages' generated regions.
-    _code, findings = check(root, capsys)
-    assert {f["kind"] for f in findings} <= {"verification-stale", "evidence-stale"}
-    assert docgen(root, "probe", "--app", "backend.app.mcp_server:app", "--date", "2026-12-01") == 0
-    assert docgen(root, "render") == 0
-    # One verification-stale finding per changed symbol, at its source line, listing the pages that cite it.
-    stale = sorted(
-        {str(root / page) for f in findings if f["kind"] == "verification-stale" for page in f["pages"]}
-    )
-    assert docgen(root, "verify", *stale, "--date", "2026-12-01") == 0
+    # Nothing is left for people: the stamps and the evidence were taken from the same behaviour.
     assert check(root, capsys) == (0, [])
+
+
+def refactored(root: Path, capsys: pytest.CaptureFixture[str], name: str = "into a helper") -> None:
+    """Apply one refactor and refresh catalog and pages, as a backend engineer would; check is then clean."""
+    added, replacement, _path = REFACTORS[name]
+    refactor(root, added, replacement)
+    assert docgen(root, "extract") == 0
+    assert docgen(root, "render") == 0
+    assert check(root, capsys) == (0, [])
+
+
+STAMPED_PAGES = [
+    "docs/developers/errors-and-retries.md",
+    "docs/developers/mcp-client-generic.md",
+    ERRORS_PAGE,
+    "docs/developers/mcp-server.md",
+]
+NOT_ERRORS = {
+    "another header read": (
+        'state, origin = request.app.state, request.headers.get("origin")',
+        'state, origin = request.app.state, request.headers.get("referer")',
+    ),
+    "a changed limit": (
+        "await read_body(request, MAX_BODY_BYTES, state.body_timeout)",
+        "await read_body(request, MAX_BODY_BYTES // 2, state.body_timeout)",
+    ),
+}
+
+
+def assert_mcp_endpoint_stale(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """check finds exactly this: mcp_endpoint changed under the stamped pages and under the evidence."""
+    code, findings = check(root, capsys)
+    assert code == 1
+    assert sorted((f["kind"], f["subject"], f.get("pages") or None) for f in findings) == [
+        ("evidence-stale", f"{SERVER}:mcp_endpoint", None),
+        ("verification-stale", f"{SERVER}:mcp_endpoint", STAMPED_PAGES),
+    ]
+
+
+@pytest.mark.parametrize("change", NOT_ERRORS.values(), ids=NOT_ERRORS)
+def test_a_change_beside_the_error_paths_still_makes_stamps_and_evidence_stale(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: tuple[str, str]
+) -> None:
+    root = copy_project(REPO_ROOT, tmp_path)
+    refactored(root, capsys)
+    edit(root, SERVER, *change)
+    assert docgen(root, "extract") == 0  # the catalog does not change: nothing else to report
+    assert_mcp_endpoint_stale(root, capsys)
+
+
+def test_a_changed_message_behind_a_helper_makes_stamps_and_evidence_stale(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_project(REPO_ROOT, tmp_path)
+    refactored(root, capsys, "through two levels of helpers")
+    edit(root, SERVER, 'f"Origin not allowed: {origin}"', 'f"Origin refused: {origin}"')
+    assert docgen(root, "extract") == 0
+    assert docgen(root, "render") == 0
+    assert entry(root, "origin-not-allowed")["message"] == "Origin refused: {origin}"
+    # The catalog and pages say the new message; what a reviewer and probe saw was the old one.
+    assert_mcp_endpoint_stale(root, capsys)
+
+
+def test_a_helper_that_does_more_than_pass_errors_on_is_fingerprinted_in_the_evidence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_project(REPO_ROOT, tmp_path)
+    refactored(root, capsys)
+    edit(
+        root,
+        SERVER,
+        "def _check_origin(origin: str | None) -> Response | None:\n",
+        "def _check_origin(origin: str | None) -> Response | None:\n    origin = origin and origin.lower()\n",
+    )
+    assert docgen(root, "extract") == 0
+    code, findings = check(root, capsys)
+    assert code == 1
+    [finding] = findings
+    assert (finding["kind"], finding["subject"], finding["old"]) == (
+        "evidence-stale",
+        f"{SERVER}:_check_origin",
+        None,
+    )
 
 
 FEATURES = "backend/app/features.py"

@@ -108,3 +108,124 @@ def test_symbol_lines_are_read_statically(repo_root: Path) -> None:
     assert sources.lines("backend/app/mcp_server.py", "_handle") == (handle.lineno, handle.end_lineno)
     assert sources.lines("backend/app/mcp_server.py", "no_such_symbol") is None
     assert sources.lines("missing.py", "_handle") is None
+
+
+def marked(
+    source: str, leading: dict[str, str]
+) -> tuple[ast.Module, dict[citations.CallSpan, frozenset[str]]]:
+    """`source` parsed, with each call of a function named in `leading` marked as leading to the errors of
+    that function's facts (as extract marks the calls on an entry's path)."""
+    tree = ast.parse(source)
+    marks = {
+        citations.call_span(node): frozenset({leading[node.func.id]})
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in leading
+    }
+    return tree, marks
+
+
+def print_of(source: str, leading: dict[str, str], name: str = "endpoint") -> citations.Symbol:
+    tree, marks = marked(source, leading)
+    before = ast.dump(tree, include_attributes=True)
+    symbol = citations._locate(tree, "server.py", name, marks)
+    assert ast.dump(tree, include_attributes=True) == before  # the tree comes out as it went in
+    assert symbol is not None
+    return symbol
+
+
+ORIGIN_FACTS = '{"code": -32600, "id": "origin-not-allowed", "message": "Origin not allowed"}'
+INLINE = """\
+def endpoint(request):
+    origin = request.headers.get("origin")
+    if origin is not None and not allowed(origin):
+        return error(-32600, "Origin not allowed")
+    return handle(request)
+"""
+HELPER = """\
+def check_origin(origin):
+    if origin is not None and not allowed(origin):
+        return error(-32600, "Origin not allowed")
+    return None
+
+def endpoint(request):
+    origin = request.headers.get("origin")
+    if (refusal := check_origin(origin)) is not None:
+        return refusal
+    return handle(request)
+"""
+
+
+def test_an_early_exit_hashes_as_the_errors_it_leads_to_inline_or_through_a_helper() -> None:
+    inline = print_of(INLINE, {"error": ORIGIN_FACTS})
+    helper = print_of(HELPER, {"error": ORIGIN_FACTS, "check_origin": ORIGIN_FACTS})
+    assert inline.fingerprint == helper.fingerprint
+    assert print_of(HELPER, {"error": ORIGIN_FACTS}).fingerprint != inline.fingerprint  # not on the path
+    reworded = ORIGIN_FACTS.replace("not allowed", "refused")
+    assert print_of(INLINE, {"error": reworded}).fingerprint != inline.fingerprint
+    # A return, a raise or an expression statement leading to the errors is a marker of its own kind.
+    ending = "    return handle(request)\n"
+    inline_return = INLINE.replace(ending, '    return error(-32600, "Origin not allowed")\n')
+    helper_return = INLINE.replace(ending, "    return check_origin(origin)\n")
+    assert (
+        print_of(inline_return, {"error": ORIGIN_FACTS}).fingerprint
+        == print_of(helper_return, {"error": ORIGIN_FACTS, "check_origin": ORIGIN_FACTS}).fingerprint
+    )
+    kinds = [
+        helper_return,
+        helper_return.replace("return check", "raise check"),
+        helper_return.replace("return check", "check"),
+    ]
+    prints = {print_of(text, {"check_origin": ORIGIN_FACTS}).fingerprint for text in kinds}
+    assert len(prints) == 3
+
+
+def test_every_other_statement_is_hashed_as_before() -> None:
+    inline = print_of(INLINE, {"error": ORIGIN_FACTS})
+    other_header = INLINE.replace('get("origin")', 'get("referer")')
+    assert print_of(other_header, {"error": ORIGIN_FACTS}).fingerprint != inline.fingerprint
+    other_call = INLINE.replace("return handle(request)", "return handle(request, strict=True)")
+    assert print_of(other_call, {"error": ORIGIN_FACTS}).fingerprint != inline.fingerprint
+    # The guard's condition is in the facts (check compares those), so it no longer counts as syntax.
+    other_test = INLINE.replace("not allowed(origin)", "not allowed(origin, strict=True)")
+    assert print_of(other_test, {"error": ORIGIN_FACTS}).fingerprint == inline.fingerprint
+    # Without any reaching call, a symbol hashes exactly as it did before errors were marked.
+    tree = ast.parse(INLINE)
+    names = citations._module_names(tree)
+    assert print_of(INLINE, {}).fingerprint == reference_fingerprint(tree.body[0], names)  # type: ignore[arg-type]
+    assert print_of(INLINE, {"unrelated": ORIGIN_FACTS}).fingerprint == print_of(INLINE, {}).fingerprint
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        '    else:\n        log("allowed")\n',  # an else: the if does more than exit
+        '        log("refused")\n',  # a body that does more than return
+    ],
+    ids=["with an else", "with more in the body"],
+)
+def test_an_if_that_is_not_an_early_exit_does_not_collapse(shape: str) -> None:
+    guard = '        return error(-32600, "Origin not allowed")\n'
+    source = INLINE.replace(guard, guard + shape) if "else" in shape else INLINE.replace(guard, shape + guard)
+    base = print_of(source, {"error": ORIGIN_FACTS})
+    # The test stays syntax: changing it changes the fingerprint, where in an early exit it would not.
+    changed = source.replace("not allowed(origin)", "not allowed(origin, strict=True)")
+    assert print_of(changed, {"error": ORIGIN_FACTS}).fingerprint != base.fingerprint
+    # The return inside it is still hashed as its errors' facts.
+    reworded = ORIGIN_FACTS.replace("not allowed", "refused")
+    assert print_of(source, {"error": reworded}).fingerprint != base.fingerprint
+    assert print_of(source, {"error": ORIGIN_FACTS}).fingerprint == base.fingerprint
+
+
+def test_a_helper_routes_errors_only_when_each_statement_leads_to_errors_or_returns_none() -> None:
+    leading = {"error": ORIGIN_FACTS, "check_origin": ORIGIN_FACTS}
+    assert print_of(HELPER, leading, "check_origin").routes_errors_only
+    assert not print_of(HELPER, leading, "endpoint").routes_errors_only
+    assert not print_of(HELPER, {}, "check_origin").routes_errors_only  # no errors marked at all
+    busier = HELPER.replace(
+        "def check_origin(origin):\n", "def check_origin(origin):\n    origin = origin.lower()\n"
+    )
+    assert not print_of(busier, leading, "check_origin").routes_errors_only
+    documented = HELPER.replace(
+        "def check_origin(origin):\n", 'def check_origin(origin):\n    """Refuse."""\n'
+    )
+    assert print_of(documented, leading, "check_origin").routes_errors_only

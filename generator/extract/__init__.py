@@ -1,17 +1,24 @@
 """The extract stage: the server's source, read statically with griffe, becomes catalogs (data and text).
 
-Owns: locating the source (`source`), reading only the modules it reaches, dependencies included (`modules`,
-with what cannot be read in `unreadable`), resolving static values (`resolve`), configured names (`names`),
-the constructors and their subclasses (`constructors`), which argument gives which field (`binding`), finding
-constructor calls (`calls`), following the configured functions into helpers (`reach`; the locals made from
-classes: `local_names`; `cls(...)` in a classmethod as a call of its class: `class_calls`), the raise sites
-behind `except` handlers (`handlers`), refusing a configuration that finds nothing (`silence`), each call's
-fields (`fields`), building error sites (`sites`), stable ids (`identity`), the tools catalog (`tools`),
-routes catalogs (`routes`: the interface each web framework implements; `fastapi_routes`,
-`fastapi_dependencies`, `fastapi_handlers`: FastAPI's; `program`: the loaded package to follow calls in;
-`raises`: the HTTP errors an operation reaches; `http_values`: their status and detail; `route_catalog`: the
-catalog and its ids), and the stage end to end (`pipeline`). Nothing here imports or runs the server, and
-nothing writes a file.
+Owns:
+
+- the source and its modules: locating it (`source`), reading only the modules it reaches, dependencies
+  included (`modules`, with what cannot be read in `unreadable`), the loaded source as a program to follow
+  calls in (`program`);
+- values and names: resolving static values (`resolve`), configured names (`names`), the constructors and
+  their subclasses (`constructors`), which argument gives which field (`binding`);
+- errors catalogs: finding constructor calls (`calls`), what a call calls (`targets`; locals made from
+  classes: `local_names`; `cls(...)` in a classmethod: `class_calls`), following the configured functions
+  into helpers (`reach`), the raise sites behind `except` handlers (`handlers`), refusing a configuration
+  that finds nothing (`silence`), each call's fields (`fields`), building error sites (`sites`), the calls
+  each entry's fingerprint marks (`error_marks`), stable ids (`identity`);
+- the tools catalog (`tools`);
+- routes catalogs: the interface each web framework implements (`routes`), FastAPI's (`fastapi_routes`,
+  `fastapi_dependencies`, `fastapi_handlers`), the HTTP errors an operation reaches (`raises`) with their
+  status and detail (`http_values`), the catalog and its ids (`route_catalog`);
+- the stage end to end (`pipeline`).
+
+Nothing here imports or runs the server, and nothing writes a file.
 
 May import: `generator.core`.
 """

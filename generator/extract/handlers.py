@@ -19,7 +19,8 @@ import griffe
 
 from generator.core.models import RaiseSite
 from generator.extract.calls import Call, template, unparse
-from generator.extract.reach import CallTargets, Follow, Where, base_classes, local_name, named, resolved
+from generator.extract.reach import Where
+from generator.extract.targets import CallTargets, Follow, base_classes, local_name, named, resolved
 
 MAX_RAISE_VISITS = 20_000
 """How many function bodies one handler's search may walk."""

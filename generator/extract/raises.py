@@ -23,8 +23,8 @@ from generator.extract.calls import unparse
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
 from generator.extract.program import Code, FunctionNode, Program
-from generator.extract.reach import final_target, instance_class
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
+from generator.extract.targets import final_target, instance_class
 
 MAX_DEPTH = 12
 """How many calls deep the walk goes from an operation's function or dependency."""

@@ -11,8 +11,9 @@ from generator.core.errors import ConfigError, ConfigErrors, DocgenError
 from generator.core.settings import CatalogConfig
 from generator.extract.binding import Constructor
 from generator.extract.names import lookup
-from generator.extract.reach import MAX_HELPER_DEPTH, base_classes, final_target
+from generator.extract.reach import MAX_HELPER_DEPTH
 from generator.extract.resolve import Resolver
+from generator.extract.targets import base_classes, final_target
 
 
 def satisfied_names(

@@ -24,9 +24,10 @@ from generator.extract.constructors import ConstructorTable
 from generator.extract.fields import ErrorSite, SiteReader
 from generator.extract.handlers import RaiseIndex
 from generator.extract.names import lookup, where
-from generator.extract.reach import Reach, Where, local_name, project_aliases
+from generator.extract.reach import Reach, Where
 from generator.extract.resolve import Resolver
 from generator.extract.silence import Silence, satisfied_names
+from generator.extract.targets import local_name, project_aliases
 
 __all__ = [
     "ErrorSite",

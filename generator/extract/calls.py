@@ -120,22 +120,23 @@ class CallFinder:
 
 
 _LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant, ast.Name)
-"""Nodes that never hold a call: the walk does not queue them (most of a tree's nodes are such leaves)."""
+"""Nodes that hold no other node of interest: a walk does not queue them (most of a tree's nodes are such)."""
 
 
-def calls_below(root: ast.AST) -> list[ast.Call]:
-    """Every call in `root`'s tree, `root` included, in the order `ast.walk` meets them (breadth first).
+def nodes_below(root: ast.AST, kinds: Collection[type[ast.AST]]) -> list[ast.AST]:
+    """The nodes of `root`'s tree (`root` included) whose type is one of `kinds`, in the order `ast.walk`
+    meets them (breadth first). `kinds` must not name a leaf type (a name, a constant, an operator).
 
     The same walk as `ast.walk`, written out: extraction walks every statement of every function it follows,
     and the generators `ast.walk` stacks (`iter_child_nodes` over `iter_fields`) took half of that time;
-    leaves that cannot hold a call are not queued at all.
+    leaves are not queued at all.
     """
-    found: list[ast.Call] = []
+    found: list[ast.AST] = []
     queue, index = [root], 0
     while index < len(queue):
         node = queue[index]
         index += 1
-        if node.__class__ is ast.Call:
+        if node.__class__ in kinds:
             found.append(node)
         for field in node._fields:
             value = getattr(node, field, None)
@@ -144,3 +145,11 @@ def calls_below(root: ast.AST) -> list[ast.Call]:
             elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
                 queue.append(value)
     return found
+
+
+_CALL = frozenset({ast.Call})
+
+
+def calls_below(root: ast.AST) -> list[ast.Call]:
+    """Every call in `root`'s tree, `root` included, in the order `ast.walk` meets them."""
+    return nodes_below(root, _CALL)  # type: ignore[return-value]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import griffe
 
 from generator.core.models import RaiseSite
-from generator.extract.calls import Call, template, unparse
+from generator.extract.calls import Call, nodes_below, template, unparse
 from generator.extract.reach import Where
 from generator.extract.targets import CallTargets, Follow, base_classes, local_name, named, resolved
 
@@ -37,6 +37,9 @@ class HandlerRaises:
     sites: tuple[RaiseSite, ...]
 
 
+_RAISE_OR_CALL = frozenset({ast.Raise, ast.Call})
+
+
 class RaiseIndex:
     """Finds the raise sites behind the handlers that constructor calls sit in, for one loaded package."""
 
@@ -50,6 +53,8 @@ class RaiseIndex:
         self._caught_by: dict[tuple[str, str], frozenset[str]] = {}
         self._handlers: dict[int, list[_Handler]] = {}
         self._everywhere: dict[frozenset[str], tuple[tuple[griffe.Function, ast.Raise], ...]] = {}
+        self._reached: dict[tuple[int, frozenset[str]], tuple[tuple[griffe.Function, ast.Raise], ...]] = {}
+        """By `try` statement (its node lives as long as the run's trees) and the classes caught."""
 
     def behind(self, where: Where, found_call: Call, file_of: FileOf) -> HandlerRaises | None:
         """The raise sites behind the handler the call sits in, or None when it sits in none of interest."""
@@ -66,7 +71,10 @@ class RaiseIndex:
         caught = self._caught_by[key]
         if not caught:
             return None
-        reached = list(self._reachable(statement.body, where, caught))
+        reach_key = (id(statement), caught)  # several calls of one handler, or handlers of one `try`
+        if reach_key not in self._reached:
+            self._reached[reach_key] = tuple(self._reachable(statement.body, where, caught))
+        reached = list(self._reached[reach_key])
         scope = "reachable"
         if not reached:
             scope, reached = "anywhere", list(self._anywhere(caught))
@@ -112,7 +120,7 @@ class RaiseIndex:
         follow = self.targets.follow
         while queue and len(seen) <= MAX_RAISE_VISITS:
             function, body = queue.pop(0)
-            for node in (inner for statement in body for inner in ast.walk(statement)):
+            for node in (inner for statement in body for inner in nodes_below(statement, _RAISE_OR_CALL)):
                 if isinstance(node, ast.Raise) and _raises_one_of(node, function.module, caught, follow):
                     yield function, node
                 elif isinstance(node, ast.Call):

@@ -13,6 +13,8 @@ import ast
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from generator.extract.calls import nodes_below
+
 
 def dotted_name(node: ast.expr) -> str | None:
     """`a.b.C` for a chain of names and attributes; None for anything else."""
@@ -40,7 +42,7 @@ def local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> LocalNames:
     is not known statically, and a second binding of a name makes its value uncertain too."""
     calls: dict[str, ast.Call] = {}
     counts: dict[str, int] = {}
-    for node in ast.walk(function):
+    for node in nodes_below(function, _BINDERS):
         if node is function:
             continue  # its own name belongs to the enclosing scope
         for bound, value in _bindings(node):
@@ -49,6 +51,16 @@ def local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> LocalNames:
                 calls[bound] = value
     single = {name: call for name, call in calls.items() if counts[name] == 1}
     return LocalNames(frozenset(counts), single)
+
+
+_BINDERS = frozenset(
+    {
+        *(ast.Assign, ast.AnnAssign, ast.NamedExpr, ast.AugAssign, ast.For, ast.AsyncFor, ast.comprehension),
+        *(ast.withitem, ast.Delete, ast.arg, ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping),
+        *(ast.alias, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Global, ast.Nonlocal),
+    }
+)
+"""The node types `_bindings` reads a name from; most of a tree's nodes are none of them."""
 
 
 def _bindings(node: ast.AST) -> Iterator[tuple[str, ast.expr | None]]:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core.errors import InputError, SourceError
+from generator.core.trees import nodes_below
 from generator.core.yamlio import decode_utf8, read_bytes
 
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -220,7 +221,7 @@ def _fingerprinted(
         if marks:
             _mark_statements(node.body, marks, swapped)
         routes_only = _routes_errors_only(node, swapped)
-        for child in ast.walk(node):
+        for child in nodes_below(node, _NAMES):
             if isinstance(child, ast.Name) and child.id not in keep:
                 renamed.append((child, "id", child.id))
             elif isinstance(child, ast.arg):
@@ -275,10 +276,15 @@ def _error_facts(statement: ast.stmt, marks: Mapping[CallSpan, frozenset[str]]) 
     elif not isinstance(statement, ast.Return | ast.Raise | ast.Expr):
         return frozenset()
     found: set[str] = set()
-    for child in ast.walk(statement):
-        if isinstance(child, ast.Call):
-            found |= marks.get(call_span(child), frozenset())
+    for child in nodes_below(statement, _CALLS):
+        span = call_span(child)  # type: ignore[arg-type]
+        if span in marks:
+            found |= marks[span]
     return frozenset(found)
+
+
+_NAMES = frozenset({ast.Name, ast.arg})
+_CALLS = frozenset({ast.Call})
 
 
 def call_span(call: ast.Call) -> CallSpan:

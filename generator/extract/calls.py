@@ -8,6 +8,8 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from generator.core.trees import nodes_below
+
 
 @dataclass(frozen=True)
 class Call:
@@ -117,34 +119,6 @@ class CallFinder:
             for node in calls_below(root):
                 if callee_name(node) in self.names:
                     yield Call(node, statement, guards)
-
-
-_LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant, ast.Name)
-"""Nodes that hold no other node of interest: a walk does not queue them (most of a tree's nodes are such)."""
-
-
-def nodes_below(root: ast.AST, kinds: Collection[type[ast.AST]]) -> list[ast.AST]:
-    """The nodes of `root`'s tree (`root` included) whose type is one of `kinds`, in the order `ast.walk`
-    meets them (breadth first). `kinds` must not name a leaf type (a name, a constant, an operator).
-
-    The same walk as `ast.walk`, written out: extraction walks every statement of every function it follows,
-    and the generators `ast.walk` stacks (`iter_child_nodes` over `iter_fields`) took half of that time;
-    leaves are not queued at all.
-    """
-    found: list[ast.AST] = []
-    queue, index = [root], 0
-    while index < len(queue):
-        node = queue[index]
-        index += 1
-        if node.__class__ in kinds:
-            found.append(node)
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if value.__class__ is list:
-                queue.extend(v for v in value if isinstance(v, ast.AST) and not isinstance(v, _LEAVES))
-            elif isinstance(value, ast.AST) and not isinstance(value, _LEAVES):
-                queue.append(value)
-    return found
 
 
 _CALL = frozenset({ast.Call})

@@ -60,6 +60,9 @@ class FileMarks(Mapping[CallSpan, frozenset[str]]):
             self._facts[span] = frozenset(entry_facts(entry, names) for entry, names in leads)
         return self._facts[span]
 
+    def __contains__(self, span: object) -> bool:
+        return span in self._leads  # asked for every call a cited function holds: no KeyError raised
+
     def __iter__(self) -> Iterator[CallSpan]:
         return iter(self._leads)
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import griffe
 
 from generator.core.models import RaiseSite
-from generator.extract.calls import Call, nodes_below, template, unparse
+from generator.core.trees import nodes_below
+from generator.extract.calls import Call, template, unparse
 from generator.extract.reach import Where
 from generator.extract.targets import CallTargets, Follow, base_classes, local_name, named, resolved
 

@@ -13,7 +13,7 @@ import ast
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from generator.extract.calls import nodes_below
+from generator.core.trees import nodes_below
 
 
 def dotted_name(node: ast.expr) -> str | None:

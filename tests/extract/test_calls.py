@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from generator.extract.calls import CallFinder, nodes_below
+from generator.extract.calls import CallFinder
 
 NAMES = ("rpc_error", "Fault")
 
@@ -74,16 +74,3 @@ def test_every_call_is_found_in_source_order_with_its_guards() -> None:
         "for item in items",
         "item == 3",
     )
-
-
-def test_nodes_below_meets_the_nodes_of_a_kind_in_the_order_ast_walk_does() -> None:
-    # The walk skips leaves (names, constants, operators) for speed; what it finds must not change.
-    tree = ast.parse(
-        "def f(a, b=g(1)):\n"
-        "    x = h(a)(b)\n"
-        "    with open(p) as fh, lock:\n"
-        "        raise E(k(x), [m(y) for y in fh])\n"
-        "    return lambda z: n(z) if z else o(*z, **{q: r(z)})\n"
-    )
-    for kinds in ({ast.Call}, {ast.Raise, ast.Call}, {ast.arg, ast.withitem, ast.comprehension}):
-        assert nodes_below(tree, kinds) == [node for node in ast.walk(tree) if type(node) in kinds]

@@ -195,6 +195,8 @@ class ModuleFiles:
         self._files: dict[str, str] = {}
         self._seen: dict[int, tuple[griffe.Module, str]] = {}
         """By id of the module object (asked once per call site): the module, kept alive, and its file."""
+        self._inside: dict[str, bool] = {}
+        self._root: Path | None = None
 
     def __call__(self, module: griffe.Module) -> str:
         seen = self._seen.get(id(module))
@@ -207,9 +209,14 @@ class ModuleFiles:
         return self._files[module.path]
 
     def inside(self, module: griffe.Module) -> bool:
-        """Whether `module` was read from a file of the project (not from an installed dependency)."""
-        path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
-        return path.resolve().is_relative_to(self.root.resolve())
+        """Whether `module` was read from a file of the project (not from an installed dependency); worked
+        out once per module (resolving a path reads every folder on the way)."""
+        if module.path not in self._inside:
+            path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
+            if self._root is None:
+                self._root = self.root.resolve()
+            self._inside[module.path] = path.resolve().is_relative_to(self._root)
+        return self._inside[module.path]
 
 
 def cited_sources(

@@ -1,4 +1,5 @@
-"""Local variables whose value can be told from the function's own text: `checks = Checks()`, bound once.
+"""Local variables whose value can be told from the function's own text: `checks = Checks()`, bound once,
+or a parameter annotated with a class (`checks: Checks`) and bound nowhere else.
 
 Extraction follows a method called on such a variable (`checks.more(...)`) into the class it was made from. A
 name counts only when the function (its closures included) binds it exactly once, by assigning a call: a
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from generator.core.trees import nodes_below
 
@@ -34,6 +35,8 @@ class LocalNames:
 
     bound: frozenset[str]
     single_calls: Mapping[str, ast.Call]
+    annotated: Mapping[str, ast.expr] = field(default_factory=dict)
+    """The parameters bound nowhere else, each with its annotation (`service: Service`), when it has one."""
 
 
 def local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> LocalNames:
@@ -41,16 +44,44 @@ def local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> LocalNames:
     as`, `except ... as`, an unpacking, an import, a nested def, a `global` or `nonlocal`) is one whose value
     is not known statically, and a second binding of a name makes its value uncertain too."""
     calls: dict[str, ast.Call] = {}
+    annotations: dict[str, ast.expr] = {}
     counts: dict[str, int] = {}
     for node in nodes_below(function, _BINDERS):
         if node is function:
             continue  # its own name belongs to the enclosing scope
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            annotations[node.arg] = node.annotation
         for bound, value in _bindings(node):
             counts[bound] = counts.get(bound, 0) + 1
             if isinstance(value, ast.Call):
                 calls[bound] = value
     single = {name: call for name, call in calls.items() if counts[name] == 1}
-    return LocalNames(frozenset(counts), single)
+    annotated = {name: note for name, note in annotations.items() if counts[name] == 1}
+    return LocalNames(frozenset(counts), single, annotated)
+
+
+_OPTIONAL = frozenset({"Optional", "typing.Optional"})
+_ANNOTATED = frozenset({"Annotated", "typing.Annotated", "typing_extensions.Annotated"})
+
+
+def annotated_class(annotation: ast.expr) -> str | None:
+    """The dotted name of the one class an annotation names: `Service`, `svc.Service`, `Service | None`,
+    `Optional[Service]`, or `Annotated[Service, Depends(...)]` (FastAPI's way of injecting a service); None
+    for anything else (a union of two classes, a string, a generic)."""
+    if isinstance(annotation, ast.Subscript):
+        outer = dotted_name(annotation.value)
+        inner = annotation.slice
+        if outer in _ANNOTATED and isinstance(inner, ast.Tuple) and inner.elts:
+            return annotated_class(inner.elts[0])
+        return annotated_class(inner) if outer in _OPTIONAL else None
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        sides = [side for side in (annotation.left, annotation.right) if not _is_none(side)]
+        return annotated_class(sides[0]) if len(sides) == 1 else None
+    return dotted_name(annotation)
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 _BINDERS = frozenset(

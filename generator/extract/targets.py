@@ -3,9 +3,10 @@
 `CallTargets.target` is what `reach` follows a configured function's calls with, and what the handler and
 raise finders use to tell which functions a `try` body reaches. It resolves module functions (defined in the
 module or imported), `module.function(...)`, methods on `self` and `cls` (inherited too), `Class.method(...)`,
-methods of a module-level instance, of an instance made where it is used (`Checks().more(...)`) and of a local
-bound once to a call of a class (`generator.extract.local_names`). Anything known only at run time resolves to
-nothing. Nothing here imports the server.
+methods of a module-level instance, of an instance made where it is used (`Checks().more(...)`), of a local
+bound once to a call of a class, and of a parameter annotated with a class and bound nowhere else
+(`generator.extract.local_names`). Anything known only at run time resolves to nothing. Nothing here imports
+the server.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 import griffe
 
 from generator.core.errors import SourceError
-from generator.extract.local_names import LocalNames, dotted_name, local_names
+from generator.extract.local_names import LocalNames, annotated_class, dotted_name, local_names
 from generator.extract.resolve import Resolver
 
 MAX_BASE_DEPTH = 8
@@ -176,7 +177,11 @@ class CallTargets:
         holder: griffe.Object | None
         if receiver in locals_.bound:  # a local: an instance made once here, or a value not known statically
             call = locals_.single_calls.get(receiver)
-            holder = self._class_called(call, caller) if call is not None else None
+            annotation = locals_.annotated.get(receiver)
+            if call is not None:
+                holder = self._class_called(call, caller)
+            else:  # a parameter annotated with a class: `service: Service` (an injected dependency)
+                holder = self._class_named(annotated_class(annotation), caller) if annotation else None
         else:
             holder = resolved(caller.module.members.get(receiver), follow)
         if isinstance(holder, griffe.Attribute):  # a module-level instance: `_POLICY.check(...)`
@@ -189,7 +194,10 @@ class CallTargets:
 
     def _class_called(self, call: ast.Call, caller: griffe.Function) -> griffe.Class | None:
         """The class of the loaded source that `call` instantiates (`Checks()`, `checks.Checks()`), if any."""
-        dotted = dotted_name(call.func)
+        return self._class_named(dotted_name(call.func), caller)
+
+    def _class_named(self, dotted: str | None, caller: griffe.Function) -> griffe.Class | None:
+        """The class of the loaded source that the dotted name stands for in `caller`'s module, if any."""
         found = named(dotted, caller.module, self.follow) if dotted else None
         return found if isinstance(found, griffe.Class) else None
 

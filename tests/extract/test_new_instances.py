@@ -147,9 +147,17 @@ AMBIGUOUS = {
 def local_server(binding: str, parameters: str = "request") -> str:
     """A server whose `endpoint` calls `checks.more(...)` after `binding` (statements, indented)."""
     return f"""\
+from typing import Annotated, Optional
+
+
 class Checks:
     def more(self, params):
         return _rpc_error(None, -32602, "Missing id", status=400)
+
+
+class Other:
+    def more(self, params):
+        return None
 
 
 def make_checks():
@@ -179,6 +187,37 @@ def test_a_local_whose_class_is_not_certain_is_not_followed(tmp_path: Path, how:
         run_extract_in_memory(tmp_path)
     assert caught.value.exit_code == 2
     assert (caught.value.file, caught.value.line) == ("mkdocs.yml", 9)
+    assert "the function 'endpoint' reaches no call of '_rpc_error'" in caught.value.message
+
+
+ANNOTATED = {
+    "a class": "checks: Checks",
+    "optional, as a union": "checks: Checks | None = None",
+    "optional, from typing": "checks: Optional[Checks] = None",
+    "injected, FastAPI's way": "checks: Annotated[Checks, Depends(make_checks)]",
+}
+
+
+@pytest.mark.parametrize("how", ANNOTATED)
+def test_a_parameter_annotated_with_a_class_is_followed_into_its_method(tmp_path: Path, how: str) -> None:
+    make_project(tmp_path, local_server("", f"request, {ANNOTATED[how]}"))
+    entries = run_extract_in_memory(tmp_path).catalogs["errors"].as_data()["entries"]
+    assert [(e["function"], e["path"]) for e in entries] == [("Checks.more", ["endpoint", "Checks.more"])]
+
+
+NOT_ANNOTATED_WITH_A_CLASS = {
+    "re-bound in the body": ("checks = request.checks\n", "request, checks: Checks"),
+    "a union of two classes": ("", "request, checks: Checks | Other"),
+    "a function, not a class": ("", "request, checks: make_checks"),
+}
+
+
+@pytest.mark.parametrize("how", NOT_ANNOTATED_WITH_A_CLASS)
+def test_a_parameter_whose_class_is_not_certain_is_not_followed(tmp_path: Path, how: str) -> None:
+    binding, parameters = NOT_ANNOTATED_WITH_A_CLASS[how]
+    make_project(tmp_path, local_server(binding, parameters))
+    with pytest.raises(ConfigError) as caught:
+        run_extract_in_memory(tmp_path)
     assert "the function 'endpoint' reaches no call of '_rpc_error'" in caught.value.message
 
 

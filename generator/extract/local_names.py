@@ -64,10 +64,10 @@ _OPTIONAL = frozenset({"Optional", "typing.Optional"})
 _ANNOTATED = frozenset({"Annotated", "typing.Annotated", "typing_extensions.Annotated"})
 
 
-def annotated_class(annotation: ast.expr) -> str | None:
-    """The dotted name of the one class an annotation names: `Service`, `svc.Service`, `Service | None`,
-    `Optional[Service]`, or `Annotated[Service, Depends(...)]` (FastAPI's way of injecting a service); None
-    for anything else (a union of two classes, a string, a generic)."""
+def annotated_class(annotation: ast.expr) -> ast.expr | None:
+    """The one class an annotation names, as the name or attribute that names it: `Service`, `svc.Service`,
+    `Service | None`, `Optional[Service]`, or `Annotated[Service, Depends(...)]` (FastAPI's way of injecting
+    a service); None for anything else (a union of two classes, a string, a generic)."""
     if isinstance(annotation, ast.Subscript):
         outer = dotted_name(annotation.value)
         inner = annotation.slice
@@ -77,7 +77,7 @@ def annotated_class(annotation: ast.expr) -> str | None:
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         sides = [side for side in (annotation.left, annotation.right) if not _is_none(side)]
         return annotated_class(sides[0]) if len(sides) == 1 else None
-    return dotted_name(annotation)
+    return annotation if dotted_name(annotation) is not None else None
 
 
 def _is_none(node: ast.expr) -> bool:

@@ -21,7 +21,7 @@ import griffe
 
 from generator.extract.calls import unparse
 from generator.extract.http_values import detail_text, status_number
-from generator.extract.local_names import LocalNames, local_names
+from generator.extract.local_names import LocalNames, annotated_class, local_names
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
 from generator.extract.targets import final_target, instance_class
@@ -108,7 +108,8 @@ class RaiseFinder:
     def _instance_class(self, made: ast.expr, code: Code) -> griffe.Class | None:
         """The class an instance was made from: right there (`Service()`), by the only binding of a local
         (`service = Service()`), or in a module of the package (`service = Service()` at module level,
-        imported or not); None for anything else, a parameter among them."""
+        imported or not), or by the annotation of a parameter bound nowhere else (`service: Service`, as
+        FastAPI injects one); None for anything else."""
         if isinstance(made, ast.Name):
             if code.path not in self._locals:
                 self._locals[code.path] = local_names(code.node)
@@ -117,7 +118,11 @@ class RaiseFinder:
                 held = self.program.objects.get(self.program.qualify(made, code.module) or "")
                 return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
             call = names.single_calls.get(made.id)
-            return self._instance_class(call, code) if call is not None else None
+            if call is not None:
+                return self._instance_class(call, code)
+            annotation = names.annotated.get(made.id)  # `service: Service = Depends(get_service)`
+            named = annotated_class(annotation) if annotation is not None else None
+            return self.program.klass(self.program.qualify(named, code.module)) if named is not None else None
         if not isinstance(made, ast.Call):
             return None
         return self.program.klass(self.program.qualify(made.func, code.module))

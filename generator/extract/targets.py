@@ -181,7 +181,8 @@ class CallTargets:
             if call is not None:
                 holder = self._class_called(call, caller)
             else:  # a parameter annotated with a class: `service: Service` (an injected dependency)
-                holder = self._class_named(annotated_class(annotation), caller) if annotation else None
+                named_class = annotated_class(annotation) if annotation is not None else None
+                holder = self._class_named(dotted_name(named_class), caller) if named_class else None
         else:
             holder = resolved(caller.module.members.get(receiver), follow)
         if isinstance(holder, griffe.Attribute):  # a module-level instance: `_POLICY.check(...)`

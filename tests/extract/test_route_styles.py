@@ -334,6 +334,55 @@ def test_methods_of_new_local_and_module_level_instances_are_followed(tmp_path: 
     ]
 
 
+def test_methods_of_an_injected_service_are_followed_from_its_annotation(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from typing import Annotated
+
+        from fastapi import Depends, FastAPI
+        from api.service import Inventory, get_inventory
+
+        app = FastAPI()
+
+        @app.get("/plain")
+        def plain(n: int, stock: Inventory = Depends(get_inventory)):
+            return stock.take(n)
+
+        @app.get("/annotated")
+        def annotated(n: int, stock: Annotated[Inventory, Depends(get_inventory)]):
+            return stock.take(n)
+
+        @app.get("/rebound")
+        def rebound(n: int, stock: Inventory = Depends(get_inventory)):
+            stock = stock.fresh()
+            return stock.take(n)
+        """,
+        files={
+            "api/service.py": """\
+            from fastapi import HTTPException
+
+            class Inventory:
+                def take(self, n):
+                    if n > 9:
+                        raise HTTPException(409, "not enough")
+                    return n
+
+                def fresh(self):
+                    return Inventory()
+
+            def get_inventory():
+                return Inventory()
+            """
+        },
+    )
+    assert responses(found) == {
+        ("get", "/plain"): [(409, "not enough")],
+        ("get", "/annotated"): [(409, "not enough")],
+        ("get", "/rebound"): [],  # bound again in the body: what it holds is not known statically
+    }
+
+
 def test_what_cannot_be_an_http_status_or_method_is_not_taken_for_one(tmp_path: Path) -> None:
     found = catalog(
         tmp_path,

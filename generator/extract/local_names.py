@@ -30,19 +30,30 @@ def dotted_name(node: ast.expr) -> str | None:
 
 @dataclass(frozen=True)
 class LocalNames:
-    """The names a function binds (its closures included), and those bound exactly once, by an assignment
-    of a call (`name = f()`, `name: T = f()`, `(name := f())`), with that call."""
+    """The names a function binds (its closures included); those bound exactly once, by an assignment of a
+    call (`name = f()`, `name: T = f()`, `(name := f())`), with that call; and the annotated parameters."""
 
     bound: frozenset[str]
     single_calls: Mapping[str, ast.Call]
     annotated: Mapping[str, ast.expr] = field(default_factory=dict)
     """The parameters bound nowhere else, each with its annotation (`service: Service`), when it has one."""
 
+    def class_of(self, name: str) -> ast.expr | None:
+        """The name or attribute that names the class the local `name` holds an instance of: the class its
+        only binding calls (`checks = Checks()`), or the one its parameter's annotation names (`checks:
+        Checks`); None when that cannot be told (whether it names a class is the caller's to resolve)."""
+        call = self.single_calls.get(name)
+        if call is not None:
+            return call.func
+        annotation = self.annotated.get(name)
+        return annotated_class(annotation) if annotation is not None else None
+
 
 def local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> LocalNames:
-    """What `function` binds. Any binding but the assignment of a call (a parameter, a loop target, `with ...
-    as`, `except ... as`, an unpacking, an import, a nested def, a `global` or `nonlocal`) is one whose value
-    is not known statically, and a second binding of a name makes its value uncertain too."""
+    """What `function` binds. Any binding but the assignment of a call or an annotated parameter (a loop
+    target, `with ... as`, `except ... as`, an unpacking, an import, a nested def, a `global` or `nonlocal`)
+    is one whose value is not known statically, and a second binding of a name makes its value uncertain
+    too."""
     calls: dict[str, ast.Call] = {}
     annotations: dict[str, ast.expr] = {}
     counts: dict[str, int] = {}

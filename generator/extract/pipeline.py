@@ -30,6 +30,7 @@ from generator.extract.sites import (
     ModuleFiles,
     cited_sources,
     extract_error_sites,
+    root_sources,
     scanned_functions,
 )
 from generator.extract.source import load_source, locate
@@ -177,8 +178,8 @@ def _errors(
     result.sites[name] = sites
     result.successors[name] = successors
     result.module_names[name] = module_names
-    sources = cited_sources(config, module, loaded.files, resolver, sites)
-    roots = cited_sources(config, module, loaded.files, resolver)
+    roots = root_sources(config, module, loaded.files, resolver)
+    sources = cited_sources(roots, sites)
     result.roots[name] = frozenset(f"{root.path}:{symbol}" for root in roots for symbol in root.symbols)
     constants = module_constants(module, resolver)
     catalog = errors_catalog(name, sites, ids, sources, constants)

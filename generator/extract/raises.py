@@ -6,9 +6,10 @@ A raised exception is an HTTP error when it is one of the framework's HTTP excep
 exception handler is registered for (the handler of the nearest class in its ancestry decides the status
 and body). The walk is bounded (MAX_DEPTH calls deep, each function once per operation). Methods are
 followed when the object is made right there (`Service().check(...)`), held by a local bound once to such a
-call (`service = Service()`, then `service.check(...)`) or by a module-level name (`AUTH = Auth()`), as
-`reach` does for errors catalogs; other calls it cannot resolve statically (methods of objects passed in,
-functions passed around) are not followed.
+call (`service = Service()`, then `service.check(...)`), by a module-level name (`AUTH = Auth()`), or by a
+parameter annotated with the class (`service: Service = Depends(get_service)`), as `reach` does for
+errors catalogs; other calls it cannot resolve statically (methods of objects passed in without such an
+annotation, functions passed around) are not followed.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import griffe
 
 from generator.extract.calls import unparse
 from generator.extract.http_values import detail_text, status_number
-from generator.extract.local_names import LocalNames, annotated_class, local_names
+from generator.extract.local_names import LocalNames, local_names
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
 from generator.extract.targets import final_target, instance_class
@@ -117,11 +118,7 @@ class RaiseFinder:
             if made.id not in names.bound:
                 held = self.program.objects.get(self.program.qualify(made, code.module) or "")
                 return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
-            call = names.single_calls.get(made.id)
-            if call is not None:
-                return self._instance_class(call, code)
-            annotation = names.annotated.get(made.id)  # `service: Service = Depends(get_service)`
-            named = annotated_class(annotation) if annotation is not None else None
+            named = names.class_of(made.id)  # `service = Service()`, `service: Service = Depends(...)`
             return self.program.klass(self.program.qualify(named, code.module)) if named is not None else None
         if not isinstance(made, ast.Call):
             return None

@@ -36,6 +36,7 @@ __all__ = [
     "cited_sources",
     "extract_error_sites",
     "find_function",
+    "root_sources",
     "scanned_functions",
 ]
 
@@ -196,7 +197,7 @@ class ModuleFiles:
         self._seen: dict[int, tuple[griffe.Module, str]] = {}
         """By id of the module object (asked once per call site): the module, kept alive, and its file."""
         self._inside: dict[str, bool] = {}
-        self._root: Path | None = None
+        self._resolved_root = root.resolve()
 
     def __call__(self, module: griffe.Module) -> str:
         seen = self._seen.get(id(module))
@@ -213,23 +214,16 @@ class ModuleFiles:
         out once per module (resolving a path reads every folder on the way)."""
         if module.path not in self._inside:
             path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
-            if self._root is None:
-                self._root = self.root.resolve()
-            self._inside[module.path] = path.resolve().is_relative_to(self._root)
+            self._inside[module.path] = path.resolve().is_relative_to(self._resolved_root)
         return self._inside[module.path]
 
 
-def cited_sources(
-    config: CatalogConfig,
-    module: griffe.Module,
-    files: ModuleFiles,
-    resolver: Resolver,
-    sites: Sequence[ErrorSite] = (),
+def root_sources(
+    config: CatalogConfig, module: griffe.Module, files: ModuleFiles, resolver: Resolver
 ) -> tuple[Source, ...]:
-    """The files an errors catalog comes from, each with the constructors and functions defined there, by
-    their names in that file, in configuration order, then the helpers the sites were reached through, in
-    the order of the sites. A constructor of an installed dependency is not a file of the project, and is
-    not cited."""
+    """The files an errors catalog's configuration names, each with the constructors and functions defined
+    there, by their names in that file, in configuration order. A constructor of an installed dependency is
+    not a file of the project, and is not cited."""
     by_file: dict[str, list[str]] = {}
     named = [(name, "constructor") for name in config.constructors]
     for name, what in [*named, *((name, "function") for name in config.functions)]:
@@ -240,6 +234,13 @@ def cited_sources(
         if local.endswith(".__init__") and not name.endswith("__init__"):
             local = local.removesuffix(".__init__")  # a class constructor is cited as the class
         by_file.setdefault(files(obj.module), []).append(local)
+    return tuple(Source(path, tuple(symbols)) for path, symbols in by_file.items())
+
+
+def cited_sources(roots: Sequence[Source], sites: Sequence[ErrorSite]) -> tuple[Source, ...]:
+    """The files an errors catalog comes from: `roots` (`root_sources`), then the helpers the sites were
+    reached through, in the order of the sites."""
+    by_file = {source.path: list(source.symbols) for source in roots}
     for site in sites:
         for file, helper in site.helpers:
             if helper not in by_file.setdefault(file, []):

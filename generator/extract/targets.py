@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping
 import griffe
 
 from generator.core.errors import SourceError
-from generator.extract.local_names import LocalNames, annotated_class, dotted_name, local_names
+from generator.extract.local_names import LocalNames, dotted_name, local_names
 from generator.extract.resolve import Resolver
 
 MAX_BASE_DEPTH = 8
@@ -175,14 +175,9 @@ class CallTargets:
         follow = self.follow
         locals_ = self._local_names(caller)
         holder: griffe.Object | None
-        if receiver in locals_.bound:  # a local: an instance made once here, or a value not known statically
-            call = locals_.single_calls.get(receiver)
-            annotation = locals_.annotated.get(receiver)
-            if call is not None:
-                holder = self._class_called(call, caller)
-            else:  # a parameter annotated with a class: `service: Service` (an injected dependency)
-                named_class = annotated_class(annotation) if annotation is not None else None
-                holder = self._class_named(dotted_name(named_class), caller) if named_class else None
+        if receiver in locals_.bound:  # an instance made once here, an annotated parameter, or not known
+            made = locals_.class_of(receiver)
+            holder = self._class_named(dotted_name(made), caller) if made is not None else None
         else:
             holder = resolved(caller.module.members.get(receiver), follow)
         if isinstance(holder, griffe.Attribute):  # a module-level instance: `_POLICY.check(...)`

@@ -70,8 +70,7 @@ def check_report(project: Project) -> CheckReport:
         by_catalog[name] = drift
         findings.extend(drift)
     findings.extend(_schema_copies(project, extraction))
-    project.sources.adopt(extraction.trees)  # the cited files griffe has parsed are not parsed again
-    project.sources.mark_errors(extraction.error_marks)
+    extraction.inform(project.sources)
     renderer = renderer_for(project, catalogs=extraction.catalogs, notes=safe_notes)
     rendered = render_all(renderer, project.pages)
     docs = project.settings.relative(project.settings.docs_dir)

@@ -19,6 +19,7 @@ from generator.core.openapi import dump_fragment, error_fragment
 from generator.core.project import CommittedCatalog, Project
 from generator.core.schemas import packaged
 from generator.core.settings import CatalogConfig, Settings
+from generator.core.symbols import SourceFiles
 from generator.extract.error_marks import MarkedCalls
 from generator.extract.identity import LikelySuccessor, assign_ids
 from generator.extract.modules import SourceModules
@@ -67,6 +68,13 @@ class Extraction:
     roots: dict[str, frozenset[str]] = field(default_factory=dict)
     """Per errors catalog, `file:symbol` of its configured constructors and functions (its sources without
     the helpers extraction reached)."""
+
+    def inform(self, sources: SourceFiles) -> None:
+        """Hand the project's source files what extraction learned: the trees griffe parsed (so cited files
+        are not parsed again) and the calls that lead to catalogued errors (so fingerprints hash them as
+        their errors' facts). check and probe both do, so that they compare the same fingerprints."""
+        sources.adopt(self.trees)
+        sources.mark_errors(self.error_marks)
 
 
 class _Loaded:

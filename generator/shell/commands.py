@@ -257,8 +257,7 @@ def _marked_sources(project: Project) -> Extraction:
     """The project's extraction, with the project's source files told which calls lead to catalogued
     errors, so that the fingerprints probe records are the ones check compares (`SourceFiles.mark_errors`)."""
     extraction = extract(project, dump=False)
-    project.sources.adopt(extraction.trees)
-    project.sources.mark_errors(extraction.error_marks)
+    extraction.inform(project.sources)
     return extraction
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core.client_calls import CLIENT_NAMES, client_call
 from generator.core.evidence import PROBE, Evidence
 from generator.core.examples import Example
 from generator.core.findings import Finding, Kind
+from generator.core.records import record
 
 PYTHON_SDK = "mcp"
 TYPESCRIPT_SDK = "@modelcontextprotocol/sdk"
@@ -28,7 +28,7 @@ MAX_PIN_FILE_BYTES = 8 * 1024 * 1024
 """A lock or requirements file larger than this is not read (and the pin counts as not found)."""
 
 
-@dataclass(frozen=True)
+@record
 class Pin:
     """The version a project file pins an SDK at, and where."""
 

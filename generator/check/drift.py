@@ -14,6 +14,7 @@ from generator.core.catalog import dump_catalog
 from generator.core.findings import Finding, Kind
 from generator.core.models import TOOL_KINDS, ErrorEntry, ErrorsCatalog, Json, RaiseSite, ToolsCatalog
 from generator.core.project import CommittedCatalog
+from generator.core.records import record
 from generator.extract.identity import canonical_expression, canonical_message
 from generator.extract.sites import ErrorSite
 
@@ -39,7 +40,7 @@ _RAISE_MESSAGES = {
 }
 
 
-@dataclasses.dataclass(frozen=True)
+@record
 class RaiseChange:
     kind: Kind
     old: RaiseSite | None

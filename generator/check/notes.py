@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 
 import jinja2
 import jinja2.meta
@@ -14,11 +13,12 @@ from generator.core.errors import suggest
 from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorsCatalog, RoutesCatalog
 from generator.core.notes import PROSE_FIELDS, Notes, NotesReport, notes_report
+from generator.core.records import record
 from generator.core.sandbox import BoundedSandbox
 from generator.render.filters import FILTERS
 
 
-@dataclass(frozen=True)
+@record
 class UnknownConstants:
     """A note that uses names the catalog's constants lack."""
 

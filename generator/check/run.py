@@ -7,7 +7,6 @@ findings; the CLI renders them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from generator.check.drift import FIX, CatalogDrift, tools_drift
 from generator.check.evidence import evidence_findings
@@ -19,11 +18,12 @@ from generator.core.findings import Finding, Kind
 from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
 from generator.core.notes import Notes, notes_report
 from generator.core.project import Project
+from generator.core.records import record
 from generator.extract.pipeline import Extraction, extract
 from generator.render.renderer import PageResult, render_all, renderer_for
 
 
-@dataclass(frozen=True)
+@record
 class CheckReport:
     """Every finding, and which of them are drift in each catalog (its entries, constants and notes)."""
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 
 from generator.core.errors import InputError, TemplateError
 from generator.core.findings import Finding, Kind
 from generator.core.pages import FrontMatter
+from generator.core.records import record
 from generator.core.symbols import SourceFiles, Symbol, citation_path
 
 STAMP_KEYS = ("last_verified", "verified_fingerprints")
@@ -129,7 +129,7 @@ def stamp_findings(sources: SourceFiles, front: FrontMatter, *, page: str) -> It
         )
 
 
-@dataclass(frozen=True)
+@record
 class StaleStamp:
     """A page stamped before one of its cited symbols changed."""
 

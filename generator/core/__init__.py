@@ -3,15 +3,15 @@
 Owns: the configuration (`settings`, its located checks in `settings_checks`), the exception tree (`errors`),
 YAML in and out with the line of every key (`yamlio`, `yamlbounds`, `yamlnodes`, parsed files kept by content
 in `yaml_cache`), the JSON Schemas and checking a file against one (`schemas`, `schema_check`), the loaded
-project and the one loader (`project`), the typed values: catalogs (`models`, written and read by `catalog`),
-notes (`notes`) and what they state of values set at run time (`run_time_values`), probe evidence
-(`evidence`), the specification's classification (`spec`), example requests (`examples`) and the official
-clients' call for each (`client_calls`), pages and their front matter (`pages`), cited symbols and their
-fingerprints (`symbols`); findings as values (`findings`) and the reports made of them (`reports`), OpenAPI
-fragments of routes catalogs and their merge into an application's document (`openapi`), the one writer
-(`writer`), compiled templates (`template_cache`, in the folder `cache_dir` names), the bounded Jinja sandbox
-every template and note renders in (`sandbox`, `render_budget`), and the limits every input is held to
-(`limits`).
+project and the one loader (`project`), the typed values (declared with `records`): catalogs (`models`,
+written and read by `catalog`), notes (`notes`) and what they state of values set at run time
+(`run_time_values`), probe evidence (`evidence`), the specification's classification (`spec`), example
+requests (`examples`) and the official clients' call for each (`client_calls`), pages and their front matter
+(`pages`), cited symbols and their fingerprints (`symbols`); findings as values (`findings`) and the reports
+made of them (`reports`), OpenAPI fragments of routes catalogs and their merge into an application's document
+(`openapi`), the one writer (`writer`), compiled templates (`template_cache`, in the folder `cache_dir`
+names), the bounded Jinja sandbox every template and note renders in (`sandbox`, `render_budget`), and the
+limits every input is held to (`limits`).
 
 May import: the standard library and third-party libraries only; never another docgen subpackage.
 """

@@ -14,11 +14,11 @@ the one source of all three. Nothing here touches the network or any file.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.core.examples import DEFAULT_HEADERS, Example
+from generator.core.records import record
 
 RUNNERS_ROOT = Path(__file__).resolve().parents[2]
 """The docgen checkout: its `clients/` holds the runners, and its `requirements/*.txt` and
@@ -46,7 +46,7 @@ PLACEHOLDER_CALL = "list_tools"
 """The call made when the example's own body is replaced by a proxy and names no method an SDK has."""
 
 
-@dataclass(frozen=True)
+@record
 class ClientCall:
     """The runner action for an example (without `url` and `mode`), and what the proxy in it stands for."""
 

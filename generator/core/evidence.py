@@ -9,10 +9,11 @@ evidence. A catalog whose notes carry no example at all is left alone.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from generator.core.models import ErrorsCatalog, Json
+from generator.core.records import record
 from generator.core.schemas import validate
 from generator.core.symbols import SourceFiles
 from generator.core.yamlio import LoadedYaml
@@ -21,7 +22,7 @@ PROBE = "docgen probe --app backend.app.mcp_server:app"
 """The command that refreshes evidence, as hints show it."""
 
 
-@dataclass(frozen=True)
+@record
 class Observed:
     """What the server answered (to the last request, when the example repeats)."""
 
@@ -34,7 +35,7 @@ class Observed:
         return {"status": self.status, "code": self.code, "headers": dict(self.headers), "body": self.body}
 
 
-@dataclass(frozen=True)
+@record
 class Record:
     """One entry's evidence: the example sent (by fingerprint) and the answer, or why none can be had."""
 
@@ -80,7 +81,7 @@ class Record:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Evidence:
     """One catalog's evidence file."""
 

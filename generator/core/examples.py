@@ -12,7 +12,6 @@ import hashlib
 import json
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from urllib.parse import urlsplit
 
@@ -24,6 +23,7 @@ from generator.core.limits import EXAMPLE_MAX_BYTES, EXAMPLE_MAX_REPEAT
 from generator.core.models import ErrorsCatalog, Json
 from generator.core.notes import Notes, WrittenExample
 from generator.core.pages import holds_marker
+from generator.core.records import record
 from generator.core.render_budget import short
 from generator.core.sandbox import BoundedSandbox
 from generator.core.yamlio import LoadedYaml
@@ -33,7 +33,7 @@ DEFAULT_ENDPOINT = "http://127.0.0.1:8000/mcp"
 """The URL examples show when the notes name no `endpoint`."""
 
 
-@dataclass(frozen=True)
+@record
 class Example:
     """One entry's example request, with every count resolved."""
 
@@ -78,7 +78,7 @@ def examples_of(catalog: ErrorsCatalog, notes: Notes) -> dict[str, Example]:
     return examples
 
 
-@dataclass(frozen=True)
+@record
 class Where:
     """Where an example is written, for located errors."""
 

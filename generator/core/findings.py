@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from generator.core.records import record
 
 
 class Kind(enum.StrEnum):
@@ -113,7 +114,7 @@ _GROUP_OF = {kind: title for title, kinds in GROUPS.items() for kind in kinds}
 _ORDER = {kind: index for index, kind in enumerate(kind for kinds in GROUPS.values() for kind in kinds)}
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One way in which the docs and the code disagree."""
 

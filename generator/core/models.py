@@ -8,14 +8,16 @@ it trusts the types the schema guarantees.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal, TypeAlias
+
+from generator.core.records import record
 
 Json: TypeAlias = "bool | int | float | str | list[Json] | dict[str, Json] | None"
 """A value as YAML and JSON write it."""
 
 
-@dataclass(frozen=True)
+@record
 class Source:
     """A file a catalog draws on, with the symbols of it that the catalog cites."""
 
@@ -30,7 +32,7 @@ class Source:
         return cls(str(data["path"]), tuple(data["symbols"]))
 
 
-@dataclass(frozen=True)
+@record
 class RaiseSite:
     """Where an exception that a handler turns into this error is raised, and with what message."""
 
@@ -54,7 +56,7 @@ class RaiseSite:
         return cls(data["exception"], data["function"], data["file"], data["message"])
 
 
-@dataclass(frozen=True)
+@record
 class ErrorEntry:
     """One call of the error constructor: what a client sees, and where the code decides it."""
 
@@ -130,7 +132,7 @@ class ErrorEntry:
         )
 
 
-@dataclass(frozen=True)
+@record
 class ErrorsCatalog:
     """Every error a server's configured functions can answer with, and the constants they use."""
 
@@ -159,7 +161,7 @@ class ErrorsCatalog:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Parameter:
     """A parameter of a tool, resource or prompt, as a client passes it."""
 
@@ -179,7 +181,7 @@ class Parameter:
         }
 
 
-@dataclass(frozen=True)
+@record
 class Tool:
     """A tool, resource or prompt the server publishes, read from its decorator and docstring."""
 
@@ -212,7 +214,7 @@ class Tool:
 TOOL_KINDS = ("tools", "resources", "prompts")
 
 
-@dataclass(frozen=True)
+@record
 class ToolsCatalog:
     """The tools, resources and prompts a server publishes, each list in source order."""
 
@@ -250,7 +252,7 @@ class ToolsCatalog:
         )
 
 
-@dataclass(frozen=True)
+@record
 class RouteError:
     """One place an HTTP application raises an error: the status and body a client receives."""
 
@@ -285,7 +287,7 @@ class RouteError:
         return cls(**{key: data[key] for key in data})
 
 
-@dataclass(frozen=True)
+@record
 class Operation:
     """One HTTP operation and the errors it can answer with, each with the functions that lead to it."""
 
@@ -319,7 +321,7 @@ class Operation:
         )
 
 
-@dataclass(frozen=True)
+@record
 class RoutesCatalog:
     """The operations of an HTTP application and every error each can answer with."""
 

@@ -8,11 +8,12 @@ findings and errors point at.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeVar
 
 from generator.core.errors import CatalogError, CatalogErrors
 from generator.core.models import ErrorEntry, ErrorsCatalog, Json, RoutesCatalog
+from generator.core.records import record
 from generator.core.run_time_values import EntryRunTimeValues, StatedValue, compare_statements, statement_hint
 from generator.core.schemas import schema_problems
 from generator.core.yamlio import LoadedYaml
@@ -20,7 +21,7 @@ from generator.core.yamlio import LoadedYaml
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@record
 class WrittenExample:
     """An entry's `example:` as written, counts not yet worked out (see `generator.core.examples`)."""
 
@@ -46,7 +47,7 @@ class WrittenExample:
         return cls(given=frozenset(data), **values)
 
 
-@dataclass(frozen=True)
+@record
 class EntryNotes:
     """What editors wrote about one entry."""
 
@@ -84,7 +85,7 @@ class EntryNotes:
 PROSE_FIELDS = ("cause", "action")
 
 
-@dataclass(frozen=True)
+@record
 class Notes:
     """One catalog's notes file, as loaded; a catalog without one has empty notes."""
 
@@ -186,7 +187,7 @@ def in_notes_order(items: Iterable[T], notes: Notes, entry_id: Callable[[T], str
     return sorted(items, key=lambda item: order.get(entry_id(item), len(order)))
 
 
-@dataclass(frozen=True)
+@record
 class NotesReport:
     """Entries without prose (gaps) and prose without an entry (orphans), for one errors catalog."""
 

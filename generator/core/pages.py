@@ -5,11 +5,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.core.errors import TemplateError
+from generator.core.records import record
 from generator.core.yamlio import LoadedYaml, load_yaml, read_text
 
 MARKER_PREFIX = "<!-- docgen:"
@@ -25,7 +25,7 @@ def holds_marker(text: str) -> bool:
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", re.DOTALL | re.MULTILINE)
 
 
-@dataclass(frozen=True)
+@record
 class FrontMatter:
     """A page's front matter: its keys and values, and the line each key is written on."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from generator.core.catalog import parse_catalog
@@ -20,6 +20,7 @@ from generator.core.models import Catalog, ErrorsCatalog, ToolsCatalog
 from generator.core.notes import Notes, parse_notes
 from generator.core.openapi import read_openapi
 from generator.core.pages import read_pages
+from generator.core.records import record
 from generator.core.schemas import packaged
 from generator.core.settings import Settings
 from generator.core.spec import Spec, parse_spec
@@ -27,7 +28,7 @@ from generator.core.symbols import SourceFiles
 from generator.core.yamlio import LoadedYaml, load_yaml, read_text, read_yaml
 
 
-@dataclass(frozen=True)
+@record
 class CommittedCatalog:
     """A catalog as committed in data/: its value, and the file it was read from."""
 
@@ -54,7 +55,7 @@ class CommittedCatalog:
         return self.document.line((kind, index)) if index is not None else None
 
 
-@dataclass(frozen=True)
+@record
 class Project:
     """One project as loaded: settings, committed catalogs, notes, evidence, specs, pages, templates."""
 

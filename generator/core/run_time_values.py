@@ -18,8 +18,10 @@ Only the fields the error table shows can be stated (`STATABLE`); a dynamic `dat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from generator.core.records import record
 
 STATABLE = ("code", "status")
 """The fields a statement can be for, in the order they are reported."""
@@ -30,7 +32,7 @@ _SHAPE = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class StatedValue:
     """What an editor states for one field of one entry."""
 
@@ -52,7 +54,7 @@ class StatedValue:
         return {"value": list(self.values), "expression": self.expression, "because": self.because}
 
 
-@dataclass(frozen=True)
+@record
 class StaleStatement:
     """A statement the catalog no longer asks for: its expression changed, or the field is not dynamic."""
 
@@ -72,7 +74,7 @@ class StaleStatement:
         return f"{said}, but the entry has no {self.statement.field} set at run time"
 
 
-@dataclass(frozen=True)
+@record
 class EntryRunTimeValues:
     """One entry's run-time values against its notes."""
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal, TypeGuard
 
 from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.records import record
 from generator.core.settings_checks import (
     ARGUMENT_ROLES,
     Validator,
@@ -37,7 +38,7 @@ FRAMEWORKS = ("fastapi",)
 DECORATOR_ROLES = {"tool", "resource", "prompt"}
 
 
-@dataclass(frozen=True)
+@record
 class CatalogConfig:
     """How to build one catalog from source."""
 
@@ -69,7 +70,7 @@ class CatalogConfig:
     is not mounted in another)."""
 
 
-@dataclass(frozen=True)
+@record
 class Settings:
     """Everything docgen needs to know about a project."""
 

@@ -11,11 +11,12 @@ holds. All of it is static: the catalog and the YAML files, never the server.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
 from generator.core.models import ErrorEntry, ErrorsCatalog, entries_by_id
 from generator.core.notes import Notes
+from generator.core.records import record
 from generator.core.schemas import validate
 from generator.core.yamlio import LoadedYaml
 
@@ -23,7 +24,7 @@ ASPECTS = ("outcome", "code", "status", "data")
 Outcome = Literal["error", "is-error-result", "accepted"]
 
 
-@dataclass(frozen=True)
+@record
 class Citation:
     """Where the specification says it."""
 
@@ -31,7 +32,7 @@ class Citation:
     section: str
 
 
-@dataclass(frozen=True)
+@record
 class Condition:
     """One error condition as the specification classifies it."""
 
@@ -61,7 +62,7 @@ class Condition:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Accepted:
     """A difference from the specification kept on purpose."""
 
@@ -69,7 +70,7 @@ class Accepted:
     reason: str
 
 
-@dataclass(frozen=True)
+@record
 class Spec:
     """A specification's classification and the accepted differences, as loaded."""
 
@@ -120,7 +121,7 @@ def parse_spec(name: str, loaded: LoadedYaml, baseline: LoadedYaml | None, *, ba
     )
 
 
-@dataclass(frozen=True)
+@record
 class Comparison:
     """One condition of the specification against the entries that answer it here."""
 

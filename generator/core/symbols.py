@@ -21,10 +21,10 @@ import ast
 import builtins
 import hashlib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from generator.core.errors import InputError, SourceError
+from generator.core.records import record
 from generator.core.trees import nodes_below
 from generator.core.yamlio import decode_utf8, read_bytes
 
@@ -38,7 +38,7 @@ per entry (built by extract; nothing here reads them, they are only hashed)."""
 _NO_MARKS: Mapping[CallSpan, frozenset[str]] = {}
 
 
-@dataclass(frozen=True)
+@record
 class Symbol:
     """A cited symbol: where it is, and a fingerprint of what it does."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from generator.core import yaml_cache, yamlnodes
 from generator.core import yamlbounds as bounds
 from generator.core.errors import CatalogError, DocgenError
 from generator.core.limits import MAX_FILE_BYTES, YAML_MAX_DEPTH
+from generator.core.records import record
 
 Path_ = tuple[str | int, ...]
 
@@ -47,7 +48,7 @@ else:  # pragma: no cover
     _LOADERS = (_TolerantLoader,)
 
 
-@dataclass(frozen=True)
+@record
 class LoadedYaml:
     """A parsed YAML document; the line of every key and item is found when an error message asks for one."""
 

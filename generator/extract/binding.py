@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import griffe
 
+from generator.core.records import record
 from generator.core.settings import ArgumentRef
 
 MAX_FORWARDS = 8
 """How many `super().__init__` calls one field is followed through (subclass of a subclass of ...)."""
 
 
-@dataclass(frozen=True)
+@record
 class Parameter:
     """A parameter a caller passes, after `self`/`cls`; `default` as source text, None when required."""
 
@@ -33,7 +34,7 @@ class Parameter:
     variadic: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Forward:
     """A subclass's `super().__init__(...)` call, and the constructor it reaches."""
 
@@ -41,7 +42,7 @@ class Forward:
     target: Constructor
 
 
-@dataclass(frozen=True)
+@record
 class Constructor:
     """One way of building an error, as calls name it."""
 
@@ -62,7 +63,7 @@ class Constructor:
     here."""
 
 
-@dataclass(frozen=True)
+@record
 class Bound:
     """The expression that gives a field at one call: source text of a default, or a node of a call."""
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import ast
 import dataclasses
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from generator.core.records import record
 from generator.core.trees import nodes_below
 
 
-@dataclass(frozen=True)
+@record
 class Call:
     """One constructor call, the statement holding it, and its guarding conditions as source text."""
 

@@ -10,11 +10,11 @@ message known only at run time becomes a template whose placeholder names what f
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 import griffe
 
 from generator.core.errors import SourceError
+from generator.core.records import record
 from generator.core.settings import CatalogConfig
 from generator.core.symbols import CallSpan
 from generator.extract.binding import Bound, Constructor, bind, maps
@@ -23,7 +23,7 @@ from generator.extract.handlers import HandlerRaises
 from generator.extract.resolve import Resolved, Resolver, TooLarge, Unresolvable
 
 
-@dataclass(frozen=True)
+@record
 class ErrorSite:
     """One call of the error constructor, with everything resolved to values."""
 

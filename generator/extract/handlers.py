@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 
 import griffe
 
 from generator.core.models import RaiseSite
+from generator.core.records import record
 from generator.core.trees import nodes_below
 from generator.extract.calls import Call, template, unparse
 from generator.extract.reach import Where
@@ -30,7 +30,7 @@ FileOf = Callable[[griffe.Module], str]
 """The project-relative file of a module (`sites.ModuleFiles`)."""
 
 
-@dataclass(frozen=True)
+@record
 class HandlerRaises:
     """The raise sites behind one handler, and whether they were found by reach or anywhere."""
 

@@ -14,17 +14,17 @@ import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from generator.core.models import ErrorEntry
+from generator.core.records import record
 from generator.extract.sites import ErrorSite
 
 _BUILTINS = frozenset(dir(builtins))
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
-@dataclass(frozen=True)
+@record
 class LikelySuccessor:
     """An old entry that vanished and a new one that most likely took its place."""
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from generator.core.records import record
 from generator.core.trees import nodes_below
 
 
@@ -28,7 +29,7 @@ def dotted_name(node: ast.expr) -> str | None:
     return ".".join([node.id, *reversed(parts)])
 
 
-@dataclass(frozen=True)
+@record
 class LocalNames:
     """The names a function binds (its closures included); those bound exactly once, by an assignment of a
     call (`name = f()`, `name: T = f()`, `(name := f())`), with that call; and the annotated parameters."""

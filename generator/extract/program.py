@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import griffe
 
+from generator.core.records import record
 from generator.extract.modules import SourceModules
 from generator.extract.sites import FunctionBodies, ModuleFiles
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-@dataclass(frozen=True)
+@record
 class Code:
     """The code of one function to follow: a function of the loaded source, or one defined inside it (the
     dependency a factory returns), with the module its names are resolved in."""

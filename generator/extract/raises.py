@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import griffe
 
+from generator.core.records import record
 from generator.extract.calls import unparse
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
@@ -31,7 +31,7 @@ MAX_DEPTH = 12
 """How many calls deep the walk goes from an operation's function or dependency."""
 
 
-@dataclass(frozen=True)
+@record
 class Raised:
     """One place that raises an HTTP error, with what the client receives."""
 
@@ -48,7 +48,7 @@ class Raised:
     body_key: str
 
 
-@dataclass(frozen=True)
+@record
 class Reached:
     """A raise site as one operation reaches it: through which functions, from the route's."""
 

@@ -21,11 +21,11 @@ from __future__ import annotations
 import ast
 import dataclasses
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass
 
 import griffe
 
 from generator.core.errors import SourceError
+from generator.core.records import record
 from generator.extract.calls import Call, CallFinder, callee_name
 from generator.extract.class_calls import CLS, ClassCalls, defining_class, receiver_class
 from generator.extract.targets import CallTargets, Follow, final_target, local_name, resolved
@@ -37,7 +37,7 @@ MAX_HELPER_VISITS = 50_000
 can ask for with a fan of helpers calling each other."""
 
 
-@dataclass(frozen=True)
+@record
 class Where:
     """A function reached from a configured one: the path that led there and the guards on the way."""
 

@@ -15,7 +15,6 @@ import http
 import operator
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 import griffe
@@ -23,6 +22,7 @@ import griffe
 from generator.core.errors import SourceError
 from generator.core.limits import MAX_FOLDED_ITEMS, MAX_INT_BITS
 from generator.core.models import Json
+from generator.core.records import record
 from generator.extract.calls import unparse
 from generator.extract.modules import SourceModules
 from generator.extract.unreadable import UndefinedName
@@ -72,7 +72,7 @@ def _shortened(expression: str) -> str:
     return expression if len(expression) <= 60 else expression[:57] + "..."
 
 
-@dataclass(frozen=True)
+@record
 class Resolved:
     """A value, and the module-level names it was computed from (for drift grouping)."""
 

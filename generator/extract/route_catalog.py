@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from generator.core.errors import ConfigError, SourceError
 from generator.core.models import Operation, RouteError, RoutesCatalog, Source
+from generator.core.records import record
 from generator.core.settings import CatalogConfig
 from generator.extract.fastapi_routes import FastAPIFramework
 from generator.extract.program import Program
@@ -24,7 +24,7 @@ def frameworks(resolver: Resolver) -> dict[str, Framework]:
     return {"fastapi": FastAPIFramework(resolver)}
 
 
-@dataclass(frozen=True)
+@record
 class OperationLine:
     """Where an operation is declared, for findings about it (never written to the catalog)."""
 
@@ -34,7 +34,7 @@ class OperationLine:
     line: int
 
 
-@dataclass(frozen=True)
+@record
 class RoutesExtraction:
     """A routes catalog, and the source lines findings about it point at."""
 

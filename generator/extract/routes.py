@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Protocol
 
 import griffe
 
+from generator.core.records import record
 from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
-@dataclass(frozen=True)
+@record
 class Endpoint:
     """One operation: an HTTP method on a path, the function that answers it, what runs before it."""
 
@@ -36,7 +36,7 @@ class Endpoint:
     """The line of the route's decorator (or registration call): where findings about it point."""
 
 
-@dataclass(frozen=True)
+@record
 class Handler:
     """What a registered exception handler answers for the exceptions it is registered for."""
 
@@ -49,7 +49,7 @@ class Handler:
     """The key of the response body that holds the detail (FastAPI: `detail`)."""
 
 
-@dataclass(frozen=True)
+@record
 class ExceptionArguments:
     """Where an HTTP exception's constructor takes the status and the detail."""
 

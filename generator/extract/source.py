@@ -5,16 +5,16 @@ Which files are read, and what happens to one that cannot be, is `modules`' busi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import griffe
 
 from generator.core.errors import ConfigError
+from generator.core.records import record
 from generator.extract.modules import SourceModules
 
 
-@dataclass(frozen=True)
+@record
 class SourceLocation:
     """Where a configured source lives: its package root on disk and its dotted module path."""
 

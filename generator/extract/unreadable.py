@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 
 from generator.core.errors import SourceError
+from generator.core.records import record
 
 
 class UndefinedName(SourceError):
@@ -14,7 +14,7 @@ class UndefinedName(SourceError):
     `__getattr__` makes it when the server runs)."""
 
 
-@dataclass(frozen=True)
+@record
 class BrokenModule:
     """A module file that could not be read, and why."""
 

@@ -35,6 +35,7 @@ from generator.core.client_calls import (
 from generator.core.errors import ConfigError
 from generator.core.evidence import Evidence
 from generator.core.examples import Example
+from generator.core.records import record
 from generator.probe.servers import uvicorn_server
 
 MIN_NODE_MAJOR = 20
@@ -46,7 +47,7 @@ Servers = Callable[[str], AbstractContextManager[str]]
 """Given a name for its log, a server for one client's batch; entering it yields the MCP endpoint URL."""
 
 
-@dataclass(frozen=True)
+@record
 class Runner:
     """One runner process: an official SDK, and the clients it plays (a name and the Python client's mode)."""
 

@@ -12,7 +12,6 @@ import asyncio
 import importlib
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from generator.core.errors import ConfigError, SourceError
 from generator.core.evidence import Evidence, Observed, Record
 from generator.core.examples import Example
 from generator.core.models import ErrorsCatalog
+from generator.core.records import record
 from generator.core.yamlio import dump_yaml
 from generator.probe.clients import ClientRun
 
@@ -31,7 +31,7 @@ VARYING_HEADERS = {"retry-after": "<seconds>"}
 """Headers whose value depends on timing: recorded with a placeholder, so the evidence stays stable."""
 
 
-@dataclass(frozen=True)
+@record
 class Observation:
     """What the server answered to an example (to the last request, when it was repeated)."""
 
@@ -42,7 +42,7 @@ class Observation:
     requests: int
 
 
-@dataclass(frozen=True)
+@record
 class Target:
     """Where probe sends: `label` is what the evidence records."""
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import difflib
 import posixpath
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
+from generator.core.records import record
 from generator.render.regions import digest_of
 from generator.render.renderer import PageResult, RegionReport
 
@@ -21,7 +21,7 @@ DISCARDED_FOLDER = ".docgen/discarded"
 site never publishes it)."""
 
 
-@dataclass(frozen=True)
+@record
 class Discarded:
     """One overwritten hand edit: where it was, where it is kept, and what changed."""
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 import jinja2
 
 from generator.core.evidence import Evidence
 from generator.core.models import Catalog
 from generator.core.notes import Notes
+from generator.core.records import record
 from generator.core.spec import Spec
 
 SymbolLines = Callable[[str, str], tuple[int, int] | None]
@@ -21,7 +21,7 @@ def no_lines(file: str, symbol: str) -> None:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class RenderInputs:
     """The catalogs, notes, evidence, specifications and templates regions are rendered from.
 

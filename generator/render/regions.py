@@ -19,11 +19,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 from generator.core.errors import TemplateError
 from generator.core.pages import MARKER_PREFIX
+from generator.core.records import record
 
 RegionState = Literal["fresh", "stale", "hand-edited"]
 """fresh: the body is what render would write. stale: docgen wrote it, but the inputs changed since.
@@ -43,7 +43,7 @@ SYNTAX_HINT = (
 )
 
 
-@dataclass(frozen=True)
+@record
 class Region:
     """One generated region of a page, located by character offsets into the page text."""
 

@@ -9,7 +9,6 @@ result to `generator.core.writer`); `docgen check` and the MkDocs plugin use the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import jinja2
@@ -20,6 +19,7 @@ from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
 from generator.core.notes import Notes, stated_values
 from generator.core.pages import page_titles, split_front_matter
 from generator.core.project import Project
+from generator.core.records import record
 from generator.core.sandbox import TemplateFailure
 from generator.render.context import build_context, render_entry_notes
 from generator.render.environment import make_environment
@@ -28,7 +28,7 @@ from generator.render.provenance import edit_in, edited_places
 from generator.render.regions import Region, RegionState, check_body, parse_regions, splice, state_of
 
 
-@dataclass(frozen=True)
+@record
 class RegionReport:
     """What render found in one generated region of a page."""
 
@@ -51,7 +51,7 @@ class RegionReport:
     template), in page order."""
 
 
-@dataclass(frozen=True)
+@record
 class PageResult:
     """One page before and after rendering its regions."""
 

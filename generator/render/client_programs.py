@@ -113,11 +113,10 @@ def _python_proxy(rewrite: Mapping[str, Any]) -> list[str]:
     if rewrite.get("headers"):
         lines.append(f"            headers.update({_py_literal(rewrite['headers'])})")
     if "raw" in rewrite:
-        lines.append(f"            body = {_py_literal(rewrite['raw'].rstrip(' '))}.encode()")
-        if rewrite["raw"] != rewrite["raw"].rstrip(" "):
-            lines.append(
-                f"            body = body.ljust({len(rewrite['raw'].encode())})  # padded with spaces"
-            )
+        text, padded_to = _unpadded(rewrite["raw"])
+        lines.append(f"            body = {_py_literal(text)}.encode()")
+        if padded_to is not None:
+            lines.append(f"            body = body.ljust({padded_to})  # padded with spaces")
     elif isinstance(rewrite.get("body"), list):
         lines.append(f"            body = json.dumps({_py_literal(rewrite['body'])}).encode()")
     elif "body" in rewrite:
@@ -182,10 +181,10 @@ def _typescript_proxy(rewrite: Mapping[str, Any]) -> list[str]:
     for name, value in rewrite.get("headers", {}).items():
         lines.append(f"    headers.set({_literal(name)}, {_literal(value)});")
     if "raw" in rewrite:
-        raw = rewrite["raw"]
-        body = _literal(raw.rstrip(" "))
-        if raw != raw.rstrip(" "):
-            body += f".padEnd({len(raw.encode())})"
+        text, padded_to = _unpadded(rewrite["raw"])
+        body = _literal(text)
+        if padded_to is not None:
+            body += f".padEnd({padded_to})"
             lines.append("    // The body padded with spaces.")
         lines.append(f"    init = {{ ...init, headers, body: {body} }};")
     elif isinstance(rewrite.get("body"), list):
@@ -200,6 +199,16 @@ def _typescript_proxy(rewrite: Mapping[str, Any]) -> list[str]:
     else:
         lines.append("    init = { ...init, headers };")
     return [*lines, "  }", "  return fetch(url, init);", "}"]
+
+
+def _unpadded(raw: str) -> tuple[str, int | None]:
+    """The body without the spaces it is padded with, and the size in bytes it is padded to (None if it is
+    not). Over the hundreds of kilobytes of a padded body, `rstrip(" ")` takes milliseconds; `rstrip()` and
+    `count` take a tenth of that."""
+    stripped = raw.rstrip()
+    if raw.count(" ", len(stripped)) != len(raw) - len(stripped):  # the tail is not spaces alone
+        stripped = raw.rstrip(" ")
+    return stripped, (len(raw.encode()) if len(stripped) < len(raw) else None)
 
 
 def printed(cell: Mapping[str, Any], repeat: int, *, typescript: bool = False) -> str:

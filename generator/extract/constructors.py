@@ -149,20 +149,12 @@ class ConstructorTable:
         if not isinstance(init, griffe.Function):
             return replace(parent, name=cls.name, configured=cls.name, obj=cls, attributes=attributes)
         call = _forwarding_call(self.bodies.get(init.path), parent.name)
-        parameters = _parameters(init)
-        if call is None:
-            # An __init__ that passes nothing on: its own parameters, mapped as the parent's are.
-            return Constructor(
-                cls.name, cls.name, cls, cls.module, parameters, parent.arguments, None, attributes
-            )
+        # An __init__ that passes nothing on has its own parameters, mapped as the parent's are; one that
+        # calls the parent's takes what it leaves out from that call.
+        arguments = parent.arguments if call is None else {}
+        forward = Forward(call, parent) if call is not None else None
         return Constructor(
-            cls.name,
-            cls.name,
-            cls,
-            cls.module,
-            parameters,
-            forward=Forward(call, parent),
-            attributes=attributes,
+            cls.name, cls.name, cls, cls.module, _parameters(init), arguments, forward, attributes
         )
 
 

@@ -159,7 +159,7 @@ def _parse(source: bytes, display: str) -> ast.Module:
 
 
 def _locate(
-    tree: ast.Module, file: str, name: str, marks: Mapping[CallSpan, frozenset[str]] = _NO_MARKS
+    tree: ast.Module, file: str, name: str, marks: Mapping[CallSpan, frozenset[str]]
 ) -> Symbol | None:
     scope: list[ast.stmt] = tree.body
     node: _Definition | None = None
@@ -194,13 +194,6 @@ def _module_names(tree: ast.Module) -> frozenset[str]:
 
 
 _BUILTINS = frozenset(dir(builtins))
-
-
-def _fingerprint(
-    node: _Definition, module_names: frozenset[str], marks: Mapping[CallSpan, frozenset[str]] = _NO_MARKS
-) -> str:
-    """The fingerprint of `node` (see `_fingerprinted`)."""
-    return _fingerprinted(node, module_names, marks)[0]
 
 
 def _fingerprinted(
@@ -247,7 +240,7 @@ def _mark_statements(
     for index, statement in enumerate(statements):
         facts = _error_facts(statement, marks)
         if facts:
-            statements[index] = _marker(statement, facts)
+            statements[index] = ErrorMarker(type(statement).__name__, sorted(facts))
             swapped.append((statements, index, statement))
             continue
         for block in _blocks(statement):
@@ -303,10 +296,6 @@ class ErrorMarker(ast.stmt):
         super().__init__()
         self.kind = kind
         self.facts = facts
-
-
-def _marker(statement: ast.stmt, facts: frozenset[str]) -> ast.stmt:
-    return ErrorMarker(type(statement).__name__, sorted(facts))
 
 
 def _routes_errors_only(node: _Definition, swapped: list[tuple[list[ast.stmt], int, ast.stmt]]) -> bool:

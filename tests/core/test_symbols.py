@@ -55,7 +55,7 @@ def test_fingerprints_match_the_reference_and_leave_the_tree_as_it_was(repo_root
         definitions = [node for node in ast.walk(tree) if isinstance(node, citations._Definition)]
         for node in definitions:
             expected = reference_fingerprint(node, names)
-            assert citations._fingerprint(node, names) == expected, (path, node.name)
+            assert citations._fingerprinted(node, names, {})[0] == expected, (path, node.name)
             checked += 1
         assert ast.dump(tree, include_attributes=True) == before, path
     assert checked > 500
@@ -75,7 +75,7 @@ def test_fingerprints_of_small_symbols_match_the_reference(source: str) -> None:
     node = tree.body[-1]
     assert isinstance(node, citations._Definition)
     names = citations._module_names(tree)
-    assert citations._fingerprint(node, names) == reference_fingerprint(node, names)
+    assert citations._fingerprinted(node, names, {})[0] == reference_fingerprint(node, names)
 
 
 def test_check_reuses_the_trees_griffe_parsed_and_fingerprints_the_same(

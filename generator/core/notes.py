@@ -15,7 +15,7 @@ from generator.core.errors import CatalogError, CatalogErrors
 from generator.core.models import ErrorEntry, ErrorsCatalog, Json, RoutesCatalog
 from generator.core.records import record
 from generator.core.run_time_values import EntryRunTimeValues, StatedValue, compare_statements, statement_hint
-from generator.core.schemas import schema_problems
+from generator.core.schemas import located_problem, schema_problems
 from generator.core.yamlio import LoadedYaml
 
 T = TypeVar("T")
@@ -148,14 +148,10 @@ _MAX_PROBLEMS = 20
 def _check_schema(loaded: LoadedYaml, dynamic: Mapping[str, Mapping[str, str]] | None) -> None:
     """Every problem the schema finds, each at its line, reported together."""
     problems = schema_problems(loaded, "errors-notes")
-    errors = []
-    for path, message in problems[:_MAX_PROBLEMS]:
-        where = "/".join(str(p) for p in path) or "top level"
-        errors.append(
-            CatalogError(
-                f"{where}: {message}", file=loaded.file, line=loaded.line_of(path), hint=_hint(path, dynamic)
-            )
-        )
+    errors = [
+        located_problem(loaded, path, message, _hint(path, dynamic))
+        for path, message in problems[:_MAX_PROBLEMS]
+    ]
     if len(problems) > _MAX_PROBLEMS:
         left = len(problems) - _MAX_PROBLEMS
         errors.append(CatalogError(f"and {left} more problem(s)", file=loaded.file, hint=_SCHEMA_HINT))

@@ -51,11 +51,14 @@ def validate(loaded: LoadedYaml, schema_name: str, hint: str) -> None:
     problems = schema_problems(loaded, schema_name)
     if problems:
         path, message = problems[0]
-        where = "/".join(str(p) for p in path) or "top level"
         more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
-        raise CatalogError(
-            f"{where}: {message}{more}", file=loaded.file, line=loaded.line_of(path), hint=hint
-        )
+        raise located_problem(loaded, path, f"{message}{more}", hint)
+
+
+def located_problem(loaded: LoadedYaml, path: tuple[str | int, ...], message: str, hint: str) -> CatalogError:
+    """A problem with the key or item at `path` of a loaded file, as an error at its line."""
+    where = "/".join(str(p) for p in path) or "top level"
+    return CatalogError(f"{where}: {message}", file=loaded.file, line=loaded.line_of(path), hint=hint)
 
 
 def schema_problems(loaded: LoadedYaml, schema_name: str) -> list[tuple[tuple[str | int, ...], str]]:

@@ -36,7 +36,7 @@ from jinja2.exceptions import SecurityError
 
 from generator.core import template_cache
 from generator.core.errors import TemplateError, suggest
-from generator.core.models import TOOL_KINDS, Catalog, ErrorsCatalog, RoutesCatalog, ToolsCatalog
+from generator.core.models import TOOL_KINDS, Catalog, ErrorEntry, ErrorsCatalog, RoutesCatalog, ToolsCatalog
 from generator.core.notes import in_notes_order, stated_values
 from generator.core.pages import holds_marker
 from generator.render.evidence_context import (
@@ -114,9 +114,7 @@ def _error_table(inputs: RenderInputs, region: Region, page: str, context: Conte
         cause, action = render_entry_notes(inputs, name, entry.id)
         notes = {"cause": cause, "action": action, "draft_cause": entry.draft_cause}
         fields = {"code": entry.code, "status": entry.status, **entry.as_data()}
-        stated = {
-            field: value.as_context() for field, value in stated_values(entry, inputs.notes_of(name)).items()
-        }
+        stated = stated_context(inputs, name, entry)
         shown = {"show_raises": inputs.notes_of(name).entry(entry.id).show_raises, "stated": stated}
         entries.append({**fields, "anchor": f"err-{entry.id}", **notes, **shown})
     return {"entries": entries, "columns": _columns(entries), "json_href": _json_href(page, name)}
@@ -229,6 +227,13 @@ def _related(inputs: RenderInputs, region: Region, page: str, context: Context) 
             )
         links.append({"title": inputs.titles[target], "href": str(href)})
     return {"links": links}
+
+
+def stated_context(inputs: RenderInputs, catalog: str, entry: ErrorEntry) -> dict[str, Any]:
+    """Field -> what the page and the published JSON show of each of `entry`'s values set at run time that
+    the notes state (`value`, a list; `expression`; `because`)."""
+    stated = stated_values(entry, inputs.notes_of(catalog))
+    return {field: value.as_context() for field, value in stated.items()}
 
 
 def render_entry_notes(inputs: RenderInputs, catalog: str, entry_id: str) -> tuple[str | None, str | None]:

@@ -16,12 +16,12 @@ from jinja2.exceptions import SecurityError
 
 from generator.core.errors import DocgenError, TemplateError, suggest
 from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
-from generator.core.notes import Notes, stated_values
+from generator.core.notes import Notes
 from generator.core.pages import page_titles, split_front_matter
 from generator.core.project import Project
 from generator.core.records import record
 from generator.core.sandbox import TemplateFailure
-from generator.render.context import build_context, render_entry_notes
+from generator.render.context import build_context, render_entry_notes, stated_context
 from generator.render.environment import make_environment
 from generator.render.inputs import RenderInputs, SymbolLines, no_lines
 from generator.render.provenance import edit_in, edited_places
@@ -213,9 +213,9 @@ def catalog_as_json(inputs: RenderInputs, name: str) -> dict[str, Any]:
         for entry in catalog.entries:
             cause, action = render_entry_notes(inputs, name, entry.id)
             entries.append({**entry.as_data(), "cause": cause, "action": action})
-            stated = stated_values(entry, inputs.notes_of(name))
+            stated = stated_context(inputs, name, entry)
             if stated:
-                entries[-1]["stated"] = {field: value.as_context() for field, value in stated.items()}
+                entries[-1]["stated"] = stated
         data["entries"] = entries
     if isinstance(catalog, RoutesCatalog):
         errors = []

@@ -235,18 +235,19 @@ def _templates(settings: Settings) -> dict[str, str]:
     folder = settings.templates_dir
     if not folder.is_dir():
         return {}
-    templates = {}
+    templates, inside, shown_folder = {}, folder.resolve(), settings.relative(folder)
     for path in sorted(folder.rglob("*")):
         if not path.is_file() or "__pycache__" in path.parts:
             continue
-        shown = settings.relative(path.parent) + "/" + path.name
-        if not path.resolve().is_relative_to(folder.resolve()):
+        name = path.relative_to(folder).as_posix()
+        shown = f"{shown_folder}/{name}"
+        if not path.resolve().is_relative_to(inside):
             raise TemplateError(
                 "the template is a link to a file outside the templates folder",
                 file=shown,
                 hint="keep templates as files inside the templates folder",
             )
-        templates[path.relative_to(folder).as_posix()] = read_text(path, shown, error=TemplateError)
+        templates[name] = read_text(path, shown, error=TemplateError)
     return templates
 
 

@@ -33,7 +33,9 @@ _NAME = r"[a-z][a-z0-9_-]*"
 _BEGIN = re.compile(rf"<!-- docgen:begin (?P<name>{_NAME})(?P<attrs>(?: [a-z][a-z0-9_-]*=[^\s=]+)*) -->")
 _END = re.compile(rf"<!-- docgen:end (?P<name>{_NAME}) -->")
 _ATTR = re.compile(r" ([a-z][a-z0-9_-]*)=([^\s=]+)")
-_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_FENCE_OR_MARKER = re.compile(
+    rf"^(?: {{0,3}}(?P<fence>`{{3,}}|~{{3,}})|{re.escape(MARKER_PREFIX)})[^\n]*(?:\n|\Z)", re.MULTILINE
+)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 DIGEST_LENGTH = 8
 DOCGEN_ATTRS = ("edit-in", "digest")
@@ -116,10 +118,8 @@ def parse_regions(text: str, *, page: str) -> list[Region]:
     """
     regions: list[Region] = []
     open_: tuple[re.Match[str], int, int, str] | None = None
-    for number, offset, line in _lines_outside_fences(text, page=page):
+    for number, offset, line in _markers_outside_fences(text, page=page):
         content = line.rstrip("\r\n")
-        if not content.startswith(MARKER_PREFIX):
-            continue
         begin, end = _BEGIN.fullmatch(content), _END.fullmatch(content)
         if begin is not None:
             if open_ is not None:
@@ -192,26 +192,30 @@ def _close(
     )
 
 
-def _lines_outside_fences(text: str, *, page: str) -> Iterator[tuple[int, int, str]]:
-    """(1-based number, offset, line with its ending) for each line not inside a fenced code block.
+def _markers_outside_fences(text: str, *, page: str) -> Iterator[tuple[int, int, str]]:
+    """(1-based number, offset, line with its ending) for each line that starts like a docgen marker and is
+    not inside a fenced code block.
 
-    A fence never closed runs to the end of the page (as Markdown reads it), so markers below it would be
-    read as code: a hand edit inside their region would go unseen by check and by `mkdocs build --strict`.
-    Such a fence is an error when it hides a marker.
+    Only fence lines and marker lines are looked at (one regular expression finds them); the lines between
+    are counted, not read. A fence never closed runs to the end of the page (as Markdown reads it), so
+    markers below it would be read as code: a hand edit inside their region would go unseen by check and by
+    `mkdocs build --strict`. Such a fence is an error when it hides a marker.
     """
     fence: str | None = None
     opened = hidden = 0
-    for number, match in enumerate(_LINE.finditer(text), start=1):
-        line = match.group(0)
-        opener = _FENCE.match(line)
+    number, counted = 1, 0
+    for match in _FENCE_OR_MARKER.finditer(text):
+        number += text.count("\n", counted, match.start())
+        counted = match.start()
+        line, opener = match.group(0), match.group("fence")
         if fence is None and opener is not None:
-            fence, opened, hidden = opener.group(1), number, 0
+            fence, opened, hidden = opener, number, 0
         elif fence is not None:
-            if opener is not None and opener.group(1)[0] == fence[0] and len(opener.group(1)) >= len(fence):
+            if opener is not None and opener[0] == fence[0] and len(opener) >= len(fence):
                 fence = None
-            elif not hidden and line.startswith(MARKER_PREFIX):
+            elif opener is None and not hidden:
                 hidden = number
-        else:
+        elif opener is None:
             yield number, match.start(), line
     if fence is not None and hidden:
         raise TemplateError(

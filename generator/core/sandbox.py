@@ -30,6 +30,7 @@ from jinja2.utils import Namespace
 
 from generator.core import render_budget as budget
 from generator.core.errors import DocgenError
+from generator.core.limits import TEMPLATE_MAX_TEXT
 
 JINJA_FILTERS = (
     *("abs", "float", "int", "round", "sum", "max", "min", "count", "length", "wordcount"),  # numbers
@@ -187,7 +188,8 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         running, parts, length = budget.current(), [], 0
         for chunk in chunks:
             length += len(chunk)
-            budget.refuse_length(length, "the rendered text")
+            if length > TEMPLATE_MAX_TEXT:  # tested here: a call per chunk costs more than the join
+                budget.refuse_length(length, "the rendered text")
             parts.append(chunk)
         running.charge(length + len(parts))
         return "".join(parts)

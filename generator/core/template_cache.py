@@ -72,7 +72,7 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
             pass  # a read-only or full disk costs the next run a compile, nothing more
 
 
-__all__ = ["TemplateCache", "attach", "cache_dir", "from_string"]
+__all__ = ["TemplateCache", "attach", "cache_dir", "from_string", "needs_jinja"]
 
 
 def attach(environment: jinja2.Environment) -> jinja2.Environment:
@@ -98,6 +98,13 @@ def _code_kind(environment: jinja2.Environment) -> tuple[object, ...]:
         tuple(sorted(getattr(environment, "intercepted_binops", ()))),
         tuple(sorted(getattr(environment, "intercepted_unops", ()))),
     )
+
+
+def needs_jinja(source: str) -> bool:
+    """Whether rendering `source` can give anything but `source` itself: it holds a tag, an expression or a
+    comment (`{%`, `{{`, `{#`), or line endings Jinja rewrites. A note or an example without any is used as
+    written, and never compiled."""
+    return "{{" in source or "{%" in source or "{#" in source or "\r" in source
 
 
 @lru_cache(maxsize=4096)

@@ -256,8 +256,8 @@ def _render_note(
     if text is None or not str(text).strip():
         return None
     source = str(text)
-    if "{" not in source and "\r" not in source:
-        rendered = source.strip()  # no Jinja syntax and no line endings to normalise: Jinja would keep it
+    if not template_cache.needs_jinja(source):
+        rendered = source.strip()
     else:
         try:
             template = template_cache.from_string(inputs.environment, source, name="note")

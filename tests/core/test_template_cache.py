@@ -116,3 +116,25 @@ def test_environments_with_other_extensions_do_not_share_code(cache: Path) -> No
     assert template_cache.from_string(plain, source, name="t").render() == "12"
     assert template_cache.from_string(extended, source, name="t").render() == "12"
     assert len(list(cache.iterdir())) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Plain prose, with `code` and a | pipe.",
+        "A dict {'a': 1} and a JS object { id: 2 }, braces but no tag.\n",
+        "  {\n  } and a lone { before a %, a # and a second {\n\n",
+        "Lines\nwith\nendings\n",
+    ],
+)
+def test_text_without_jinja_syntax_renders_as_itself(text: str) -> None:
+    assert not template_cache.needs_jinja(text)
+    assert make_environment({}).from_string(text).render() == text
+
+
+@pytest.mark.parametrize(
+    "text", ["{{ LIMIT }}", "{% if true %}x{% endif %}", "a {# comment #} b", "windows\r\nline"]
+)
+def test_text_with_a_tag_an_expression_a_comment_or_a_carriage_return_needs_jinja(text: str) -> None:
+    assert template_cache.needs_jinja(text)
+    assert make_environment({}).from_string(text).render(LIMIT=1) != text

@@ -13,7 +13,7 @@ from generator.check.drift import FIX
 from generator.check.links import link_findings
 from generator.check.stamps import StaleStamp, cited_symbols, stale_findings, stale_stamps, stamp_findings
 from generator.core.findings import Finding, Kind
-from generator.core.pages import FrontMatter, front_matter
+from generator.core.pages import FrontMatter
 from generator.core.symbols import SourceFiles
 from generator.render.discarded import DISCARDED_FOLDER
 from generator.render.renderer import PageResult
@@ -59,14 +59,17 @@ def region_findings(results: Sequence[PageResult], docs: str) -> Iterator[Findin
 
 
 def source_findings(
-    sources: SourceFiles, pages: Mapping[str, str], rendered: Sequence[PageResult], docs: str
+    sources: SourceFiles,
+    pages: Mapping[str, str],
+    fronts: Mapping[str, FrontMatter],
+    rendered: Sequence[PageResult],
+    docs: str,
 ) -> Iterator[Finding]:
     """Missing regions, citations and Last-verified stamps of every page, and every page's links."""
     with_regions = {result.page for result in rendered}
     stale: list[StaleStamp] = []
-    for page, text in sorted(pages.items()):
-        shown = f"{docs}/{page}"
-        front = front_matter(text, page=shown)
+    for page in sorted(pages):
+        shown, front = f"{docs}/{page}", fronts[page]
         if page not in with_regions:
             yield from _missing_region(front, shown)
         yield from _citation_findings(sources, front, shown)

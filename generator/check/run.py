@@ -75,7 +75,7 @@ def check_report(project: Project) -> CheckReport:
     rendered = render_all(renderer, project.pages)
     docs = project.settings.relative(project.settings.docs_dir)
     findings.extend(region_findings(rendered, docs))
-    findings.extend(source_findings(project.sources, project.pages, rendered, docs))
+    findings.extend(source_findings(project.sources, project.pages, project.fronts, rendered, docs))
     findings.extend(evidence_findings(project, extraction))
     findings.extend(spec_findings(project, extraction))
     if project.base_ref is not None:

@@ -157,16 +157,20 @@ def read_pages(docs_dir: Path, *, within: Path | None = None, shown: str | None 
     return pages
 
 
-def page_titles(pages: Mapping[str, str], *, docs: str = "") -> dict[str, str]:
-    """Each page's title: its front matter `title`, else its first `# ` heading, else its file name.
+def page_fronts(pages: Mapping[str, str], *, docs: str = "") -> dict[str, FrontMatter]:
+    """Each page's front matter, parsed once; errors name the page under `docs` (the docs folder relative to
+    the project root)."""
+    return {page: front_matter(text, page=f"{docs}/{page}" if docs else page) for page, text in pages.items()}
 
-    `docs` is the docs folder relative to the project root, which error messages put before page paths.
-    """
+
+def page_titles(pages: Mapping[str, str], fronts: Mapping[str, FrontMatter]) -> dict[str, str]:
+    """Each page's title: its front matter `title`, else its first `# ` heading, else its file name."""
     titles: dict[str, str] = {}
     for page, text in pages.items():
-        meta, body = split_front_matter(text, page=f"{docs}/{page}" if docs else page)
-        title = meta.get("title")
+        front = fronts[page]
+        title = front.meta.get("title")
         if not title:
+            body = text[front.body_start :]
             heading = next((line[2:].strip() for line in body.splitlines() if line.startswith("# ")), None)
             title = heading or posixpath.splitext(posixpath.basename(page))[0]
         titles[page] = str(title)

@@ -19,7 +19,7 @@ from generator.core.evidence import Evidence, parse_evidence
 from generator.core.models import Catalog, ErrorsCatalog, ToolsCatalog
 from generator.core.notes import Notes, parse_notes
 from generator.core.openapi import read_openapi
-from generator.core.pages import read_pages
+from generator.core.pages import FrontMatter, page_fronts, read_pages
 from generator.core.records import record
 from generator.core.schemas import packaged
 from generator.core.settings import Settings
@@ -73,16 +73,18 @@ class Project:
     """The source files catalogs and pages cite, read when first asked for."""
     pages: Mapping[str, str] = field(default_factory=dict)
     """Docs-relative page path -> text, line endings as written."""
+    fronts: Mapping[str, FrontMatter] = field(default_factory=dict)
+    """Docs-relative page path -> the page's front matter, parsed with its lines."""
     templates: Mapping[str, str] = field(default_factory=dict)
     """Template name (relative to templates_dir) -> source."""
     base_ref: str | None = None
     base: Mapping[str, ErrorsCatalog | None] = field(default_factory=dict)
+    """With `base_ref`: each errors catalog as committed at that ref (None: not there, or unreadable)."""
     fragments: Mapping[str, str | None] = field(default_factory=dict)
     """Routes catalog name -> its committed OpenAPI fragment's text (None: not written yet)."""
     openapi: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     """Routes catalog name -> the committed OpenAPI document its configuration names (read with `site`,
     for check)."""
-    """With `base_ref`: each errors catalog as committed at that ref (None: not there, or unreadable)."""
 
     def catalogs(self) -> dict[str, Catalog]:
         """Every committed catalog; one that does not exist yet is an error (render needs them all)."""
@@ -119,9 +121,9 @@ def load_project(
     """
     committed = {name: _committed(settings, name) for name in settings.catalogs}
     notes = {name: _notes(settings, name, committed[name]) for name in settings.catalogs}
+    docs = settings.relative(settings.docs_dir)
     if pages is None and site:
-        shown = settings.relative(settings.docs_dir)
-        pages = read_pages(settings.docs_dir, within=settings.root, shown=shown)
+        pages = read_pages(settings.docs_dir, within=settings.root, shown=docs)
     return Project(
         settings=settings,
         committed=committed,
@@ -136,6 +138,7 @@ def load_project(
         base=_base_catalogs(settings, base) if base is not None else {},
         fragments=_fragments(settings),
         openapi=_openapi_documents(settings) if site else {},
+        fronts=page_fronts(pages or {}, docs=docs),  # last: render reported their errors after all the rest
     )
 
 

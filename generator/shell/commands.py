@@ -19,7 +19,6 @@ from generator.core.evidence import Evidence, source_fingerprints
 from generator.core.examples import Example, endpoint_of, examples_of
 from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
 from generator.core.notes import Notes, notes_report
-from generator.core.pages import front_matter
 from generator.core.project import Project, load_project
 from generator.core.reports import as_github, as_json, as_markdown, as_text
 from generator.core.settings import Settings
@@ -186,7 +185,7 @@ def verify_command(settings: Settings, args: argparse.Namespace) -> int:
     outputs: dict[str, str] = {}
     for page, shown in pages:
         text = project.pages[page]
-        prints = fingerprints(project.sources, front_matter(text, page=shown), page=shown)
+        prints = fingerprints(project.sources, project.fronts[page], page=shown)
         stamped = stamp(text, date=date, prints=prints, page=shown)
         outputs[shown] = renderer.render_page(stamped, page=page).text
         forced = " despite its open findings" if shown in blocked else ""

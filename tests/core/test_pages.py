@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from generator.core.pages import front_matter, page_titles, split_front_matter
+import pytest
+
+from generator.core.errors import TemplateError
+from generator.core.pages import front_matter, page_fronts, page_titles, split_front_matter
 
 PAGE = "---\ntitle: Errors\ncatalog: mcp-errors\nbased_on:\n  - file: app.py\n---\n# Heading\n\nBody.\n"
 
@@ -23,4 +26,12 @@ def test_a_page_without_front_matter_has_none() -> None:
 
 def test_titles_come_from_front_matter_then_heading_then_file_name() -> None:
     pages = {"a.md": PAGE, "guide/b.md": "# From the heading\n", "c.md": "no heading\n"}
-    assert page_titles(pages) == {"a.md": "Errors", "guide/b.md": "From the heading", "c.md": "c"}
+    fronts = page_fronts(pages)
+    assert page_titles(pages, fronts) == {"a.md": "Errors", "guide/b.md": "From the heading", "c.md": "c"}
+
+
+def test_each_page_front_matter_error_names_the_page_under_the_docs_folder() -> None:
+    assert page_fronts({"a.md": PAGE}, docs="docs")["a.md"].line("catalog") == 3
+    with pytest.raises(TemplateError, match="front matter is not valid YAML") as caught:
+        page_fronts({"a.md": PAGE, "guide/b.md": "---\ntitle: [unclosed\n---\n"}, docs="docs")
+    assert caught.value.location.startswith("docs/guide/b.md:")

@@ -47,7 +47,8 @@ def test_markers_inside_fenced_code_are_ignored() -> None:
 def test_lines_are_counted_past_prose_fences_and_an_unterminated_last_line() -> None:
     prose = "".join(f"line {n} with ``` inside and <!-- docgen:begin no --> later\n" for n in range(40))
     fenced = "   ```python\n<!-- docgen:begin hidden -->\n    ```\nstill code\n```\n"
-    text = prose + fenced + " <!-- docgen:begin indented -->\n<!-- docgen:begin x -->\nbody\n<!-- docgen:end x -->"
+    region_lines = "<!-- docgen:begin x -->\nbody\n<!-- docgen:end x -->"
+    text = prose + fenced + " <!-- docgen:begin indented -->\n" + region_lines
     [region] = parse_regions(text, page="p.md")
     assert (region.name, region.line, region.end_line) == ("x", 47, 49)
     assert region.body(text) == "body\n" and text[region.body_end :] == "<!-- docgen:end x -->"

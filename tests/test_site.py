@@ -109,6 +109,8 @@ def test_catalog_json_is_published_beside_the_page(built_site: Path) -> None:
     assert sorted((str(e["code"]), str(e["status"])) for e in data["entries"]) == sorted(SEED_ROWS)
     assert all(entry["cause"] and entry["action"] for entry in data["entries"])
     assert 'href="mcp-errors.json"' in (page / "index.html").read_text(encoding="utf-8")
+    beside_another = built_site / "developers" / "errors-and-retries" / "mcp-errors.json"
+    assert beside_another.read_bytes() == (page / "mcp-errors.json").read_bytes()
     tools = json.loads((built_site / "developers" / "mcp-public-tools" / "mcp-tools.json").read_text("utf-8"))
     assert {tool["name"] for tool in tools["tools"]} >= {"search_public_docs", "get_public_page"}
 

@@ -92,7 +92,8 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             results = self._render(settings, pages)
         except DocgenError as err:
             raise PluginError(f"docgen: {err}") from err
-        self._publish(results, files, config)
+        for result in results:
+            self._publish(result, files, config)
         return files
 
     def _render(self, settings: Settings, pages: dict[str, str]) -> list[PageResult]:
@@ -129,19 +130,14 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         _warn_about_evidence(committed.inputs, settings, shown)
         return results
 
-    def _publish(self, results: list[PageResult], files: Files, config: MkDocsConfig) -> None:
-        """Each catalog a page draws from, as JSON beside the page (the same text beside every page)."""
+    def _publish(self, result: PageResult, files: Files, config: MkDocsConfig) -> None:
         assert self._site_renderer is not None
-        texts: dict[str, str] = {}
-        for result in results:
-            for name in result.catalogs:
-                path = catalog_json_path(result.page, name)
-                if files.get_file_from_path(path) is not None:
-                    continue  # the site has a file of its own there
-                if name not in texts:
-                    data = catalog_as_json(self._site_renderer.inputs, name)
-                    texts[name] = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
-                files.append(File.generated(config, path, content=texts[name]))
+        for name in result.catalogs:
+            data = catalog_as_json(self._site_renderer.inputs, name)
+            text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
+            path = catalog_json_path(result.page, name)
+            if files.get_file_from_path(path) is None:
+                files.append(File.generated(config, path, content=text))
 
     def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
         return self.site_pages.get(page.file.src_uri)

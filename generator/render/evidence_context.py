@@ -24,7 +24,7 @@ import jinja2
 from generator.core import template_cache
 from generator.core.errors import TemplateError
 from generator.core.evidence import Evidence, Record
-from generator.core.examples import curl_command, endpoint_of, http_request
+from generator.core.examples import curl_command, endpoint_of, examples_of, http_request
 from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.notes import Notes, in_notes_order
 from generator.core.pages import holds_marker
@@ -64,7 +64,7 @@ def header_evidence(inputs: RenderInputs, region: Region) -> dict[str, Any] | No
         return None
     records = evidence.records()
     catalog = errors_of(inputs, name)
-    examples = inputs.examples_of(name)
+    examples = examples_of(catalog, inputs.notes_of(name))
     rows = reproduced = untriggerable = 0
     differing: list[str] = []
     unreplayed: list[str] = []
@@ -96,7 +96,7 @@ def error_examples(inputs: RenderInputs, region: Region, page: str, context: Con
     """Each entry's example as HTTP, curl and Python, with the answer probe recorded."""
     name = require_catalog_name(region, page, context)
     catalog, notes = errors_of(inputs, name), inputs.notes_of(name)
-    examples = inputs.examples_of(name)
+    examples = examples_of(catalog, notes)
     written, endpoint = notes.examples(), endpoint_of(notes)
     evidence = inputs.evidence.get(name)
     records = evidence.records() if evidence is not None else {}
@@ -185,7 +185,7 @@ def client_differences_region(inputs: RenderInputs, region: Region, page: str, c
     name = require_catalog_name(region, page, context)
     catalog, notes = errors_of(inputs, name), inputs.notes_of(name)
     entries = in_notes_order(catalog.entries, notes, lambda entry: entry.id)
-    return client_differences(entries, inputs.examples_of(name), inputs.evidence.get(name))
+    return client_differences(entries, examples_of(catalog, notes), inputs.evidence.get(name))
 
 
 def spec_differences(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:

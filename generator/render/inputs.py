@@ -8,8 +8,7 @@ from dataclasses import field
 import jinja2
 
 from generator.core.evidence import Evidence
-from generator.core.examples import Example, examples_of
-from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.models import Catalog
 from generator.core.notes import Notes
 from generator.core.pages import FrontMatter
 from generator.core.records import record
@@ -59,22 +58,7 @@ class RenderInputs:
     repo_url: str | None = None
     source_ref: str = "HEAD"
     symbol_lines: SymbolLines = no_lines
-    _examples: dict[str, dict[str, Example]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
 
     def notes_of(self, catalog: str) -> Notes:
         """The notes of `catalog` (empty ones when it has none)."""
         return self.notes.get(catalog) or Notes(file="")
-
-    def examples_of(self, catalog: str) -> dict[str, Example]:
-        """Entry id -> resolved example, for each entry of errors catalog `catalog` whose notes have one.
-
-        Worked out once per renderer (they follow from the catalog and its notes, both fixed here): the
-        examples region, the header's count of reproduced rows and the client differences read the same.
-        """
-        if catalog not in self._examples:
-            errors = self.catalogs[catalog]
-            found = examples_of(errors, self.notes_of(catalog)) if isinstance(errors, ErrorsCatalog) else {}
-            self._examples[catalog] = found
-        return self._examples[catalog]

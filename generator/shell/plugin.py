@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,11 +32,12 @@ from mkdocs.structure.pages import Page
 
 from generator.core.errors import DocgenError, TemplateError
 from generator.core.evidence import PROBE
-from generator.core.project import load_project
+from generator.core.examples import examples_of
+from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.project import Project, load_project
 from generator.core.settings import Settings, settings_from_plugin_config
 from generator.core.yamlio import read_text
 from generator.render.context import catalog_json_path
-from generator.render.inputs import RenderInputs
 from generator.render.renderer import PageResult, Renderer, catalog_as_json, renderer_for
 
 if TYPE_CHECKING:  # the live-reload server (http.server, watchdog) is not loaded by `mkdocs build`
@@ -126,8 +128,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             else:
                 self.site_pages[page] = result.text
             results.append(result)
-        shown = {name for result in results for name in result.catalogs}
-        _warn_about_evidence(committed.inputs, settings, shown)
+        _warn_about_evidence(project, catalogs, {name for result in results for name in result.catalogs})
         return results
 
     def _publish(self, result: PageResult, files: Files, config: MkDocsConfig) -> None:
@@ -180,14 +181,17 @@ def _warn_about(result: PageResult, settings: Settings) -> None:
             )
 
 
-def _warn_about_evidence(inputs: RenderInputs, settings: Settings, shown: set[str]) -> None:
+def _warn_about_evidence(project: Project, catalogs: Mapping[str, Catalog], shown: set[str]) -> None:
     """A WARNING per row a page shows whose current example has no recorded answer, so a strict build fails
     while a page would read "not replayed yet"."""
     for name in sorted(shown):
-        evidence = inputs.evidence.get(name)
+        catalog, notes = catalogs.get(name), project.notes.get(name)
+        if not isinstance(catalog, ErrorsCatalog) or notes is None or not notes.examples():
+            continue
+        evidence = project.evidence.get(name)
         records = evidence.records() if evidence is not None else {}
-        shown_file = settings.relative(settings.evidence_path(name))
-        for entry_id, example in inputs.examples_of(name).items():
+        shown_file = project.settings.relative(project.settings.evidence_path(name))
+        for entry_id, example in examples_of(catalog, notes).items():
             record = records.get(entry_id)
             if example.triggerable and (record is None or record.example != example.fingerprint):
                 log.warning(

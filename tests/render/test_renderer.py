@@ -270,14 +270,6 @@ def test_a_loaded_page_is_rendered_with_the_front_matter_the_project_parsed(
     assert parsed == [page]
 
 
-def test_examples_are_worked_out_once_per_renderer(repo_root: Path) -> None:
-    project = load_project(load_settings(repo_root / "mkdocs.yml"))
-    inputs = renderer_for(project).inputs
-    examples = inputs.examples_of("mcp-errors")
-    assert "body-too-large" in examples and inputs.examples_of("mcp-errors") is examples
-    assert inputs.examples_of("mcp-tools") == {}  # not an errors catalog: no examples
-
-
 # --- the whole site -------------------------------------------------------------------------------
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping
 from dataclasses import field
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal, TypeGuard
 
@@ -109,12 +108,7 @@ class Settings:
 
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, for messages and catalogs."""
-        return _relative(path, self.root, self._resolved_root)
-
-    @cached_property
-    def _resolved_root(self) -> Path:
-        # Resolved once: a render names some forty files, and resolving a path reads every folder on its way.
-        return self.root.resolve()
+        return relative_path(path, self.root)
 
 
 def relative_path(path: Path, root: Path, *, follow_links: bool = True) -> str:
@@ -124,18 +118,13 @@ def relative_path(path: Path, root: Path, *, follow_links: bool = True) -> str:
     `follow_links=False` names a link by where it stands rather than by the file it leads to; a link inside
     the project to a file outside it is named where it stands either way.
     """
-    return _relative(path, root, root.resolve() if follow_links else None)
-
-
-def _relative(path: Path, root: Path, resolved_root: Path | None) -> str:
-    """`relative_path`, given `root` resolved (None: links not followed)."""
-    if resolved_root is not None:
+    if follow_links:
         with contextlib.suppress(ValueError):
-            return path.resolve().relative_to(resolved_root).as_posix()
+            return path.resolve().relative_to(root.resolve()).as_posix()
     try:
         return path.absolute().relative_to(root.absolute()).as_posix()
     except ValueError:
-        return path.as_posix() if resolved_root is not None else relative_path(path, root)
+        return path.as_posix() if follow_links else relative_path(path, root)
 
 
 def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import field
 
 import jinja2
 
 from generator.core.evidence import Evidence
 from generator.core.models import Catalog
 from generator.core.notes import Notes
-from generator.core.pages import FrontMatter
 from generator.core.records import record
 from generator.core.spec import Spec
 
@@ -33,7 +31,6 @@ class RenderInputs:
         evidence: Catalog name -> the evidence probe recorded for it.
         specs: Specification name -> the specification, for the notes that name one.
         titles: Every page of the site (docs-relative path) -> its title, for Related links.
-        pages, fronts: Every page of the site -> its text as loaded, and its front matter.
         environment: The Jinja environment of the region templates (notes render in it too).
         templates_folder: Where the templates came from, relative to the project root (for messages).
         docs_folder: Where the pages live, relative to the project root (for messages).
@@ -49,8 +46,6 @@ class RenderInputs:
     specs: Mapping[str, Spec]
     titles: Mapping[str, str]
     environment: jinja2.Environment
-    pages: Mapping[str, str] = field(default_factory=dict)
-    fronts: Mapping[str, FrontMatter] = field(default_factory=dict)
     templates_folder: str = "templates"
     docs_folder: str = "docs"
     data_folder: str = "data"

@@ -96,7 +96,7 @@ class Renderer:
         regions = parse_regions(text, page=page)
         if not regions:
             return PageResult(page, text, text, ())
-        meta = self._front_matter(text, page)
+        meta = split_front_matter(text, page=page)[0]
         catalogs = {str(name) for r in regions if (name := r.attr("catalog") or meta.get("catalog"))}
         reports: list[RegionReport] = []
         bodies: list[str | None] = []
@@ -108,12 +108,6 @@ class Renderer:
         if result != text:  # the same text reads back into the regions it was parsed into
             _check_reads_back(result, regions, page)
         return PageResult(page, text, result, tuple(reports), tuple(sorted(catalogs)))
-
-    def _front_matter(self, text: str, page: str) -> Mapping[str, Any]:
-        """The page's front matter: as the project loaded it, unless `text` is another (a stamped page)."""
-        if self.inputs.pages.get(page) == text:
-            return self.inputs.fronts[page].meta
-        return split_front_matter(text, page=page)[0]
 
     def _report(self, region: Region, text: str, *, page: str, meta: Mapping[str, Any]) -> RegionReport:
         expected = self.render_region(region, page=page, meta=meta)
@@ -253,8 +247,6 @@ def renderer_for(
         evidence=project.evidence,
         specs=project.specs,
         titles=page_titles(project.pages, project.fronts),
-        pages=project.pages,
-        fronts=project.fronts,
         environment=environment
         or make_environment(project.templates, settings.relative(settings.templates_dir)),
         templates_folder=settings.relative(settings.templates_dir),

@@ -14,7 +14,6 @@ from generator.core.notes import EntryNotes, Notes
 from generator.core.pages import read_pages
 from generator.core.project import Project, load_project
 from generator.core.settings import CatalogConfig, Settings, load_settings
-from generator.render import renderer as renderer_module
 from generator.render.regions import digest_of
 from generator.render.renderer import Renderer, catalog_as_json, render_all, renderer_for
 
@@ -247,27 +246,6 @@ def test_invalid_front_matter_is_located(renderer: Renderer) -> None:
     with pytest.raises(TemplateError) as caught:
         renderer.render_page(page, page="p.md")
     assert caught.value.location == "docs/p.md:3"
-
-
-def test_a_loaded_page_is_rendered_with_the_front_matter_the_project_parsed(
-    repo_root: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    project = load_project(load_settings(repo_root / "mkdocs.yml"))
-    renderer = renderer_for(project)
-    page = "developers/mcp-errors.md"
-    parsed: list[str] = []
-    real = renderer_module.split_front_matter
-
-    def counting(text: str, *, page: str) -> tuple[dict[str, object], str]:
-        parsed.append(page)
-        return real(text, page=page)
-
-    monkeypatch.setattr(renderer_module, "split_front_matter", counting)
-    assert renderer.render_page(project.pages[page], page=page).text == project.pages[page]
-    assert parsed == []  # the project's parse was used
-    other = project.pages[page].replace("status: ", "status: Retired, was ", 1)
-    assert "Retired, was" in renderer.render_page(other, page=page).text  # another text: its own header
-    assert parsed == [page]
 
 
 # --- the whole site -------------------------------------------------------------------------------

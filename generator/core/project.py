@@ -138,7 +138,8 @@ def load_project(
         base=_base_catalogs(settings, base) if base is not None else {},
         fragments=_fragments(settings),
         openapi=_openapi_documents(settings) if site else {},
-        fronts=page_fronts(pages or {}, docs=docs),  # last: render reported their errors after all the rest
+        # Last, so that a page's front-matter error still comes after any other file's.
+        fronts=page_fronts(pages or {}, docs=docs),
     )
 
 

@@ -146,7 +146,12 @@ class Renderer:
                 f"region {region.name!r} has no template {self.inputs.templates_folder}/{name}",
                 file=page,
                 line=region.line,
-                hint=suggest(region.name, known) or f"known regions: {', '.join(sorted(known))}",
+                hint=suggest(region.name, known)
+                or (
+                    f"known regions: {', '.join(sorted(known))}"
+                    if known
+                    else _no_templates(self.inputs, name)
+                ),
             ) from err
         except jinja2.TemplateSyntaxError as err:
             raise _syntax_error(err) from err
@@ -224,6 +229,14 @@ def catalog_as_json(inputs: RenderInputs, name: str) -> dict[str, Any]:
             errors.append({**error.as_data(), "cause": cause, "action": action})
         data["errors"] = errors
     return data
+
+
+def _no_templates(inputs: RenderInputs, name: str) -> str:
+    folder = inputs.templates_folder
+    return (
+        f"{folder}/ holds no region templates: write {folder}/{name}, or set templates_dir in mkdocs.yml to "
+        "the folder that holds them"
+    )
 
 
 def renderer_for(

@@ -183,6 +183,20 @@ def test_unknown_template_names_page_line_and_suggests(renderer: Renderer) -> No
     assert caught.value.hint == "did you mean 'error-table'?"
 
 
+REGION_BEGIN = "<!-- docgen:begin page-header -->"
+
+
+def test_a_region_in_a_project_without_templates_says_where_to_write_one(tmp_path: Path) -> None:
+    (tmp_path / "templates").mkdir()
+    renderer = renderer_for(golden_project(GOLDEN / "notes-gap", tmp_path / "templates"))
+    with pytest.raises(TemplateError) as caught:
+        renderer.render_page(f"{REGION_BEGIN}\n<!-- docgen:end page-header -->\n", page="p.md")
+    assert caught.value.location == "docs/p.md:1"
+    hint = caught.value.hint or ""  # the folder lies outside this project, so it is named in full
+    assert hint.startswith(str(tmp_path / "templates")) and "/ holds no region templates" in hint
+    assert hint.endswith("or set templates_dir in mkdocs.yml to the folder that holds them")
+
+
 def test_unknown_catalog_is_located(renderer: Renderer) -> None:
     page = "<!-- docgen:begin error-table catalog=dmeo -->\n<!-- docgen:end error-table -->\n"
     with pytest.raises(TemplateError) as caught:

@@ -113,7 +113,8 @@ def _error_table(inputs: RenderInputs, region: Region, page: str, context: Conte
     ):
         cause, action = render_entry_notes(inputs, name, entry.id)
         notes = {"cause": cause, "action": action, "draft_cause": entry.draft_cause}
-        fields = {"code": entry.code, "status": entry.status, **entry.as_data()}
+        # Every key the template reads, present even where the catalog leaves it out of the entry's data.
+        fields = {"code": entry.code, "status": entry.status, "dynamic": {}, "raises": [], **entry.as_data()}
         stated = stated_context(inputs, name, entry)
         shown = {"show_raises": inputs.notes_of(name).entry(entry.id).show_raises, "stated": stated}
         entries.append({**fields, "anchor": f"err-{entry.id}", **notes, **shown})

@@ -34,6 +34,7 @@ if FOUND is None:  # pragma: no cover - `make test` runs scripts/ensure-chromium
 CHROMIUM, CHROMEDRIVER = FOUND
 
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
@@ -267,10 +268,19 @@ def test_site_search_finds_the_page_by_the_header_mismatch_code(browser: WebDriv
     )
     query.click()
     query.send_keys("-32020")
-    links = WebDriverWait(browser, 15).until(
-        lambda d: (
-            d.find_elements(By.CSS_SELECTOR, ".md-search-result__list a.md-search-result__link") or False
-        )
-    )
-    hrefs = [link.get_attribute("href") or "" for link in links]
-    assert any(ERROR_PAGE in href for href in hrefs), hrefs
+    seen: list[str] = []
+
+    def results_naming_the_page(driver: WebDriver) -> bool:
+        # The list is drawn again as each key arrives and as the index loads: read it whole, again if a
+        # link went stale under the reading, until it names the error page.
+        try:
+            links = driver.find_elements(By.CSS_SELECTOR, ".md-search-result__list a.md-search-result__link")
+            seen[:] = [link.get_attribute("href") or "" for link in links]
+        except StaleElementReferenceException:
+            return False
+        return any(ERROR_PAGE in href for href in seen)
+
+    try:
+        WebDriverWait(browser, 15).until(results_naming_the_page)
+    except TimeoutException:
+        pytest.fail(f"no search result for -32020 links to {ERROR_PAGE} within 15 s; last results: {seen}")

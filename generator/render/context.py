@@ -134,7 +134,11 @@ def _tools(inputs: RenderInputs, region: Region, page: str, context: Context) ->
     catalog = inputs.catalogs[name]
     if not isinstance(catalog, ToolsCatalog):
         return {**{kind: [] for kind in TOOL_KINDS}, "json_href": _json_href(page, name)}
-    lists = {kind: [item.as_data() for item in catalog.items(kind)] for kind in TOOL_KINDS}
+    # `uri_template` is there for every item, None where the decorator gives no address.
+    lists = {
+        kind: [{"uri_template": None, **item.as_data()} for item in catalog.items(kind)]
+        for kind in TOOL_KINDS
+    }
     return {**lists, "json_href": _json_href(page, name)}
 
 

@@ -124,7 +124,7 @@ def _error_table(inputs: RenderInputs, region: Region, page: str, context: Conte
 def _columns(entries: list[dict[str, Any]]) -> dict[str, bool]:
     """Which of the code and status columns the table has: those some entry states, or sets at run time."""
     return {
-        field: any(entry[field] is not None or field in entry.get("dynamic", {}) for entry in entries)
+        field: any(entry[field] is not None or field in entry["dynamic"] for entry in entries)
         for field in ("code", "status")
     }
 

@@ -33,10 +33,12 @@ _NAME = r"[a-z][a-z0-9_-]*"
 _BEGIN = re.compile(rf"<!-- docgen:begin (?P<name>{_NAME})(?P<attrs>(?: [a-z][a-z0-9_-]*=[^\s=]+)*) -->")
 _END = re.compile(rf"<!-- docgen:end (?P<name>{_NAME}) -->")
 _ATTR = re.compile(r" ([a-z][a-z0-9_-]*)=([^\s=]+)")
+_FENCE_OPENER = r" {0,3}(?P<fence>`{3,}|~{3,})"
+"""A fenced code block's opening or closing line starts so (its run of backticks or tildes is `fence`)."""
+_FENCE = re.compile(rf"^{_FENCE_OPENER}")
 _FENCE_OR_MARKER = re.compile(
-    rf"^(?: {{0,3}}(?P<fence>`{{3,}}|~{{3,}})|{re.escape(MARKER_PREFIX)})[^\n]*(?:\n|\Z)", re.MULTILINE
+    rf"^(?:{_FENCE_OPENER}|{re.escape(MARKER_PREFIX)})[^\n]*(?:\n|\Z)", re.MULTILINE
 )
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 DIGEST_LENGTH = 8
 DOCGEN_ATTRS = ("edit-in", "digest")
 """Marker attributes docgen writes itself; templates never see them."""

@@ -146,12 +146,7 @@ class Renderer:
                 f"region {region.name!r} has no template {self.inputs.templates_folder}/{name}",
                 file=page,
                 line=region.line,
-                hint=suggest(region.name, known)
-                or (
-                    f"known regions: {', '.join(sorted(known))}"
-                    if known
-                    else _no_templates(self.inputs, name)
-                ),
+                hint=_missing_template_hint(self.inputs, region.name, known),
             ) from err
         except jinja2.TemplateSyntaxError as err:
             raise _syntax_error(err) from err
@@ -231,12 +226,16 @@ def catalog_as_json(inputs: RenderInputs, name: str) -> dict[str, Any]:
     return data
 
 
-def _no_templates(inputs: RenderInputs, name: str) -> str:
-    folder = inputs.templates_folder
-    return (
-        f"{folder}/ holds no region templates: write {folder}/{name}, or set templates_dir in mkdocs.yml to "
-        "the folder that holds them"
-    )
+def _missing_template_hint(inputs: RenderInputs, region: str, known: list[str]) -> str:
+    """What to do about a region without a template: the likely one meant, else the ones there are, else
+    where to write it."""
+    if not known:
+        folder = inputs.templates_folder
+        return (
+            f"{folder}/ holds no region templates: write {folder}/{region}.md.j2, or set templates_dir in "
+            "mkdocs.yml to the folder that holds them"
+        )
+    return suggest(region, known) or f"known regions: {', '.join(sorted(known))}"
 
 
 def renderer_for(

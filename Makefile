@@ -10,7 +10,7 @@ BENCH_STAMP := $(VENV)/.bench-installed
 NODE_DIR := clients
 NODE_STAMP := $(NODE_DIR)/node_modules/.installed
 
-.PHONY: site serve test lint bench clean node-packages
+.PHONY: site serve test lint bench bench-instructions clean node-packages
 
 # The main job: read backend/, refresh data/ and docs/, build the site into site/.
 site: $(STAMP)
@@ -36,6 +36,11 @@ lint: $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# The same comparisons on this repository, counted in instructions with valgrind (a system package): slower,
+# but the counts repeat from run to run where CPU time does not.
+bench-instructions: $(BENCH_STAMP)
+	$(BIN)/python benchmarks/instructions.py
 
 # The bench's own extra: cog, for its peer row.
 $(BENCH_STAMP): $(STAMP) requirements/bench.txt

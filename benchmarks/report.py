@@ -49,7 +49,10 @@ def machine(root: Path) -> dict[str, Any]:
     """What the figures depend on: cores, memory, CPU, Python, and the code measured."""
     memory = _first_line("/proc/meminfo", "MemTotal:")
     # The results of an earlier run are this run's outputs, not a change to the code measured.
-    outputs = (":!benchmarks/RESULTS.md", ":!benchmarks/results.json")
+    outputs = tuple(
+        f":!benchmarks/{name}"
+        for name in ("RESULTS.md", "results.json", "INSTRUCTIONS.md", "instructions.json")
+    )
     dirty = _git(root, "status", "--porcelain", "--untracked-files=no", "--", ".", *outputs)
     return {
         "load_average": [round(load, 2) for load in os.getloadavg()],

@@ -18,7 +18,6 @@ starts. Valgrind is not a Python package: install it with the system's package m
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shutil
@@ -131,12 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bench: {error}", file=sys.stderr)
         return 1
     results["ratios"] = scenarios.repo_ratios(results["instructions"])
-    args.output.mkdir(parents=True, exist_ok=True)
-    (args.output / "instructions.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    text = render(results)
-    (args.output / "INSTRUCTIONS.md").write_text(text, encoding="utf-8")
-    print(text)
-    print(f"bench: wrote {args.output / 'INSTRUCTIONS.md'} and instructions.json", file=sys.stderr)
+    report.write(args.output, results, render(results), markdown="INSTRUCTIONS.md", data="instructions.json")
     return 0
 
 

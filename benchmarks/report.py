@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime
+import json
 import math
 import os
 import platform
 import subprocess
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +67,16 @@ def machine(root: Path) -> dict[str, Any]:
         "platform": platform.platform(),
         "commit": _git(root, "rev-parse", "--short", "HEAD") + (" plus uncommitted changes" if dirty else ""),
     }
+
+
+def write(directory: Path, results: Mapping[str, Any], text: str, *, markdown: str, data: str) -> None:
+    """Write a run's results as `data` (JSON) and its report as `markdown` into `directory`, and show the
+    report."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / data).write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    (directory / markdown).write_text(text, encoding="utf-8")
+    print(text)
+    print(f"bench: wrote {directory / markdown} and {data}", file=sys.stderr)
 
 
 def _verdict(ok: bool) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import resource
 import sys
 from collections.abc import Sequence
@@ -100,12 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A child's ru_maxrss counts this process's size when it was forked: record it, to show it is small.
     own_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     results["bench_process_rss_mb"] = round(own_peak * 1024 / 1e6, 1)
-    args.output.mkdir(parents=True, exist_ok=True)
-    (args.output / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    text = report.render(results)
-    (args.output / "RESULTS.md").write_text(text, encoding="utf-8")
-    print(text)
-    print(f"bench: wrote {args.output / 'RESULTS.md'} and results.json", file=sys.stderr)
+    report.write(args.output, results, report.render(results), markdown="RESULTS.md", data="results.json")
     return 0
 
 

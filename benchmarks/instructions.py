@@ -3,7 +3,8 @@
 CPU time on a small shared machine moves by a fifth between two runs of the same code: more than the few
 per cent by which a change moves the plugin's ratios, so two `make bench` runs cannot say which of two
 commits is faster there. Valgrind's callgrind counts the instructions a process runs; with Python's hash
-seed fixed, the count of the same command on the same files repeats to within a few in a million. This
+seed fixed, the count of the same command on the same files repeats (to the instruction, in the same
+environment; another environment or working directory moves it by a few in a hundred thousand). This
 counts each of `make bench`'s commands on this repository once (after one plain run of each, so the
 template cache is as warm as in `make bench`) and writes the same ratios from the counts.
 

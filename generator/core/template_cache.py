@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from jinja2.bccache import Bucket
@@ -72,7 +74,7 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
             pass  # a read-only or full disk costs the next run a compile, nothing more
 
 
-__all__ = ["TemplateCache", "attach", "cache_dir", "from_string", "needs_jinja"]
+__all__ = ["TemplateCache", "attach", "cache_dir", "from_string", "needs_jinja", "render_text"]
 
 
 def attach(environment: jinja2.Environment) -> jinja2.Environment:
@@ -105,6 +107,16 @@ def needs_jinja(source: str) -> bool:
     comment (`{%`, `{{`, `{#`), or line endings Jinja rewrites. A note or an example without any is used as
     written, and never compiled."""
     return "{{" in source or "{%" in source or "{#" in source or "\r" in source
+
+
+def render_text(
+    environment: jinja2.Environment, source: str, variables: Mapping[str, Any], *, name: str
+) -> str:
+    """`source` (a note, an example's text) rendered with `variables`; `source` itself when it holds no Jinja
+    syntax (`needs_jinja`), without compiling it. `name` is as for `from_string`."""
+    if not needs_jinja(source):
+        return source
+    return from_string(environment, source, name=name).render(variables)
 
 
 @lru_cache(maxsize=4096)

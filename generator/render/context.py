@@ -260,15 +260,10 @@ def _render_note(
 ) -> str | None:
     if text is None or not str(text).strip():
         return None
-    source = str(text)
-    if not template_cache.needs_jinja(source):
-        rendered = source.strip()
-    else:
-        try:
-            template = template_cache.from_string(inputs.environment, source, name="note")
-            rendered = template.render(constants).strip()
-        except jinja2.TemplateError as err:
-            raise _note_error(inputs, catalog, entry_id, field, err, constants) from err
+    try:
+        rendered = template_cache.render_text(inputs.environment, str(text), constants, name="note").strip()
+    except jinja2.TemplateError as err:
+        raise _note_error(inputs, catalog, entry_id, field, err, constants) from err
     if holds_marker(rendered):
         raise _note_error(inputs, catalog, entry_id, field, _MARKER_IN_NOTE, constants)
     return rendered

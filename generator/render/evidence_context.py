@@ -137,13 +137,9 @@ def _text(
     """An example's `client` or `client_note`, rendered in the sandbox with the constants and `endpoint`."""
     if text is None or not str(text).strip():
         return None
-    source = str(text)
     try:
-        if template_cache.needs_jinja(source):
-            template = template_cache.from_string(inputs.environment, source, name="example")
-            rendered = template.render(variables).strip("\n")
-        else:
-            rendered = source.strip("\n")
+        rendered = template_cache.render_text(inputs.environment, str(text), variables, name="example")
+        rendered = rendered.strip("\n")
         if holds_marker(rendered):
             raise jinja2.TemplateRuntimeError(
                 "it holds a line that starts like a docgen marker (`<!-- docgen:`)"

@@ -138,3 +138,18 @@ def test_text_without_jinja_syntax_renders_as_itself(text: str) -> None:
 def test_text_with_a_tag_an_expression_a_comment_or_a_carriage_return_needs_jinja(text: str) -> None:
     assert template_cache.needs_jinja(text)
     assert make_environment({}).from_string(text).render(LIMIT=1) != text
+
+
+def test_render_text_uses_text_without_jinja_as_written_and_renders_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    environment = make_environment({})
+    assert (
+        template_cache.render_text(environment, "{{ LIMIT }} at most", {"LIMIT": 4}, name="note")
+        == "4 at most"
+    )
+    compiled: list[str] = []
+    monkeypatch.setattr(template_cache, "from_string", lambda env, source, *, name: compiled.append(source))
+    plain = "A dict {'a': 1}, no tag.\n"
+    assert template_cache.render_text(environment, plain, {"LIMIT": 4}, name="note") == plain
+    assert compiled == []  # never compiled

@@ -36,14 +36,6 @@ _HINTS = {
 }
 
 
-def write_atomically(path: Path, text: str) -> bool:
-    """Write `text` to `path` through a temporary file and a rename.
-
-    A reader (or a crash) never sees a half-written file. Returns True when the file changed.
-    """
-    return bool(write_outputs(path.parent, {path.name: text}))
-
-
 def write_outputs(root: Path, outputs: Mapping[str, str]) -> list[str]:
     """Write every `relative path -> text` pair under `root`; return the paths that changed, sorted."""
     staged: list[tuple[str, Path, Path]] = []

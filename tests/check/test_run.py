@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from generator.shell.cli import main
+from tests.clients.harness import node_problem, skip_or_fail
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 
@@ -415,6 +416,10 @@ def test_check_never_writes(project: Path, capsys: pytest.CaptureFixture[str]) -
 def test_verify_stamps_and_check_reports_a_changed_handle(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # The story ends with a probe, which runs the TypeScript client too: without Node it cannot be told.
+    problem = node_problem()
+    if problem is not None:
+        skip_or_fail(problem)
     page = project / ERRORS_PAGE
     assert main(["-f", str(project / "mkdocs.yml"), "verify", str(page), "--date", "2026-11-30"]) == 0
     assert "last_verified: 2026-11-30" in page.read_text(encoding="utf-8")

@@ -154,7 +154,7 @@ class SiteReader:
         try:
             resolved = self._evaluate(bound)
         except TooLarge as err:
-            raise self._fail(role, f"is not static: {err}", _STATIC_HINT) from err
+            raise self._fail(role, f"is not static: {err.message}", _STATIC_HINT) from err
         except Unresolvable:
             self.dynamic.append((role, bound.node if isinstance(bound.node, str) else unparse(bound.node)))
             return None, ()
@@ -178,7 +178,7 @@ class SiteReader:
             value = self._evaluate(bound).value
         except TooLarge as err:
             raise self._fail(
-                "message", f"is not static: {err}", "use a string literal or an f-string"
+                "message", f"is not static: {err.message}", "use a string literal or an f-string"
             ) from err
         except Unresolvable:
             return placeholder(bound.node)

@@ -3,8 +3,9 @@
 Owns:
 
 - the source and its modules: locating it (`source`), reading only the modules it reaches, dependencies
-  included (`modules`, with what cannot be read in `unreadable`), the loaded source as a program to follow
-  calls in (`program`);
+  included (`modules`, with what cannot be read in `unreadable`, and where an import that griffe cannot
+  follow leads, star imports included, in `imports`), the loaded source as a program to follow calls in
+  (`program`);
 - values and names: resolving static values (`resolve`), configured names (`names`), the constructors and
   their subclasses (`constructors`), which argument gives which field (`binding`);
 - errors catalogs: finding constructor calls (`calls`), what a call calls (`targets`; locals made from

@@ -18,7 +18,7 @@ import griffe
 
 from generator.core.errors import SourceError
 from generator.extract.local_names import LocalNames, dotted_name, local_names
-from generator.extract.resolve import Resolver
+from generator.extract.resolve import Resolver, Unresolvable
 
 MAX_BASE_DEPTH = 8
 """How many base classes up a method is looked for (a bound on what a cycle of bases could cost)."""
@@ -53,7 +53,7 @@ def project_aliases(top: str, resolver: Resolver) -> Follow:
             return None
         try:
             target = resolver.target(alias, f"the helper {alias.name}")
-        except (SourceError, *_RESOLUTION_ERRORS):
+        except (SourceError, Unresolvable, *_RESOLUTION_ERRORS):  # not a helper docgen can follow
             return None
         return target if isinstance(target, griffe.Object) else None
 

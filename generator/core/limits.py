@@ -48,3 +48,6 @@ EXAMPLE_MAX_REPEAT = 100_000
 
 MAX_ROUTER_DEPTH = 20
 """How many `include_router` calls deep extract follows routers below an application."""
+
+MAX_JSON_INT_DIGITS = 1_234
+"""The longest integer (in decimal digits, as many as 2**4096 has) a committed OpenAPI document may hold."""

@@ -1,0 +1,213 @@
+"""Every bound docgen applies, reached from what a pull request can change, is a located error (exit 3),
+never a silent cut nor an internal fault: each test builds the input in a copy of a project, runs the real
+CLI in a process of its own, and checks the exit code, the `file:line` and the message, that no traceback
+is shown and that nothing in the tree changed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+from tests.extract.test_routes import shop_project
+from tests.helpers import copy_project, make_project
+from tests.test_untrusted import docgen, line_of, tree
+
+COMMANDS = ["extract", "check"]
+
+
+def refused(root: Path, command: str, located: str, message: str) -> None:
+    """`docgen <command>` on `root` ends at exit 3 with `message` at `located`, and changes nothing."""
+    before = tree(root)
+    done = docgen(root, command)
+    said = done.stdout + done.stderr
+    assert done.returncode == 3, said
+    assert done.stderr.startswith(f"docgen {command}: error: {located}: "), said
+    assert message in done.stderr, said
+    assert "Traceback" not in said and "internal error" not in said
+    assert tree(root) == before
+
+
+# Item 4: routers nested past the limit, and a constant past the folding limits.
+
+
+def router_chain(root: Path, length: int) -> Path:
+    """The shop application including a chain of `length` routers (one module each), the last of which has
+    a route that raises 418."""
+    shop = root / "shop"
+    for index in range(length):
+        last = index == length - 1
+        text = "from fastapi import APIRouter, HTTPException\n"
+        text += "" if last else f"from shop import chain{index + 1}\n"
+        text += "\nrouter = APIRouter()\n"
+        if last:
+            text += '\n\n@router.get("/teapot")\ndef teapot() -> None:\n'
+            text += '    raise HTTPException(status_code=418, detail="I am a teapot")\n'
+        else:
+            text += f"router.include_router(chain{index + 1}.router)\n"
+        (shop / f"chain{index}.py").write_text(text, encoding="utf-8")
+    main = shop / "main.py"
+    text = main.read_text(encoding="utf-8").replace("import items, orders", "import chain0, items, orders")
+    main.write_text(text + "\napp.include_router(chain0.router)\n", encoding="utf-8")
+    return root
+
+
+def test_a_route_at_the_depth_limit_is_documented(tmp_path: Path) -> None:
+    root = router_chain(shop_project(tmp_path), 20)
+    done = docgen(root, "check")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "418-i-am-a-teapot" in done.stdout
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_routers_nested_past_the_limit_are_a_located_error(tmp_path: Path, command: str) -> None:
+    root = router_chain(shop_project(tmp_path), 30)
+    message = (
+        "routers are nested more than 20 deep: this include_router of 'shop.chain20.router' is call 21 of a "
+        f"chain that starts at shop/main.py:{line_of(root / 'shop' / 'main.py', 'chain0.router')}"
+    )
+    refused(root, command, "shop/chain19.py:5", message)
+
+
+def test_a_router_that_includes_itself_is_a_located_error(tmp_path: Path) -> None:
+    root = shop_project(tmp_path)
+    with (root / "shop" / "items.py").open("a", encoding="utf-8") as stream:
+        stream.write("\nfrom shop import orders as _orders\nrouter.include_router(_orders.router)\n")
+    orders = root / "shop" / "orders.py"
+    with orders.open("a", encoding="utf-8") as stream:
+        stream.write("\nfrom shop import items as _items\nrouter.include_router(_items.router)\n")
+    located = f"shop/orders.py:{line_of(orders, 'router.include_router(_items.router)')}"
+    message = "the router 'shop.items.router' includes itself (shop.items.router -> shop.orders.router"
+    refused(root, "check", located, message)
+
+
+SERVER = "backend/app/mcp_server.py"
+
+
+def constant(old: str, new: str) -> Callable[[Path], Path]:
+    def edit(root: Path) -> Path:
+        path = root / SERVER
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"{old!r} not in {SERVER}: the test needs updating"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        return root
+
+    return edit
+
+
+FOLDING_BOMBS = {
+    "a constant the catalog and templates use": (
+        constant("MAX_BODY_BYTES = 256 * 1024", "MAX_BODY_BYTES = 9 ** 9 ** 9"),
+        "MAX_BODY_BYTES = 9",
+        "MAX_BODY_BYTES: `9 ** 9 ** 9` is too large to fold: the result would have at least 1,162,261,468 "
+        "bits; docgen folds constants up to 4,096 bits",
+    ),
+    "a constant nothing uses": (
+        constant("MAX_BODY_BYTES = 256 * 1024", "MAX_BODY_BYTES = 256 * 1024\nUNUSED = 'x' * 10**10"),
+        "UNUSED = ",
+        "UNUSED: `'x' * 10 ** 10` is too large to fold: it would make 10,000,000,000 items",
+    ),
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("case", FOLDING_BOMBS.values(), ids=FOLDING_BOMBS)
+def test_a_folding_bomb_is_a_located_error(
+    tmp_path: Path, case: tuple[Callable[[Path], Path], str, str], command: str
+) -> None:
+    edit, needle, message = case
+    root = edit(copy_project(REPO_ROOT, tmp_path / "project"))
+    refused(root, command, f"{SERVER}:{line_of(root / SERVER, needle)}", message)
+
+
+# Item 6: what used to end in an internal fault (exit 4) or in a message without a line.
+
+USES_CODE = """\
+from app.codes import CODE
+
+def endpoint(request_id):
+    return _rpc_error(request_id, CODE, "boom")
+"""
+
+USE = ("app/server.py", "from app.codes import CODE")
+"""The import of CODE in the server, which the message names when the chain breaks there."""
+
+
+def re_exports(hops: int) -> dict[str, str]:
+    files = {"app/codes.py": "from app.hop0 import CODE\n", f"app/hop{hops}.py": "CODE = -32000\n"}
+    files.update({f"app/hop{i}.py": f"from app.hop{i + 1} import CODE\n" for i in range(hops)})
+    return files
+
+
+IMPORTS: dict[str, tuple[dict[str, str], tuple[str, str], str]] = {
+    "a module that imports its own name": (
+        {"app/codes.py": "from app.codes import CODE\n"},
+        ("app/codes.py", "from app.codes import CODE"),
+        "CODE is imported from app.codes, which imports CODE from itself and defines no CODE",
+    ),
+    "a cycle of star imports": (
+        {"app/codes.py": "from app.other import *\n", "app/other.py": "from app.codes import *\n"},
+        USE,
+        "CODE is imported from app.codes.CODE, but app.codes does not define CODE (nor do the modules it "
+        "star-imports: app.other), so the import fails when the server runs",
+    ),
+    "a package that is not installed": (
+        {"app/codes.py": "\nfrom not_installed_anywhere import CODE\n"},
+        ("app/codes.py", "from not_installed_anywhere"),
+        "CODE is imported from not_installed_anywhere.CODE, but not_installed_anywhere is not in the source "
+        "nor installed in the environment docgen reads",
+    ),
+    "an import cycle": (
+        {"app/codes.py": "from app.other import CODE\n", "app/other.py": "from app.codes import CODE\n"},
+        USE,
+        "CODE is imported in a cycle (app.codes.CODE -> app.other.CODE -> app.codes.CODE): the modules "
+        "app.codes, app.other import it from each other and none defines it",
+    ),
+    "a re-export chain over 64 hops": (
+        re_exports(70),
+        USE,
+        "CODE is imported through more than 64 names (re-exported from module to module, starting with this "
+        "import of app.codes.CODE); docgen follows at most 64",
+    ),
+}
+
+
+def import_project(root: Path, files: dict[str, str]) -> Path:
+    return make_project(root, USES_CODE, extra={"docs/index.md": "# Errors\n", **files})
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("case", IMPORTS.values(), ids=IMPORTS)
+def test_an_import_that_leads_nowhere_is_a_located_error(
+    tmp_path: Path, case: tuple[dict[str, str], tuple[str, str], str], command: str
+) -> None:
+    files, (file, needle), message = case
+    root = import_project(tmp_path, files)
+    refused(root, command, f"{file}:{line_of(root / file, needle)}", message)
+
+
+def test_a_re_export_chain_at_the_limit_is_followed(tmp_path: Path) -> None:
+    root = import_project(tmp_path, re_exports(60))
+    assert docgen(root, "extract").returncode == 0
+    assert "code: -32000" in (root / "data" / "errors.yaml").read_text(encoding="utf-8")
+
+
+def test_a_name_from_a_star_import_is_followed(tmp_path: Path) -> None:
+    files = {"app/codes.py": "from app.other import *\n", "app/other.py": "CODE = -32001\n"}
+    root = import_project(tmp_path, files)
+    assert docgen(root, "extract").returncode == 0
+    assert "code: -32001" in (root / "data" / "errors.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", ["check", "render"])  # extract does not read the document
+def test_a_100000_digit_number_in_the_openapi_document_is_a_located_error(
+    tmp_path: Path, command: str
+) -> None:
+    root = shop_project(tmp_path)
+    document = root / "openapi.json"
+    text = document.read_text(encoding="utf-8")
+    document.write_text(text.replace('"version": "1.0.0"', f'"version": "1.0.0",\n"x-n": {"9" * 100_000}'))
+    message = "a number of 100,000 digits; docgen reads integers of at most 1,234 digits here"
+    refused(root, command, f"openapi.json:{line_of(document, 'x-n')}", message)

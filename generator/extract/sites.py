@@ -133,7 +133,7 @@ def extract_error_sites(
     functions = scanned_functions(config, module, resolver)
     configured = {c.obj.path for c in constructors.values()} | {f.path for _, f in functions}
     follow = project_aliases(module.package.path, resolver)
-    reach = Reach(bodies.nodes, bodies.code, constructors, configured, follow)
+    reach = Reach(bodies.nodes, bodies.code, constructors, configured, follow, files)
     builder = _SiteBuilder(config, resolver, files, RaiseIndex(module.package, reach.targets, bodies.modules))
     sites: list[ErrorSite] = []
     silence = Silence(config, satisfied_names(config, module, resolver, constructors))

@@ -83,6 +83,30 @@ def test_a_router_that_includes_itself_is_a_located_error(tmp_path: Path) -> Non
     refused(root, "check", located, message)
 
 
+def test_a_raise_past_the_call_depth_limit_is_a_located_error(tmp_path: Path) -> None:
+    root = shop_project(tmp_path)
+    items = root / "shop" / "items.py"
+    calls = "".join(f"\n\ndef deep{i}() -> None:\n    deep{i + 1}()\n" for i in range(14))
+    last = '\n\ndef deep14() -> None:\n    raise HTTPException(status_code=418, detail="I am a teapot")\n'
+    text = items.read_text(encoding="utf-8")
+    old = "    return find_item(item_id)\n"
+    assert old in text
+    items.write_text(text.replace(old, "    deep0()\n" + old, 1) + calls + last, encoding="utf-8")
+    located = f"shop/items.py:{line_of(items, '    deep12()')}"
+    message = "shop.items.read_item reaches shop.items.deep12 through 13 calls, more than docgen follows (12)"
+    refused(root, "check", located, message)
+
+
+def test_a_helper_past_the_depth_limit_is_a_located_error(tmp_path: Path) -> None:
+    chain = "".join(f"\ndef h{i}(r):\n    return h{i + 1}(r)\n" for i in range(10))
+    bottom = "\ndef h10(r):\n    return _rpc_error(None, -32000, 'Deep', status=400)\n"
+    root = make_project(
+        tmp_path, f"{chain}{bottom}\ndef endpoint(r):\n    return h0(r)\n", extra={"docs/index.md": "# x\n"}
+    )
+    located = f"app/server.py:{line_of(root / 'app' / 'server.py', 'return h8(r)')}"
+    refused(root, "extract", located, "endpoint calls h0 -> h1 -> h2 -> h3 -> h4 -> h5 -> h6 -> h7 -> h8: 9")
+
+
 SERVER = "backend/app/mcp_server.py"
 
 

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from generator.core.errors import SourceError
+from generator.extract import program
 from tests.conftest import REPO_ROOT
 from tests.extract.test_routes import shop_project
-from tests.helpers import copy_project, make_project
+from tests.helpers import copy_project, make_project, run_extract_in_memory
 from tests.test_untrusted import docgen, line_of, tree
 
 COMMANDS = ["extract", "check"]
@@ -235,3 +237,38 @@ def test_a_100000_digit_number_in_the_openapi_document_is_a_located_error(
     document.write_text(text.replace('"version": "1.0.0"', f'"version": "1.0.0",\n"x-n": {"9" * 100_000}'))
     message = "a number of 100,000 digits; docgen reads integers of at most 1,234 digits here"
     refused(root, command, f"openapi.json:{line_of(document, 'x-n')}", message)
+
+
+def test_a_route_helper_re_exported_past_the_limit_is_a_located_error(tmp_path: Path) -> None:
+    root = shop_project(tmp_path)
+    shop = root / "shop"
+    for index in range(70):
+        (shop / f"hop{index}.py").write_text(f"from shop.hop{index + 1} import helper\n", encoding="utf-8")
+    (shop / "hop70.py").write_text(
+        "from fastapi import HTTPException\n\n\ndef helper() -> None:\n"
+        '    raise HTTPException(status_code=418, detail="I am a teapot")\n',
+        encoding="utf-8",
+    )
+    items = shop / "items.py"
+    text = items.read_text(encoding="utf-8")
+    old = "    return find_item(item_id)\n"
+    assert old in text
+    text = text.replace(old, "    helper()\n" + old, 1)
+    items.write_text("from shop.hop0 import helper\n" + text, encoding="utf-8")
+    message = (
+        "`helper` is imported through more than 64 names (a cycle of imports, or re-exported from module"
+    )
+    refused(root, "check", f"shop/items.py:{line_of(items, '    helper()')}", message)
+
+
+def test_a_package_past_the_module_limit_is_a_located_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bound (5,000 modules) lowered to 3 in process, so that the test writes a few files only."""
+    monkeypatch.setattr(program, "MAX_MODULES", 3)
+    root = shop_project(tmp_path)
+    with pytest.raises(SourceError) as caught:
+        run_extract_in_memory(root)
+    assert caught.value.file is not None and caught.value.file.startswith("shop/")
+    assert caught.value.line is not None
+    assert "leads to more than 3 modules of shop through its imports" in caught.value.message

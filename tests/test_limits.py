@@ -272,3 +272,20 @@ def test_a_package_past_the_module_limit_is_a_located_error(
     assert caught.value.file is not None and caught.value.file.startswith("shop/")
     assert caught.value.line is not None
     assert "leads to more than 3 modules of shop through its imports" in caught.value.message
+
+
+def test_a_method_looked_for_past_the_base_class_limit_is_a_located_error(tmp_path: Path) -> None:
+    classes = (
+        "class C0:\n    def check(self, r):\n        return _rpc_error(None, -32000, 'Deep', status=400)\n"
+    )
+    classes += "".join(f"\nclass C{i + 1}(C{i}):\n    pass\n" for i in range(10))
+    server = f"{classes}\nclass Handler(C10):\n    def endpoint(self, r):\n        return self.check(r)\n"
+    root = make_project(tmp_path, server, functions="Handler.endpoint", extra={"docs/index.md": "# x\n"})
+    # The first class whose methods are listed is C9 (a call may name `C9.method`): C1 is 8 levels above it.
+    located = f"app/server.py:{line_of(root / 'app' / 'server.py', 'class C1(C0)')}"
+    refused(
+        root,
+        "extract",
+        located,
+        "looking for a method, docgen went 8 levels of base classes up to app.server.C1",
+    )

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.core.errors import SourceError
-from generator.extract import program
+from generator.extract import program, targets
 from tests.conftest import REPO_ROOT
 from tests.extract.test_routes import shop_project
 from tests.helpers import copy_project, make_project, run_extract_in_memory
@@ -289,3 +289,32 @@ def test_a_method_looked_for_past_the_base_class_limit_is_a_located_error(tmp_pa
         located,
         "looking for a method, docgen went 8 levels of base classes up to app.server.C1",
     )
+
+
+def forwarding_classes(levels: int) -> str:
+    """`ApiError`, then `levels` subclasses each passing its arguments on through `super().__init__`."""
+    text = "class ApiError(Exception):\n"
+    text += "    def __init__(self, request_id, code, message, status=400, data=None):\n"
+    text += "        super().__init__(message)\n"
+    text += "\nclass S0(ApiError):\n    def __init__(self, request_id, message):\n"
+    text += "        super().__init__(request_id, -32000, message)\n"
+    for index in range(1, levels):
+        text += f"\nclass S{index}(S{index - 1}):\n    def __init__(self, request_id, message):\n"
+        text += "        super().__init__(request_id, message)\n"
+    return text + f"\ndef endpoint(request):\n    raise S{levels - 1}(None, 'Deep')\n"
+
+
+def test_arguments_passed_on_past_the_forwarding_limit_are_a_located_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ten classes deep is past the base-class limit first (the CLI reports that one); with that limit
+    raised in process, the forwarding limit (8) is what stops extract."""
+    monkeypatch.setattr(targets, "MAX_BASE_DEPTH", 20)
+    root = make_project(tmp_path, forwarding_classes(10), constructors="ApiError")
+    with pytest.raises(SourceError) as caught:
+        run_extract_in_memory(root)
+    assert (caught.value.file, caught.value.line) == ("app/server.py", line_of(root / SERVER_PY, "raise S9("))
+    assert "of S9() is passed on through more than 8 super().__init__ calls" in caught.value.message
+
+
+SERVER_PY = Path("app/server.py")

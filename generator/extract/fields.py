@@ -17,7 +17,7 @@ from generator.core.errors import SourceError
 from generator.core.records import record
 from generator.core.settings import CatalogConfig
 from generator.core.symbols import CallSpan
-from generator.extract.binding import Bound, Constructor, bind, maps
+from generator.extract.binding import Bound, Constructor, ForwardedTooFar, bind, maps
 from generator.extract.calls import Call, callee_name, placeholder, template, unparse
 from generator.extract.handlers import HandlerRaises
 from generator.extract.resolve import Resolved, Resolver, TooLarge, Unresolvable
@@ -113,10 +113,16 @@ class SiteReader:
         )
 
     def _bound(self, role: str, call: ast.Call) -> Bound | None:
-        return bind(self.constructor, call, role, self.module)
+        try:
+            return bind(self.constructor, call, role, self.module)
+        except ForwardedTooFar as err:
+            raise SourceError(err.message, file=self.file, line=self.line, hint=err.hint) from None
 
     def _mapped(self, role: str) -> bool:
-        return maps(self.constructor, role)
+        try:
+            return maps(self.constructor, role)
+        except ForwardedTooFar as err:
+            raise SourceError(err.message, file=self.file, line=self.line, hint=err.hint) from None
 
     def _fail(self, role: str, problem: str, hint: str) -> SourceError:
         return SourceError(

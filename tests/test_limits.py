@@ -318,3 +318,39 @@ def test_arguments_passed_on_past_the_forwarding_limit_are_a_located_error(
 
 
 SERVER_PY = Path("app/server.py")
+
+
+TABLES_SERVER = """\
+from app.tables import T0
+
+class BadInput(Exception):
+    pass
+
+def endpoint(request):
+    handler = T0.get(request.method)
+    try:
+        result = handler(request.params)
+    except BadInput as exc:
+        return _rpc_error(None, -32602, f"Invalid params: {exc}", status=200)
+    return result
+"""
+
+
+def nested_tables(levels: int) -> str:
+    """`T0 = {**T1}`, ..., down to a table of one function that raises BadInput."""
+    text = "from app.server import BadInput\n\ndef get(params):\n    raise BadInput('no')\n"
+    text += f"\nT{levels} = {{'get': get}}\n"
+    return text + "".join(f"T{i} = {{**T{i + 1}}}\n" for i in reversed(range(levels)))
+
+
+def test_dispatch_tables_nested_past_the_limit_are_a_located_error(tmp_path: Path) -> None:
+    extra = {"app/tables.py": nested_tables(7), "docs/index.md": "# x\n"}
+    root = make_project(tmp_path, TABLES_SERVER, extra=extra)
+    located = f"app/server.py:{line_of(root / 'app' / 'server.py', '    try:')}"
+    refused(root, "extract", located, "the dispatch table T0 includes tables (`**OTHER`) more than 4 deep")
+
+
+def test_dispatch_tables_at_the_limit_are_followed(tmp_path: Path) -> None:
+    root = make_project(tmp_path, TABLES_SERVER, extra={"app/tables.py": nested_tables(4)})
+    [entry] = run_extract_in_memory(root).catalogs["errors"].as_data()["entries"]
+    assert [site["file"] for site in entry["raises"]["sites"]] == ["app/tables.py"]

@@ -10,9 +10,10 @@ Owns:
   their subclasses (`constructors`), which argument gives which field (`binding`);
 - errors catalogs: finding constructor calls (`calls`), what a call calls (`targets`; locals made from
   classes: `local_names`; `cls(...)` in a classmethod: `class_calls`), following the configured functions
-  into helpers (`reach`), the raise sites behind `except` handlers (`handlers`), refusing a configuration
-  that finds nothing (`silence`), each call's fields (`fields`), building error sites (`sites`), the calls
-  each entry's fingerprint marks (`error_marks`), stable ids (`identity`);
+  into helpers (`reach`), the raise sites behind `except` handlers (`handlers`; the dispatch tables a `try`
+  looks a callable up in: `dispatch_tables`), refusing a configuration that finds nothing (`silence`), each
+  call's fields (`fields`), building error sites (`sites`), the calls each entry's fingerprint marks
+  (`error_marks`), stable ids (`identity`);
 - the tools catalog (`tools`);
 - routes catalogs: the interface each web framework implements (`routes`), FastAPI's (`fastapi_routes`,
   `fastapi_dependencies`, `fastapi_handlers`), the HTTP errors an operation reaches (`raises`) with their

@@ -354,3 +354,4 @@ def test_dispatch_tables_at_the_limit_are_followed(tmp_path: Path) -> None:
     root = make_project(tmp_path, TABLES_SERVER, extra={"app/tables.py": nested_tables(4)})
     [entry] = run_extract_in_memory(root).catalogs["errors"].as_data()["entries"]
     assert [(site["file"], site["function"]) for site in entry["raises"]] == [("app/tables.py", "get")]
+    assert entry["raises_scope"] == "reachable"  # found through the tables, not by the search anywhere

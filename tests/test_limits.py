@@ -355,3 +355,15 @@ def test_dispatch_tables_at_the_limit_are_followed(tmp_path: Path) -> None:
     [entry] = run_extract_in_memory(root).catalogs["errors"].as_data()["entries"]
     assert [(site["file"], site["function"]) for site in entry["raises"]] == [("app/tables.py", "get")]
     assert entry["raises_scope"] == "reachable"  # found through the tables, not by the search anywhere
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_100000_digit_number_in_the_notes_is_a_located_error(tmp_path: Path, command: str) -> None:
+    root = copy_project(REPO_ROOT, tmp_path / "project")
+    notes = root / "data" / "mcp-errors.notes.yaml"
+    with notes.open("a", encoding="utf-8") as stream:
+        stream.write(f"x-n: {'9' * 100_000}\n")
+    located = f"data/mcp-errors.notes.yaml:{line_of(notes, 'x-n: 9')}"
+    refused(
+        root, command, located, "an integer of 100,000 digits; docgen reads integers of at most 4,300 digits"
+    )

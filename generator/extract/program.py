@@ -23,6 +23,10 @@ from generator.extract.sites import FunctionBodies, ModuleFiles
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
+MAX_ANCESTORS = 50
+"""How many classes a class's ancestry (itself and its bases, transitively) may hold."""
+
+
 class _TooManyHops(Exception):
     """A name followed through more imports than MAX_ALIAS_HOPS."""
 
@@ -152,10 +156,19 @@ class Program:
         which is the method resolution order for the single inheritance exception classes use)."""
         order: list[str] = []
         queue = [path]
-        while queue and len(order) < 50:
+        while queue:
             current = queue.pop(0)
             if current in order:
                 continue
+            if len(order) >= MAX_ANCESTORS:
+                start = self.klass(path)
+                raise SourceError(
+                    f"the class {path} has more than {MAX_ANCESTORS} base classes in the source, counting "
+                    f"their bases; docgen reads at most {MAX_ANCESTORS}",
+                    file=self.files(start.module) if start is not None else None,
+                    line=start.lineno if start is not None else None,
+                    hint="give the exception classes fewer levels of bases",
+                )
             order.append(current)
             klass = self.klass(current)
             if klass is not None:

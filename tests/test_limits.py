@@ -384,3 +384,18 @@ def test_an_exception_with_too_many_ancestors_is_a_located_error(tmp_path: Path)
     refused(
         root, "check", located, "the class shop.errors.Deep55 has more than 50 base classes in the source"
     )
+
+
+def test_an_exception_with_too_many_bases_is_a_located_error(tmp_path: Path) -> None:
+    bases = "".join(f"\nclass B{i}(Exception):\n    pass\n" for i in range(70))
+    wide = f"\nclass Wide({', '.join(f'B{i}' for i in range(70))}):\n    pass\n"
+    server = f"""{bases}{wide}
+def endpoint(request):
+    try:
+        raise Wide()
+    except B0:
+        return _rpc_error(None, -32602, "Invalid", status=200)
+"""
+    root = make_project(tmp_path, server, extra={"docs/index.md": "# x\n"})
+    located = f"app/server.py:{line_of(root / 'app' / 'server.py', 'class Wide(')}"
+    refused(root, "extract", located, "the class app.server.Wide has more than 64 classes among its bases")

@@ -23,7 +23,15 @@ from generator.core.trees import nodes_below
 from generator.extract.calls import Call, template, unparse
 from generator.extract.dispatch_tables import DispatchTables
 from generator.extract.reach import Where
-from generator.extract.targets import CallTargets, Follow, base_classes, local_name, named
+from generator.extract.targets import (
+    MAX_CLASS_BASES,
+    CallTargets,
+    Follow,
+    base_classes,
+    local_name,
+    named,
+    too_many_bases,
+)
 
 MAX_RAISE_VISITS = 20_000
 """How many function bodies one handler's search may walk."""
@@ -70,7 +78,7 @@ class RaiseIndex:
         statement, handler = found
         key = (where.function.module.path, unparse(handler.type) if handler.type else "")
         if key not in self._caught_by:
-            self._caught_by[key] = self._caught(handler, where.function.module)
+            self._caught_by[key] = self._caught(handler, where.function.module, file_of)
         caught = self._caught_by[key]
         if not caught:
             return None
@@ -97,7 +105,7 @@ class RaiseIndex:
                 best = handler
         return (best[2], best[3]) if best is not None else None
 
-    def _caught(self, handler: ast.ExceptHandler, module: griffe.Module) -> frozenset[str]:
+    def _caught(self, handler: ast.ExceptHandler, module: griffe.Module, file_of: FileOf) -> frozenset[str]:
         """Paths of the classes of the loaded source the handler catches, with all their subclasses."""
         if handler.type is None:
             return frozenset()
@@ -106,7 +114,9 @@ class RaiseIndex:
         roots = {cls.path for name in names if (cls := _class_named(name, module, follow)) is not None}
         if not roots:
             return frozenset()
-        return frozenset(path for path, cls in self._all_classes().items() if _ancestors(cls, follow) & roots)
+        return frozenset(
+            path for path, cls in self._all_classes().items() if _ancestors(cls, follow, file_of) & roots
+        )
 
     def _all_classes(self) -> dict[str, griffe.Class]:
         if self._classes is None:
@@ -186,10 +196,12 @@ def _class_named(node: ast.expr, module: griffe.Module, follow: Follow) -> griff
     return found if isinstance(found, griffe.Class) else None
 
 
-def _ancestors(cls: griffe.Class, follow: Follow) -> set[str]:
+def _ancestors(cls: griffe.Class, follow: Follow, file_of: FileOf) -> set[str]:
     """`cls` and every base class of it that the loaded source defines."""
     found, todo = {cls.path}, [cls]
-    while todo and len(found) < 64:
+    while todo:
+        if len(found) >= MAX_CLASS_BASES:
+            raise too_many_bases(cls, file_of(cls.module))
         for base in base_classes(todo.pop(), follow):
             if base.path not in found:
                 found.add(base.path)

@@ -24,6 +24,21 @@ MAX_BASE_DEPTH = 8
 """How many base classes up a method is looked for (a bound on what a cycle of bases could cost); a class
 with more levels of bases is an error (DeepClasses) once a method is looked for in it."""
 
+MAX_CLASS_BASES = 64
+"""How many classes a walk of one class's bases (transitively) may visit."""
+
+
+def too_many_bases(cls: griffe.Class, file: str) -> SourceError:
+    """The error for `cls` (defined in `file`), whose bases, transitively, are more than MAX_CLASS_BASES."""
+    return SourceError(
+        f"the class {cls.path} has more than {MAX_CLASS_BASES} classes among its bases, counting their "
+        f"bases; docgen reads at most {MAX_CLASS_BASES}",
+        file=file,
+        line=cls.lineno,
+        hint="give the classes fewer levels of bases",
+    )
+
+
 _RESOLUTION_ERRORS = (griffe.AliasResolutionError, griffe.CyclicAliasError, KeyError, ValueError)
 
 

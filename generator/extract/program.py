@@ -19,12 +19,9 @@ from generator.core.records import record
 from generator.extract.imports import MAX_ALIAS_HOPS
 from generator.extract.modules import SourceModules
 from generator.extract.sites import FunctionBodies, ModuleFiles
+from generator.extract.targets import MAX_CLASS_BASES, too_many_bases
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
-
-
-MAX_ANCESTORS = 50
-"""How many classes a class's ancestry (itself and its bases, transitively) may hold."""
 
 
 class _TooManyHops(Exception):
@@ -155,20 +152,13 @@ class Program:
         """`path` and the paths of its base classes, nearest first (a breadth-first reading of the bases,
         which is the method resolution order for the single inheritance exception classes use)."""
         order: list[str] = []
-        queue = [path]
+        queue, start = [path], self.klass(path)
         while queue:
             current = queue.pop(0)
             if current in order:
                 continue
-            if len(order) >= MAX_ANCESTORS:
-                start = self.klass(path)
-                raise SourceError(
-                    f"the class {path} has more than {MAX_ANCESTORS} base classes in the source, counting "
-                    f"their bases; docgen reads at most {MAX_ANCESTORS}",
-                    file=self.files(start.module) if start is not None else None,
-                    line=start.lineno if start is not None else None,
-                    hint="give the exception classes fewer levels of bases",
-                )
+            if len(order) >= MAX_CLASS_BASES and start is not None:  # only a class has bases to follow
+                raise too_many_bases(start, self.files(start.module))
             order.append(current)
             klass = self.klass(current)
             if klass is not None:

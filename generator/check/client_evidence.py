@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from generator.core.client_calls import CLIENT_NAMES, client_call
+from generator.core.errors import InputError
 from generator.core.evidence import PROBE, Evidence
 from generator.core.examples import Example
 from generator.core.findings import Finding, Kind
@@ -25,7 +26,7 @@ TYPESCRIPT_SDK = "@modelcontextprotocol/sdk"
 LOCK_FILE = "clients/package-lock.json"
 REQUIREMENTS_GLOB = "requirements/*.txt"
 MAX_PIN_FILE_BYTES = 8 * 1024 * 1024
-"""A lock or requirements file larger than this is not read (and the pin counts as not found)."""
+"""A lock or requirements file larger than this is an error (exit 3), not read."""
 
 
 @record
@@ -41,26 +42,44 @@ def pinned_sdks(root: Path) -> dict[str, Pin]:
     """SDK name -> its pin, for the SDKs the clients use, where the project pins them."""
     pins: dict[str, Pin] = {}
     for path in sorted(root.glob(REQUIREMENTS_GLOB)):
-        text = _bounded_text(path)
+        text = _bounded_text(root, path)
         match = re.search(rf"^{re.escape(PYTHON_SDK)}==([^\s;#]+)", text or "", re.MULTILINE)
         if match and PYTHON_SDK not in pins:
             line = (text or "").count("\n", 0, match.start()) + 1
             pins[PYTHON_SDK] = Pin(match.group(1), path.relative_to(root).as_posix(), line)
-    lock = _bounded_text(root / LOCK_FILE)
+    lock = _bounded_text(root, root / LOCK_FILE)
     try:
         packages = json.loads(lock)["packages"] if lock is not None else {}
         version = packages[f"node_modules/{TYPESCRIPT_SDK}"]["version"]
-    except (ValueError, KeyError, TypeError):
+    except RecursionError:
+        raise InputError("nested too deeply to read", file=LOCK_FILE, hint=_LOCK_HINT) from None
+    except ValueError as err:
+        if "digits" in str(err):  # an integer longer than Python reads: a bound, not a missing pin
+            raise InputError(f"a number too long to read ({err})", file=LOCK_FILE, hint=_LOCK_HINT) from None
+        version = None
+    except (KeyError, TypeError):
         version = None
     if isinstance(version, str):
         pins[TYPESCRIPT_SDK] = Pin(version, LOCK_FILE, None)
     return pins
 
 
-def _bounded_text(path: Path) -> str | None:
+_LOCK_HINT = "regenerate it with `npm install` in clients/"
+
+
+def _bounded_text(root: Path, path: Path) -> str | None:
+    """The text of a pin file; None when there is none or it cannot be read as text, and an error (exit 3)
+    when it is larger than MAX_PIN_FILE_BYTES."""
     try:
-        if not path.is_file() or path.stat().st_size > MAX_PIN_FILE_BYTES:
+        if not path.is_file():
             return None
+        size = path.stat().st_size
+        if size > MAX_PIN_FILE_BYTES:
+            raise InputError(
+                f"the file is {size:,} bytes, over docgen's limit of {MAX_PIN_FILE_BYTES:,} bytes for pins",
+                file=path.relative_to(root).as_posix(),
+                hint="pin the SDKs in a smaller file",
+            )
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None

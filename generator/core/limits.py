@@ -45,3 +45,9 @@ EXAMPLE_MAX_BYTES = 16 * 1024 * 1024
 
 EXAMPLE_MAX_REPEAT = 100_000
 """The most times an example may ask to be sent (`repeat:`)."""
+
+MAX_ROUTER_DEPTH = 20
+"""How many `include_router` calls deep extract follows routers below an application."""
+
+MAX_JSON_INT_DIGITS = 1_234
+"""The longest integer (in decimal digits, as many as 2**4096 has) a committed OpenAPI document may hold."""

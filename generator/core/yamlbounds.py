@@ -19,6 +19,7 @@ depth: the file-size limit keeps it within what libyaml composes.)
 from __future__ import annotations
 
 import re
+import sys
 from typing import Any
 
 import yaml
@@ -143,3 +144,18 @@ def too_deep(line: int | None) -> Refused:
         line,
         "flatten the document; no file docgen reads needs that depth",
     )
+
+
+def long_integer(text: str) -> Refused | None:
+    """The integer too long for Python to read (past `sys.get_int_max_str_digits()`) that made the parser
+    fail, at its line; None when the text has none (the failure was something else)."""
+    limit = sys.get_int_max_str_digits()
+    for match in re.finditer(r"[0-9][0-9_]*", text):  # one pass over the text, whatever its digits
+        digits = match.end() - match.start() - text.count("_", match.start(), match.end())
+        if limit and digits > limit:
+            return Refused(
+                f"an integer of {digits:,} digits; docgen reads integers of at most {limit:,} digits",
+                text.count("\n", 0, match.start()) + 1,
+                "write a smaller number, or quote it to make it text",
+            )
+    return None

@@ -130,6 +130,9 @@ def load_yaml(
             hint="fix the YAML syntax at that line (indentation, quoting, a missing colon)",
         ) from err
     except (yaml.YAMLError, ValueError) as err:  # ValueError: an integer too long to read
+        long = bounds.long_integer(text) if isinstance(err, ValueError) else None
+        if long is not None:
+            raise error(long.message, file=file, line=long.line, hint=long.hint) from err
         raise error(f"invalid YAML: {err}", file=file) from err
     yaml_cache.put(text, variant, data, _LOADERS.index(loader))
     return LoadedYaml(data=data, file=str(file), text=text, loader=loader)

@@ -3,15 +3,17 @@
 Owns:
 
 - the source and its modules: locating it (`source`), reading only the modules it reaches, dependencies
-  included (`modules`, with what cannot be read in `unreadable`), the loaded source as a program to follow
-  calls in (`program`);
+  included (`modules`, with what cannot be read in `unreadable`, and where an import that griffe cannot
+  follow leads, star imports included, in `imports`), the loaded source as a program to follow calls in
+  (`program`);
 - values and names: resolving static values (`resolve`), configured names (`names`), the constructors and
   their subclasses (`constructors`), which argument gives which field (`binding`);
 - errors catalogs: finding constructor calls (`calls`), what a call calls (`targets`; locals made from
   classes: `local_names`; `cls(...)` in a classmethod: `class_calls`), following the configured functions
-  into helpers (`reach`), the raise sites behind `except` handlers (`handlers`), refusing a configuration
-  that finds nothing (`silence`), each call's fields (`fields`), building error sites (`sites`), the calls
-  each entry's fingerprint marks (`error_marks`), stable ids (`identity`);
+  into helpers (`reach`), the raise sites behind `except` handlers (`handlers`; the dispatch tables a `try`
+  looks a callable up in: `dispatch_tables`), refusing a configuration that finds nothing (`silence`), each
+  call's fields (`fields`), building error sites (`sites`), the calls each entry's fingerprint marks
+  (`error_marks`), stable ids (`identity`);
 - the tools catalog (`tools`);
 - routes catalogs: the interface each web framework implements (`routes`), FastAPI's (`fastapi_routes`,
   `fastapi_dependencies`, `fastapi_handlers`), the HTTP errors an operation reaches (`raises`) with their

@@ -17,11 +17,24 @@ from dataclasses import field
 
 import griffe
 
+from generator.core.errors import SourceError
 from generator.core.records import record
 from generator.core.settings import ArgumentRef
 
 MAX_FORWARDS = 8
 """How many `super().__init__` calls one field is followed through (subclass of a subclass of ...)."""
+
+
+class ForwardedTooFar(SourceError):
+    """A constructor whose `super().__init__` calls go further than MAX_FORWARDS before a field's argument
+    is mapped; the caller locates it at the constructor call it was reading."""
+
+    def __init__(self, constructor: str, role: str) -> None:
+        super().__init__(
+            f"the {role} of {constructor}() is passed on through more than {MAX_FORWARDS} super().__init__ "
+            f"calls; docgen follows at most {MAX_FORWARDS}",
+            hint="give the classes fewer levels between the one called and the configured constructor",
+        )
 
 
 @record
@@ -85,7 +98,9 @@ def bind(
     called = called or constructor
     ref = constructor.arguments.get(role)
     forward = constructor.forward
-    if ref is None and forward is not None and depth < MAX_FORWARDS:
+    if ref is None and forward is not None:
+        if depth >= MAX_FORWARDS:
+            raise ForwardedTooFar(called.name, role)
         inner = bind(forward.target, forward.call, role, constructor.module, depth + 1, called)
         names = {parameter.name for parameter in constructor.parameters}
         passed_on = inner is not None and isinstance(inner.node, ast.Name) and inner.node.id in names
@@ -113,13 +128,14 @@ def bind(
 
 def maps(constructor: Constructor, role: str) -> bool:
     """Whether some argument map on the way gives `role`."""
+    first = constructor
     for _ in range(MAX_FORWARDS + 1):
         if role in constructor.arguments:
             return True
         if constructor.forward is None:
             return False
         constructor = constructor.forward.target
-    return False
+    raise ForwardedTooFar(first.name, role)
 
 
 def _positional(call: ast.Call) -> list[ast.expr]:

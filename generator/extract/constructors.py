@@ -24,6 +24,7 @@ from generator.extract.binding import Constructor, Forward, Parameter
 from generator.extract.calls import callee_name
 from generator.extract.names import config_error, lookup
 from generator.extract.resolve import Resolver, Unresolvable
+from generator.extract.targets import MAX_CLASS_BASES, too_many_bases
 
 
 class ConstructorTable:
@@ -99,10 +100,12 @@ class ConstructorTable:
     def _mro(self, cls: griffe.Class) -> Iterator[griffe.Class]:
         seen: set[str] = set()
         pending = [cls]
-        while pending and len(seen) < 64:
+        while pending:
             klass = pending.pop(0)
             if klass.path in seen:
                 continue
+            if len(seen) >= MAX_CLASS_BASES:
+                raise too_many_bases(cls, self.resolver.shown(cls.module))
             seen.add(klass.path)
             yield klass
             pending.extend(self._bases(klass))

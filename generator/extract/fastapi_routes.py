@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import griffe
 
 from generator.core.errors import ConfigError, SourceError, suggest
+from generator.core.limits import MAX_ROUTER_DEPTH
 from generator.extract.calls import unparse
 from generator.extract.fastapi_dependencies import depends_target, parameter_dependencies
 from generator.extract.fastapi_handlers import registered_handlers
@@ -46,8 +47,19 @@ class _Router:
     prefix: str = ""
     dependencies: list[Code] = field(default_factory=list)
     routes: list[_Route] = field(default_factory=list)
-    includes: list[tuple[str, str, list[Code]]] = field(default_factory=list)
+    includes: list[_Include] = field(default_factory=list)
     included: bool = False
+
+
+@dataclass
+class _Include:
+    """`parent.include_router(child, prefix=..., dependencies=[...])`, and where it is written."""
+
+    child: str
+    prefix: str
+    dependencies: list[Code]
+    file: str
+    line: int
 
 
 class FastAPIFramework:
@@ -84,7 +96,7 @@ class FastAPIFramework:
         found: list[Endpoint] = []
         unique = {id(root): root for root in roots}.values()  # a router returned by a factory has two names
         for root in sorted(unique, key=lambda r: r.key):
-            found.extend(_walk(routers, root, "", [], depth=0))
+            found.extend(_walk(routers, root, "", [], ()))
         order = {method: index for index, method in enumerate(METHODS)}
         return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 
@@ -96,28 +108,48 @@ class FastAPIFramework:
 
 
 def _walk(
-    routers: dict[str, _Router], router: _Router, prefix: str, dependencies: list[Code], depth: int
+    routers: dict[str, _Router],
+    router: _Router,
+    prefix: str,
+    dependencies: list[Code],
+    chain: tuple[_Include, ...],
 ) -> list[Endpoint]:
-    if depth > 20:
-        return []
+    """The operations of `router` and of the routers it includes, `chain` being the includes that led here."""
     prefix = join_paths(prefix, router.prefix) if router.prefix else prefix
     dependencies = [*dependencies, *router.dependencies]
     found = [
         Endpoint(method, schema_path(join_paths(prefix, path)), function, (*dependencies, *own), file, line)
         for method, path, function, own, file, line in router.routes
     ]
-    for child, child_prefix, extra in router.includes:
-        if child in routers:
-            found.extend(
-                _walk(
-                    routers,
-                    routers[child],
-                    join_paths(prefix, child_prefix),
-                    [*dependencies, *extra],
-                    depth + 1,
-                )
-            )
+    for include in router.includes:
+        if include.child in routers:
+            _check_nesting(routers, (*chain, include))
+            child_prefix, extra = join_paths(prefix, include.prefix), [*dependencies, *include.dependencies]
+            found.extend(_walk(routers, routers[include.child], child_prefix, extra, (*chain, include)))
     return found
+
+
+def _check_nesting(routers: dict[str, _Router], chain: tuple[_Include, ...]) -> None:
+    """Refuse a router that includes itself, or routers nested deeper than docgen follows, at the include."""
+    last = chain[-1]
+    if any(routers[include.child] is routers[last.child] for include in chain[:-1]):
+        names = " -> ".join(include.child for include in chain)
+        raise SourceError(
+            f"the router '{last.child}' includes itself ({names})",
+            file=last.file,
+            line=last.line,
+            hint="remove one include_router call of the cycle, so that each router's routes are known",
+        )
+    if len(chain) > MAX_ROUTER_DEPTH:
+        raise SourceError(
+            f"routers are nested more than {MAX_ROUTER_DEPTH} deep: this include_router of '{last.child}' "
+            f"is call {len(chain)} of a chain that starts at {chain[0].file}:{chain[0].line}; docgen follows "
+            f"at most {MAX_ROUTER_DEPTH}",
+            file=last.file,
+            line=last.line,
+            hint="include the inner routers from a router nearer the application, so that no chain of "
+            f"include_router calls is longer than {MAX_ROUTER_DEPTH}",
+        )
 
 
 class _Reader:
@@ -235,7 +267,11 @@ class _Reader:
         if call.func.attr == "include_router" and call.args:
             prefix = self._text(_keyword(call, "prefix"), module) or ""
             extra = self._dependencies(_keyword(call, "dependencies"), module)
-            self._include(key, self._key(call.args[0], scope, module), prefix, extra)
+            child = self._key(call.args[0], scope, module)
+            if child is not None:
+                self.routers[child].included = True
+                include = _Include(child, prefix, extra, self.program.files(module), call.lineno)
+                self.routers[key].includes.append(include)
         elif call.func.attr == "mount" and len(call.args) >= 2:
             # A mounted application publishes its own OpenAPI document: it is not followed, and it is a
             # root only when `app:` names it (a catalog of its own).
@@ -250,11 +286,6 @@ class _Reader:
                 for method in self._methods(call):
                     entry = (method, path or "", function, own, self.program.file(function), call.lineno)
                     self.routers[key].routes.append(entry)
-
-    def _include(self, key: str, child: str | None, prefix: str, dependencies: list[Code]) -> None:
-        if child is not None:
-            self.routers[child].included = True
-            self.routers[key].includes.append((child, prefix, dependencies))
 
     def _text(self, node: ast.expr | None, module: griffe.Module) -> str | None:
         """A path or prefix as text: its value, an f-string as a template, else the expression in braces."""

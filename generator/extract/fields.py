@@ -17,7 +17,7 @@ from generator.core.errors import SourceError
 from generator.core.records import record
 from generator.core.settings import CatalogConfig
 from generator.core.symbols import CallSpan
-from generator.extract.binding import Bound, Constructor, bind, maps
+from generator.extract.binding import Bound, Constructor, ForwardedTooFar, bind, maps
 from generator.extract.calls import Call, callee_name, placeholder, template, unparse
 from generator.extract.handlers import HandlerRaises
 from generator.extract.resolve import Resolved, Resolver, TooLarge, Unresolvable
@@ -113,10 +113,16 @@ class SiteReader:
         )
 
     def _bound(self, role: str, call: ast.Call) -> Bound | None:
-        return bind(self.constructor, call, role, self.module)
+        try:
+            return bind(self.constructor, call, role, self.module)
+        except ForwardedTooFar as err:
+            raise SourceError(err.message, file=self.file, line=self.line, hint=err.hint) from None
 
     def _mapped(self, role: str) -> bool:
-        return maps(self.constructor, role)
+        try:
+            return maps(self.constructor, role)
+        except ForwardedTooFar as err:
+            raise SourceError(err.message, file=self.file, line=self.line, hint=err.hint) from None
 
     def _fail(self, role: str, problem: str, hint: str) -> SourceError:
         return SourceError(
@@ -154,7 +160,7 @@ class SiteReader:
         try:
             resolved = self._evaluate(bound)
         except TooLarge as err:
-            raise self._fail(role, f"is not static: {err}", _STATIC_HINT) from err
+            raise self._fail(role, f"is not static: {err.message}", _STATIC_HINT) from err
         except Unresolvable:
             self.dynamic.append((role, bound.node if isinstance(bound.node, str) else unparse(bound.node)))
             return None, ()
@@ -178,7 +184,7 @@ class SiteReader:
             value = self._evaluate(bound).value
         except TooLarge as err:
             raise self._fail(
-                "message", f"is not static: {err}", "use a string literal or an f-string"
+                "message", f"is not static: {err.message}", "use a string literal or an f-string"
             ) from err
         except Unresolvable:
             return placeholder(bound.node)

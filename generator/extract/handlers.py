@@ -16,12 +16,22 @@ from collections.abc import Callable, Iterator, Mapping
 
 import griffe
 
+from generator.core.errors import SourceError
 from generator.core.models import RaiseSite
 from generator.core.records import record
 from generator.core.trees import nodes_below
 from generator.extract.calls import Call, template, unparse
+from generator.extract.dispatch_tables import DispatchTables
 from generator.extract.reach import Where
-from generator.extract.targets import CallTargets, Follow, base_classes, local_name, named, resolved
+from generator.extract.targets import (
+    MAX_CLASS_BASES,
+    CallTargets,
+    Follow,
+    base_classes,
+    local_name,
+    named,
+    too_many_bases,
+)
 
 MAX_RAISE_VISITS = 20_000
 """How many function bodies one handler's search may walk."""
@@ -68,13 +78,14 @@ class RaiseIndex:
         statement, handler = found
         key = (where.function.module.path, unparse(handler.type) if handler.type else "")
         if key not in self._caught_by:
-            self._caught_by[key] = self._caught(handler, where.function.module)
+            self._caught_by[key] = self._caught(handler, where.function.module, file_of)
         caught = self._caught_by[key]
         if not caught:
             return None
         reach_key = (id(statement), caught)  # several calls of one handler, or handlers of one `try`
         if reach_key not in self._reached:
-            self._reached[reach_key] = tuple(self._reachable(statement.body, where, caught))
+            place = (file_of(where.function.module), statement.lineno)
+            self._reached[reach_key] = tuple(self._reachable(statement.body, where, caught, place))
         reached = list(self._reached[reach_key])
         scope = "reachable"
         if not reached:
@@ -94,7 +105,7 @@ class RaiseIndex:
                 best = handler
         return (best[2], best[3]) if best is not None else None
 
-    def _caught(self, handler: ast.ExceptHandler, module: griffe.Module) -> frozenset[str]:
+    def _caught(self, handler: ast.ExceptHandler, module: griffe.Module, file_of: FileOf) -> frozenset[str]:
         """Paths of the classes of the loaded source the handler catches, with all their subclasses."""
         if handler.type is None:
             return frozenset()
@@ -103,7 +114,9 @@ class RaiseIndex:
         roots = {cls.path for name in names if (cls := _class_named(name, module, follow)) is not None}
         if not roots:
             return frozenset()
-        return frozenset(path for path, cls in self._all_classes().items() if _ancestors(cls, follow) & roots)
+        return frozenset(
+            path for path, cls in self._all_classes().items() if _ancestors(cls, follow, file_of) & roots
+        )
 
     def _all_classes(self) -> dict[str, griffe.Class]:
         if self._classes is None:
@@ -111,15 +124,25 @@ class RaiseIndex:
         return self._classes
 
     def _reachable(
-        self, statements: list[ast.stmt], where: Where, caught: frozenset[str]
+        self, statements: list[ast.stmt], where: Where, caught: frozenset[str], place: tuple[str, int]
     ) -> Iterator[tuple[griffe.Function, ast.Raise]]:
+        """The raises of `caught` the `try` body at `place` (file, line) reaches."""
         start = where.function
         seen: set[str] = {start.path}
         queue: list[tuple[griffe.Function, list[ast.stmt]]] = [(start, statements)]
-        for table_function in self._tables_used(statements, where):
+        tables = DispatchTables(self.modules, self.targets)
+        for table_function in tables.functions_used(statements, where.node, start.module, place):
             queue.append((table_function, self.targets.nodes[table_function.path].body))
         follow = self.targets.follow
-        while queue and len(seen) <= MAX_RAISE_VISITS:
+        while queue:
+            if len(seen) > MAX_RAISE_VISITS:
+                raise SourceError(
+                    f"looking for where the exceptions this `try` catches are raised, docgen walked over "
+                    f"{MAX_RAISE_VISITS:,} functions (its limit) from {local_name(start)}",
+                    file=place[0],
+                    line=place[1],
+                    hint="catch the exception nearer the code that raises it",
+                )
             function, body = queue.pop(0)
             for node in (inner for statement in body for inner in nodes_below(statement, _RAISE_OR_CALL)):
                 if isinstance(node, ast.Raise) and _raises_one_of(node, function.module, caught, follow):
@@ -129,30 +152,6 @@ class RaiseIndex:
                     if target is not None and target.path not in seen:
                         seen.add(target.path)
                         queue.append((target, self.targets.nodes[target.path].body))
-
-    def _tables_used(self, statements: list[ast.stmt], where: Where) -> Iterator[griffe.Function]:
-        """The functions of the dispatch tables the statements look a callable up in."""
-        tables = _table_locals(where.node)
-        used = {n.id for s in statements for n in ast.walk(s) if isinstance(n, ast.Name)}
-        for name in sorted(used):
-            table = tables.get(name, name)
-            yield from self._table_functions(table, where.function.module, depth=0)
-
-    def _table_functions(self, name: str, module: griffe.Module, depth: int) -> Iterator[griffe.Function]:
-        attribute = resolved(module.members.get(name), self.targets.follow)
-        if not isinstance(attribute, griffe.Attribute) or depth > 4:
-            return
-        value = _assigned_dict(self.modules.get(attribute.module.path), attribute.name)
-        if value is None:
-            return
-        home = attribute.module
-        for key, item in zip(value.keys, value.values, strict=True):
-            if key is None and isinstance(item, ast.Name):  # `**OTHER_TABLE`
-                yield from self._table_functions(item.id, home, depth + 1)
-            elif isinstance(item, ast.Name):
-                function = resolved(home.members.get(item.id), self.targets.follow)
-                if isinstance(function, griffe.Function) and function.path in self.targets.nodes:
-                    yield function
 
     def _anywhere(self, caught: frozenset[str]) -> Iterator[tuple[griffe.Function, ast.Raise]]:
         if caught not in self._everywhere:
@@ -197,10 +196,12 @@ def _class_named(node: ast.expr, module: griffe.Module, follow: Follow) -> griff
     return found if isinstance(found, griffe.Class) else None
 
 
-def _ancestors(cls: griffe.Class, follow: Follow) -> set[str]:
+def _ancestors(cls: griffe.Class, follow: Follow, file_of: FileOf) -> set[str]:
     """`cls` and every base class of it that the loaded source defines."""
     found, todo = {cls.path}, [cls]
-    while todo and len(found) < 64:
+    while todo:
+        if len(found) >= MAX_CLASS_BASES:
+            raise too_many_bases(cls, file_of(cls.module))
         for base in base_classes(todo.pop(), follow):
             if base.path not in found:
                 found.add(base.path)
@@ -235,37 +236,6 @@ def _message(call: ast.Call | None) -> str:
             return template(arg)
         return "{" + unparse(arg) + "}"
     return ", ".join(unparse(arg) for arg in [*call.args, *call.keywords])
-
-
-def _table_locals(function: ast.AST) -> dict[str, str]:
-    """Local name -> the module-level name it was looked up in: `x = TABLE.get(k)`, `x = TABLE[k]`."""
-    tables: dict[str, str] = {}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            value = node.value
-            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
-                value = value.func.value if value.func.attr == "get" else value
-            elif isinstance(value, ast.Subscript):
-                value = value.value
-            if isinstance(value, ast.Name):
-                tables[node.targets[0].id] = value.id
-    return tables
-
-
-def _assigned_dict(module: ast.Module | None, name: str) -> ast.Dict | None:
-    """The dict literal assigned to `name` at the top level of `module`."""
-    for statement in module.body if module is not None else ():
-        targets = (
-            statement.targets
-            if isinstance(statement, ast.Assign)
-            else [statement.target]
-            if isinstance(statement, ast.AnnAssign)
-            else []
-        )
-        value = getattr(statement, "value", None)
-        if any(isinstance(t, ast.Name) and t.id == name for t in targets) and isinstance(value, ast.Dict):
-            return value
-    return None
 
 
 def _classes_of(module: griffe.Module) -> Iterator[griffe.Class]:

@@ -13,12 +13,10 @@ only when something a catalog needs is defined there.
 
 from __future__ import annotations
 
-import ast
 import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 import griffe
 
@@ -26,10 +24,16 @@ from generator.core.errors import SourceError
 from generator.core.limits import MAX_FILE_BYTES
 from generator.core.settings import relative_path
 from generator.core.yamlio import read_text
-from generator.extract.unreadable import BrokenModule, UndefinedName, unparsable
-
-MAX_ALIAS_HOPS = 64
-"""How many imports one name may be followed through before docgen gives up on it (a cycle, in practice)."""
+from generator.extract.imports import (
+    MAX_ALIAS_HOPS,
+    ImportedModules,
+    StarSearch,
+    import_cycle,
+    not_installed,
+    too_many_hops,
+    undefined,
+)
+from generator.extract.unreadable import BrokenModule, unparsable
 
 
 class SourceModules:
@@ -44,7 +48,7 @@ class SourceModules:
         stop_at: Iterable[str] = (),
     ) -> None:
         self.root = root
-        self.imports = _ImportedModules()
+        self.imports = ImportedModules()
         self.extensions = griffe.load_extensions(self.imports, *extensions)
         self.stop_at = frozenset(stop_at)
         """Dotted names `target` does not follow: the standard-library enums docgen reads by importing."""
@@ -130,7 +134,7 @@ class SourceModules:
             if not isinstance(found, griffe.Alias) or found.target_path in self.stop_at:
                 return found
             found = self.step(found, what)
-        raise SourceError(f"{what} is imported through more than {MAX_ALIAS_HOPS} names")
+        raise too_many_hops(alias, what, self.shown)
 
     def step(self, alias: griffe.Alias, what: str) -> griffe.Object | griffe.Alias:
         """The object `alias` names directly (maybe another alias), reading its module when needed."""
@@ -138,29 +142,31 @@ class SourceModules:
             try:
                 return alias.target
             except griffe.CyclicAliasError as err:
-                raise SourceError(f"{what} is imported in a cycle: {err}") from None
+                raise import_cycle(alias, err.chain, what, self.shown) from None
             except griffe.AliasResolutionError as err:
-                missing = err.alias.target_path  # the alias on the way that could not be followed
-                if self._load_for(missing) is None:
-                    raise self._unreachable(missing, what) from None
-        raise SourceError(f"{what} is imported through more than {MAX_ALIAS_HOPS} names")
+                missing = err.alias  # the alias on the way that could not be followed
+                if self._load_for(missing.target_path) is None:
+                    return self._unreachable(missing, what)
+        raise too_many_hops(alias, what, self.shown)
 
-    def _unreachable(self, path: str, what: str) -> SourceError:
+    def shown(self, module: griffe.Module) -> str:
+        """The file of `module` as messages show it."""
+        return relative_path(_filepath(module), self.root, follow_links=False)
+
+    def _unreachable(self, alias: griffe.Alias, what: str) -> griffe.Object | griffe.Alias:
+        """What `alias` names through its module's star imports, or the located error for its import."""
+        path = alias.target_path
         for name, broken in self.broken.items():
             if path == name or path.startswith(name + "."):
-                return broken.error(what)
+                raise broken.error(what)
         module = self.module_of(path)
-        if module is not None and module.path == path.rpartition(".")[0]:
-            name = path.rpartition(".")[2]
-            return UndefinedName(
-                f"{what} is imported from {path}, but {module.path} does not define {name}",
-                hint="a name made only when the module runs (a module __getattr__) cannot be read statically",
-            )
-        top = path.split(".", maxsplit=1)[0]
-        return SourceError(
-            f"{what} is imported from {path}, which is not in the source nor installed",
-            hint=f"install {top} in the environment docgen runs in, or add its folder to 'python_path:'",
-        )
+        if module is None or module.path != path.rpartition(".")[0]:
+            raise not_installed(alias, what, self.shown)
+        search = StarSearch(module, path.rpartition(".")[2], self.module)
+        if search.found is None:
+            itself = self.imports.from_itself(module, search.name)
+            raise undefined(alias, search, what, self.shown, itself)
+        return search.found
 
     def _load_for(self, path: str) -> griffe.Module | None:
         """Read the module that defines `path`, if one more can be read; None when nothing new loaded."""
@@ -267,32 +273,3 @@ def _file_for(folder: Path, parts: Sequence[str]) -> Path | None:
 def _filepath(module: griffe.Module) -> Path:
     filepath = module.filepath
     return filepath[0] if isinstance(filepath, list) else filepath
-
-
-class _ImportedModules(griffe.Extension):
-    """Records the dotted names each module imports, from its syntax tree (griffe keeps only the first
-    part of `import a.b`)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._names: dict[str, list[str]] = {}
-
-    def on_module_instance(self, *, node: Any, mod: griffe.Module, **kwargs: Any) -> None:
-        if not isinstance(node, ast.Module):
-            return
-        names: list[str] = []
-        pending: list[ast.stmt] = list(node.body)
-        while pending:  # statements only: an import is never inside an expression
-            statement = pending.pop()
-            if isinstance(statement, ast.Import):
-                names.extend(alias.name for alias in statement.names)
-            for key in ("body", "orelse", "finalbody", "handlers", "cases"):
-                pending.extend(getattr(statement, key, ()))
-        self._names[mod.path] = names
-
-    def of(self, module: griffe.Module) -> Iterable[str]:
-        """The dotted paths `module` imports: `import` statements anywhere in it, and its imported names."""
-        yield from self._names.get(module.path, ())
-        for member in list(module.members.values()):
-            if isinstance(member, griffe.Alias):
-                yield member.target_path

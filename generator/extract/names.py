@@ -7,6 +7,7 @@ import griffe
 
 from generator.core.errors import ConfigError, SourceError, suggest
 from generator.core.settings import CatalogConfig
+from generator.extract.imports import ImportFailure
 from generator.extract.resolve import Resolver, Unresolvable
 
 
@@ -25,9 +26,15 @@ def lookup(
             try:
                 target = resolver.target(member, "it")
             except (Unresolvable, SourceError) as err:
-                if isinstance(err, SourceError) and err.file is not None:
+                if (
+                    isinstance(err, SourceError)
+                    and err.file is not None
+                    and not isinstance(err, ImportFailure)
+                ):
                     raise  # a file on the way cannot be read: the error names it
                 reason = err.reason if isinstance(err, Unresolvable) else err.message
+                if isinstance(err, ImportFailure):
+                    reason += f" (the import at {err.location})"
                 raise config_error(config, key, name, reason.removeprefix("it "), _INSTALL_HINT) from None
             if not isinstance(target, griffe.Object):
                 raise config_error(config, key, name, "names a standard-library object")

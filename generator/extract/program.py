@@ -14,11 +14,18 @@ from typing import Any
 
 import griffe
 
+from generator.core.errors import SourceError
 from generator.core.records import record
+from generator.extract.imports import MAX_ALIAS_HOPS
 from generator.extract.modules import SourceModules
 from generator.extract.sites import FunctionBodies, ModuleFiles
+from generator.extract.targets import MAX_CLASS_BASES, too_many_bases
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+class _TooManyHops(Exception):
+    """A name followed through more imports than MAX_ALIAS_HOPS."""
 
 
 @record
@@ -70,12 +77,15 @@ class Program:
                 yield module, self.trees.modules[path]
 
     def final_path(self, path: str, *, depth: int = 0) -> str:
-        """`path` with every import on the way followed, as far as the loaded source goes."""
+        """`path` with every import on the way followed, as far as the loaded source goes; _TooManyHops past
+        MAX_ALIAS_HOPS imports (a cycle of imports, or a chain of re-exports longer than docgen follows)."""
+        if depth > MAX_ALIAS_HOPS:
+            raise _TooManyHops
         obj = self.objects.get(path)
-        if isinstance(obj, griffe.Alias) and depth < 20:
+        if isinstance(obj, griffe.Alias):
             return self.final_path(obj.target_path, depth=depth + 1)
         head, _, tail = path.rpartition(".")
-        if obj is None and head and depth < 20:
+        if obj is None and head:
             base = self.final_path(head, depth=depth + 1)
             if base != head:
                 return self.final_path(f"{base}.{tail}", depth=depth + 1)
@@ -84,13 +94,25 @@ class Program:
     def qualify(self, node: ast.expr, module: griffe.Module) -> str | None:
         """The dotted path a name or attribute chain written in `module` stands for, or None (a local, a
         builtin, or not a name at all)."""
+        try:
+            return self._qualified(node, module)
+        except _TooManyHops:
+            raise SourceError(
+                f"`{ast.unparse(node)}` is imported through more than {MAX_ALIAS_HOPS} names (a cycle of "
+                f"imports, or re-exported from module to module); docgen follows at most {MAX_ALIAS_HOPS}",
+                file=self.files(module),
+                line=getattr(node, "lineno", None),
+                hint="import the name from the module that defines it",
+            ) from None
+
+    def _qualified(self, node: ast.expr, module: griffe.Module) -> str | None:
         if isinstance(node, ast.Name):
             member = module.members.get(node.id)
             if member is None:
                 return None
             return self.final_path(member.path)
         if isinstance(node, ast.Attribute):
-            base = self.qualify(node.value, module)
+            base = self._qualified(node.value, module)
             return self.final_path(f"{base}.{node.attr}") if base else None
         return None
 
@@ -130,11 +152,13 @@ class Program:
         """`path` and the paths of its base classes, nearest first (a breadth-first reading of the bases,
         which is the method resolution order for the single inheritance exception classes use)."""
         order: list[str] = []
-        queue = [path]
-        while queue and len(order) < 50:
+        queue, start = [path], self.klass(path)
+        while queue:
             current = queue.pop(0)
             if current in order:
                 continue
+            if len(order) >= MAX_CLASS_BASES and start is not None:  # only a class has bases to follow
+                raise too_many_bases(start, self.files(start.module))
             order.append(current)
             klass = self.klass(current)
             if klass is not None:
@@ -155,7 +179,7 @@ class Program:
 
 
 MAX_MODULES = 5000
-"""How many modules of one package a program reads at most."""
+"""How many modules of one package a program reads at most; one more is an error at the import."""
 
 
 def imported_modules(modules: SourceModules, start: griffe.Module, trees: ModuleTrees) -> list[griffe.Module]:
@@ -165,32 +189,42 @@ def imported_modules(modules: SourceModules, start: griffe.Module, trees: Module
     package = start.path.split(".")[0]
     found: dict[str, griffe.Module] = {start.path: start}
     pending = [start]
-    while pending and len(found) < MAX_MODULES:
+    while pending:
         module = pending.pop()
         tree = trees.modules.get(module.path)
-        for dotted in _import_targets(tree, module) if tree is not None else ():
+        for dotted, line in _import_targets(tree, module) if tree is not None else ():
             if dotted.split(".")[0] != package or dotted in found:
                 continue
             loaded = modules.module(dotted)
             if loaded is not None and loaded.path not in found:
+                if len(found) >= MAX_MODULES:
+                    raise SourceError(
+                        f"{start.path} leads to more than {MAX_MODULES:,} modules of {package} through its "
+                        f"imports (here {loaded.path}); docgen reads at most {MAX_MODULES:,}",
+                        file=modules.shown(module),
+                        line=line,
+                        hint="point 'source:' at a module that imports only the part of the package it uses",
+                    )
                 found[loaded.path] = loaded
                 pending.append(loaded)
     return sorted(found.values(), key=lambda m: m.path)
 
 
-def _import_targets(tree: ast.Module, module: griffe.Module) -> Iterator[str]:
-    """The dotted names a module's import statements may name as modules: `import a.b` names `a.b`;
-    `from a import b` names `a`, and `a.b` when `b` is a submodule."""
+def _import_targets(tree: ast.Module, module: griffe.Module) -> Iterator[tuple[str, int]]:
+    """The dotted names a module's import statements may name as modules, with their lines: `import a.b`
+    names `a.b`; `from a import b` names `a`, and `a.b` when `b` is a submodule."""
     is_package = module.filepath is not None and str(module.filepath).endswith("__init__.py")
     own = module.path.split(".") if is_package else module.path.split(".")[:-1]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
+            yield from ((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 parts = own[: len(own) - node.level + 1] if node.level <= len(own) else []
                 base = ".".join([*parts, *([node.module] if node.module else [])])
             if base:
-                yield base
-                yield from (f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
+                yield base, node.lineno
+                yield from (
+                    (f"{base}.{alias.name}", node.lineno) for alias in node.names if alias.name != "*"
+                )

@@ -4,7 +4,8 @@ dependencies into the functions of the loaded source they call, to each `raise`.
 A raised exception is an HTTP error when it is one of the framework's HTTP exceptions, a subclass of one
 (whose `__init__` fixes the status or detail through `super().__init__(...)`), or any exception an
 exception handler is registered for (the handler of the nearest class in its ancestry decides the status
-and body). The walk is bounded (MAX_DEPTH calls deep, each function once per operation). Methods are
+and body). The walk is bounded (MAX_DEPTH calls deep, each function once per operation); a call past the
+bound is an error at that call, never a raise left out. Methods are
 followed when the object is made right there (`Service().check(...)`), held by a local bound once to such a
 call (`service = Service()`, then `service.check(...)`), by a module-level name (`AUTH = Auth()`), or by a
 parameter annotated with the class (`service: Service = Depends(get_service)`), as `reach` does for
@@ -19,6 +20,7 @@ from collections.abc import Iterator
 
 import griffe
 
+from generator.core.errors import SourceError
 from generator.core.records import record
 from generator.extract.calls import unparse
 from generator.extract.http_values import detail_text, status_number
@@ -77,11 +79,11 @@ class RaiseFinder:
         return list(found.values())
 
     def _from(self, code: Code, via: tuple[str, ...], seen: set[str], depth: int) -> Iterator[Reached]:
-        if depth > MAX_DEPTH or code.path in seen:
+        if code.path in seen:
             return
         seen.add(code.path)
         for dependency in self.framework.parameter_dependencies(self.program, code):
-            yield from self._from(dependency, (*via, dependency.path), seen, depth + 1)
+            yield from self._into(dependency, code, code.node.lineno, via, seen, depth)
         for inner in _body_nodes(code.node):
             if isinstance(inner, ast.Raise) and inner.exc is not None:
                 call = _raised_call(inner.exc, code.node)
@@ -92,7 +94,23 @@ class RaiseFinder:
                 callee = self.program.function(self.program.qualify(inner.func, code.module))
                 callee = callee or self._method_of_instance(inner.func, code)
                 if callee is not None:
-                    yield from self._from(self.program.code(callee), (*via, callee.path), seen, depth + 1)
+                    yield from self._into(self.program.code(callee), code, inner.lineno, via, seen, depth)
+
+    def _into(
+        self, callee: Code, caller: Code, line: int, via: tuple[str, ...], seen: set[str], depth: int
+    ) -> Iterator[Reached]:
+        """Follow `caller`'s call (or dependency) at `line` into `callee`, which must be within MAX_DEPTH."""
+        if callee.path in seen:
+            return
+        if depth + 1 > MAX_DEPTH:
+            raise SourceError(
+                f"{via[0]} reaches {callee.path} through {depth + 1} calls, more than docgen follows "
+                f"({MAX_DEPTH}): {' -> '.join((*via, callee.path))}",
+                file=self.program.files(caller.module),
+                line=line,
+                hint="raise the HTTP error nearer the route, or move the deep call nearer it",
+            )
+        yield from self._from(callee, (*via, callee.path), seen, depth + 1)
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),

@@ -9,18 +9,19 @@ come out in the order a reader meets them.
 
 What is not followed: a call of a configured function (its calls are listed under its own name), a call of a
 configured constructor, a call through a value only known at run time (a callback, a registry filled by
-decorators, a local variable bound twice or to anything but a call of a class), and a call more than
-`MAX_HELPER_DEPTH` helpers below a configured function. A function that calls itself, directly or round a
-longer cycle, is walked once per path. A helper that several functions call makes one entry per constructor
-call in it, under the first path that reaches it (configuration order, then source order), as a reader counts
-the errors.
+decorators, a local variable bound twice or to anything but a call of a class). A helper more than
+`MAX_HELPER_DEPTH` helpers below a configured function is an error at its call, and so is walking more than
+`MAX_HELPER_VISITS` bodies: a bound reached never leaves a call out. A function that calls itself, directly
+or round a longer cycle, is walked once per path. A helper that several functions call makes one entry per
+constructor call in it, under the first path that reaches it (configuration order, then source order), as a
+reader counts the errors.
 """
 
 from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 
 import griffe
 
@@ -72,8 +73,11 @@ class Reach:
         constructors: Collection[str],
         configured: Collection[str],
         follow: Follow = final_target,
+        files: Callable[[griffe.Module], str] | None = None,
     ) -> None:
         self.code = code
+        self.files = files
+        """The file of a module as messages name it, to locate an error at a call."""
         self.constructors = frozenset(constructors)
         self.class_calls = ClassCalls(self.constructors)
         self.configured = frozenset(configured)
@@ -133,7 +137,10 @@ class Reach:
             self.visits += 1
             if self.visits > MAX_HELPER_VISITS:
                 raise SourceError(
-                    f"following the helpers of {where.path[0]} walked over {MAX_HELPER_VISITS:,} bodies",
+                    f"following the helpers of {where.path[0]} walked over {MAX_HELPER_VISITS:,} bodies "
+                    f"(docgen's limit), here at a call of {local_name(helper)}",
+                    file=self.files(where.function.module) if self.files else None,
+                    line=found.call.lineno,
                     hint="configure the functions nearer the constructor calls",
                 )
             inner = Where(
@@ -152,14 +159,21 @@ class Reach:
             stack.discard(helper.path)
 
     def _helper(self, call: ast.Call, where: Where, stack: set[str]) -> griffe.Function | None:
-        if len(where.path) > MAX_HELPER_DEPTH:
-            return None
         helper = self.targets.target(call, where.function)
         if helper is not None and helper.path in self.configured:
             self.handoffs.setdefault(where.path[0], set()).add(helper.path)
             return None
         if helper is None or helper.path in stack:
             return None
+        if len(where.path) > MAX_HELPER_DEPTH:
+            raise SourceError(
+                f"{where.path[0]} calls {' -> '.join((*where.path[1:], local_name(helper)))}: "
+                f"{len(where.path)} helpers deep, more than docgen follows ({MAX_HELPER_DEPTH})",
+                file=self.files(where.function.module) if self.files else None,
+                line=call.lineno,
+                hint="configure a function nearer the constructor calls in 'functions:' (its calls are then "
+                "followed from there), or call the deep helper from nearer",
+            )
         return helper
 
     def _cls_in(self, helper: griffe.Function, call: ast.Call, where: Where) -> str | None:

@@ -19,10 +19,11 @@ from typing import Any, TypeGuard
 
 import griffe
 
-from generator.core.errors import SourceError
+from generator.core.errors import InputError, SourceError
 from generator.core.limits import MAX_FOLDED_ITEMS, MAX_INT_BITS
 from generator.core.models import Json
 from generator.core.records import record
+from generator.core.settings import relative_path
 from generator.extract.calls import unparse
 from generator.extract.modules import SourceModules
 from generator.extract.unreadable import UndefinedName
@@ -60,12 +61,25 @@ class Unresolvable(Exception):
         self.reason = reason
 
 
-class TooLarge(Unresolvable):
-    """An expression whose value would be larger than docgen folds (generator/core/limits.py)."""
+class TooLarge(InputError):
+    """An expression whose value would be larger than docgen folds (generator/core/limits.py): a bound was
+    reached, so it is an error (exit 3) wherever it is met, never a value left dynamic or a constant left out.
+    The resolver locates it at the constant or expression it was folding, when it knows where that is."""
 
     def __init__(self, expression: str, reason: str, unit: str) -> None:
         limit = f"{MAX_INT_BITS:,} bits" if unit == "bits" else f"{MAX_FOLDED_ITEMS:,} items"
-        super().__init__(_shortened(expression), f"{reason}; docgen folds constants up to {limit}")
+        shown = _shortened(expression)
+        super().__init__(
+            f"`{shown}` is too large to fold: {reason}; docgen folds constants up to {limit}",
+            hint="write a value within docgen's limits (`docgen --help` lists them)",
+        )
+
+    def located(self, file: str, line: int | None, what: str = "") -> TooLarge:
+        """This error at `file:line` (unless it already names a place), its message prefixed with `what`."""
+        if self.file is None:
+            self.file, self.line = file, line
+            self.message = f"{what}{self.message}"
+        return self
 
 
 def _shortened(expression: str) -> str:
@@ -97,7 +111,19 @@ class Resolver:
         self._names: dict[tuple[griffe.Object, str], Reference] = {}
 
     def evaluate(self, node: ast.expr, scope: griffe.Object) -> Resolved:
-        """Evaluate `node` as it would be evaluated at module level of `scope`'s module."""
+        """Evaluate `node` (a node of `scope`'s module) as it would be evaluated at module level there."""
+        try:
+            return self._evaluate(node, scope)
+        except TooLarge as err:
+            raise err.located(self.shown(scope.module), node.lineno) from None
+
+    def shown(self, module: griffe.Module) -> str:
+        """The file of `module` as messages show it (relative to the project root)."""
+        filepath = module.filepath
+        path = filepath[0] if isinstance(filepath, list) else filepath
+        return relative_path(path, self.modules.root, follow_links=False) if self.modules else str(path)
+
+    def _evaluate(self, node: ast.expr, scope: griffe.Object) -> Resolved:
         names: list[str] = []
         value = self._eval(node, scope, names)
         if isinstance(value, http.HTTPStatus):
@@ -116,7 +142,7 @@ class Resolver:
             node = ast.parse(source, mode="eval").body
         except SyntaxError as err:
             raise Unresolvable(source, "not an expression") from err
-        return self.evaluate(node, scope)
+        return self._evaluate(node, scope)
 
     def reference(self, text: str, scope: griffe.Object) -> Reference:
         """What the dotted name `text` stands for in `scope`'s module (a class, a module, a value)."""
@@ -138,6 +164,8 @@ class Resolver:
         self._active.add(key)
         try:
             resolved = self.evaluate_text(str(attribute.value), attribute.parent or attribute)
+        except TooLarge as err:
+            raise err.located(self.shown(attribute.module), attribute.lineno, f"{attribute.name}: ") from None
         finally:
             self._active.discard(key)
         self._cache[key] = resolved

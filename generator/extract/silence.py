@@ -13,7 +13,7 @@ from generator.extract.binding import Constructor
 from generator.extract.names import lookup
 from generator.extract.reach import MAX_HELPER_DEPTH
 from generator.extract.resolve import Resolver
-from generator.extract.targets import base_classes, final_target
+from generator.extract.targets import MAX_CLASS_BASES, base_classes, final_target, too_many_bases
 
 
 def satisfied_names(
@@ -35,7 +35,9 @@ def satisfied_names(
         if isinstance(constructor.obj, griffe.Class):
             bases = [constructor.obj]
             seen: set[str] = set()
-            while bases and len(seen) < 64:
+            while bases:
+                if len(seen) >= MAX_CLASS_BASES:
+                    raise too_many_bases(constructor.obj, resolver.shown(constructor.obj.module))
                 cls = bases.pop()
                 seen.add(cls.path)
                 names.update({classes[cls.path]} if cls.path in classes else set())

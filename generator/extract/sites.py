@@ -27,7 +27,7 @@ from generator.extract.names import lookup, where
 from generator.extract.reach import Reach, Where
 from generator.extract.resolve import Resolver
 from generator.extract.silence import Silence, satisfied_names
-from generator.extract.targets import local_name, project_aliases
+from generator.extract.targets import DeepClasses, local_name, project_aliases
 
 __all__ = [
     "ErrorSite",
@@ -133,16 +133,19 @@ def extract_error_sites(
     functions = scanned_functions(config, module, resolver)
     configured = {c.obj.path for c in constructors.values()} | {f.path for _, f in functions}
     follow = project_aliases(module.package.path, resolver)
-    reach = Reach(bodies.nodes, bodies.code, constructors, configured, follow)
+    reach = Reach(bodies.nodes, bodies.code, constructors, configured, follow, files)
     builder = _SiteBuilder(config, resolver, files, RaiseIndex(module.package, reach.targets, bodies.modules))
     sites: list[ErrorSite] = []
     silence = Silence(config, satisfied_names(config, module, resolver, constructors))
-    for function_name, function in functions:
-        start = reach.start(function, function_name, file=files(function.module))
-        for at, found in reach.constructor_calls(start):
-            constructor = constructors[callee_name(found.call)]
-            sites.append(builder.site(at, found, constructor))
-            silence.heard(function_name, constructor.configured)
+    try:
+        for function_name, function in functions:
+            start = reach.start(function, function_name, file=files(function.module))
+            for at, found in reach.constructor_calls(start):
+                constructor = constructors[callee_name(found.call)]
+                sites.append(builder.site(at, found, constructor))
+                silence.heard(function_name, constructor.configured)
+    except DeepClasses as err:
+        raise err.located(files) from None
     silence.functions |= reach.reached
     by_path = {function.path: name for name, function in functions}
     for name, paths in reach.handoffs.items():

@@ -18,10 +18,26 @@ import griffe
 
 from generator.core.errors import SourceError
 from generator.extract.local_names import LocalNames, dotted_name, local_names
-from generator.extract.resolve import Resolver
+from generator.extract.resolve import Resolver, Unresolvable
 
 MAX_BASE_DEPTH = 8
-"""How many base classes up a method is looked for (a bound on what a cycle of bases could cost)."""
+"""How many base classes up a method is looked for (a bound on what a cycle of bases could cost); a class
+with more levels of bases is an error (DeepClasses) once a method is looked for in it."""
+
+MAX_CLASS_BASES = 64
+"""How many classes a walk of one class's bases (transitively) may visit."""
+
+
+def too_many_bases(cls: griffe.Class, file: str) -> SourceError:
+    """The error for `cls` (defined in `file`), whose bases, transitively, are more than MAX_CLASS_BASES."""
+    return SourceError(
+        f"the class {cls.path} has more than {MAX_CLASS_BASES} classes among its bases, counting their "
+        f"bases; docgen reads at most {MAX_CLASS_BASES}",
+        file=file,
+        line=cls.lineno,
+        hint="give the classes fewer levels of bases",
+    )
+
 
 _RESOLUTION_ERRORS = (griffe.AliasResolutionError, griffe.CyclicAliasError, KeyError, ValueError)
 
@@ -53,7 +69,7 @@ def project_aliases(top: str, resolver: Resolver) -> Follow:
             return None
         try:
             target = resolver.target(alias, f"the helper {alias.name}")
-        except (SourceError, *_RESOLUTION_ERRORS):
+        except (SourceError, Unresolvable, *_RESOLUTION_ERRORS):  # not a helper docgen can follow
             return None
         return target if isinstance(target, griffe.Object) else None
 
@@ -75,11 +91,35 @@ def named(dotted: str, scope: griffe.Object, follow: Follow) -> griffe.Object | 
     return obj
 
 
+class DeepClasses(SourceError):
+    """A class whose bases in the loaded source go more than MAX_BASE_DEPTH levels up (or round a cycle),
+    met while looking for a method; `located` gives it the class's file and line."""
+
+    def __init__(self, cls: griffe.Class) -> None:
+        super().__init__(
+            f"looking for a method, docgen went {MAX_BASE_DEPTH} levels of base classes up to {cls.path}, "
+            f"which has more (or its bases form a cycle); it looks at most {MAX_BASE_DEPTH} levels up",
+            hint="give the classes fewer levels of bases, or configure functions nearer the constructors",
+        )
+        self.cls = cls
+
+    def located(self, files: Callable[[griffe.Module], str]) -> DeepClasses:
+        self.file, self.line = files(self.cls.module), self.cls.lineno
+        return self
+
+
+def _bases_within_bound(cls: griffe.Class, follow: Follow, depth: int) -> list[griffe.Class]:
+    bases = list(base_classes(cls, follow))
+    if bases and depth >= MAX_BASE_DEPTH:
+        raise DeepClasses(cls)
+    return bases
+
+
 def class_member(cls: griffe.Class, name: str, follow: Follow, depth: int = 0) -> griffe.Object | None:
     """The member `name` of `cls`, its own or inherited from a base class in the loaded source."""
     if name in cls.members:
         return resolved(cls.members[name], follow)
-    for base in base_classes(cls, follow) if depth < MAX_BASE_DEPTH else ():
+    for base in _bases_within_bound(cls, follow, depth):
         found = class_member(base, name, follow, depth + 1)
         if found is not None:
             return found
@@ -89,7 +129,7 @@ def class_member(cls: griffe.Class, name: str, follow: Follow, depth: int = 0) -
 def class_functions(cls: griffe.Class, follow: Follow, depth: int = 0) -> Iterator[str]:
     """The names of the methods of `cls`, its own and those of its bases in the loaded source."""
     yield from (name for name, member in cls.members.items() if isinstance(member, griffe.Function))
-    for base in base_classes(cls, follow) if depth < MAX_BASE_DEPTH else ():
+    for base in _bases_within_bound(cls, follow, depth):
         yield from class_functions(base, follow, depth + 1)
 
 

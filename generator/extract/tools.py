@@ -10,7 +10,7 @@ import griffe
 from generator.core.errors import SourceError
 from generator.core.models import Parameter, Source, Tool, ToolsCatalog
 from generator.core.settings import CatalogConfig
-from generator.extract.resolve import Resolver, Unresolvable, Value, as_json
+from generator.extract.resolve import Resolver, TooLarge, Unresolvable, Value, as_json
 
 # Python annotations -> the JSON Schema type a client sends.
 _JSON_TYPES = {
@@ -120,6 +120,10 @@ def _parameter(
     if parameter.default is not None:
         try:
             default = resolver.evaluate_text(str(parameter.default), function.module).value
+        except TooLarge as err:
+            raise err.located(
+                file, function.lineno, f"the default of {function.name}({parameter.name}): "
+            ) from None
         except Unresolvable as err:
             raise SourceError(
                 f"the default of {function.name}({parameter.name}) is not static: {err}",

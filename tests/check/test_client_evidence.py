@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from generator.check.client_evidence import client_findings, pinned_sdks
+from generator.core.errors import InputError
 from generator.core.evidence import Evidence, Record
 from generator.core.examples import Example, examples_of
 from generator.core.findings import Finding
@@ -114,3 +116,24 @@ def test_a_changed_client_outcome_makes_the_page_stale(
     assert main(["-f", str(project / "mkdocs.yml"), "check", "--format", "json"]) == 1
     found = {(f["kind"], f["subject"]) for f in json.loads(capsys.readouterr().out)["findings"]}
     assert found == {("page-stale", "error-examples"), ("page-stale", "client-differences")}
+
+
+PIN_BOMBS = {
+    "a 9 MiB lock file": (
+        lambda text: text + " " * (9 * 1024 * 1024),
+        "over docgen's limit of 8,388,608 bytes",
+    ),
+    "a lock nested 100,000 deep": (lambda text: "[" * 100_000 + "]" * 100_000, "nested too deeply to read"),
+    "a 100,000-digit number": (lambda text: "9" * 100_000, "a number too long to read"),
+}
+
+
+@pytest.mark.parametrize("case", PIN_BOMBS.values(), ids=PIN_BOMBS)
+def test_a_lock_file_past_a_bound_is_a_located_error(pins_root: Path, case: tuple[Any, str]) -> None:
+    grow, message = case
+    lock = pins_root / "clients" / "package-lock.json"
+    lock.write_text(grow(lock.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        pinned_sdks(pins_root)
+    assert caught.value.file == "clients/package-lock.json"
+    assert message in caught.value.message

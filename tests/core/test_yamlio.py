@@ -329,9 +329,12 @@ def test_deep_block_nesting_is_refused_at_its_line() -> None:
     assert caught.value.line == 101
 
 
-def test_an_integer_too_long_to_read_is_an_error() -> None:
-    with pytest.raises(CatalogError, match="invalid YAML: Exceeds the limit"):
-        load_yaml("size: 1" + "0" * 5000 + "\n", "x.yaml")
+def test_an_integer_too_long_to_read_is_a_located_error() -> None:
+    with pytest.raises(
+        CatalogError, match="an integer of 5,001 digits; docgen reads integers of at most 4,300"
+    ) as caught:
+        load_yaml("a: 1\nsize: 1" + "0" * 5000 + "\n", "x.yaml")
+    assert (caught.value.file, caught.value.line) == ("x.yaml", 2)
 
 
 DUPLICATES = {

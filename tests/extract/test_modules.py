@@ -87,8 +87,9 @@ def test_a_value_imported_from_nothing_installed_is_a_located_error(tmp_path: Pa
     make_project(tmp_path, server)
     with pytest.raises(SourceError) as caught:
         run_extract_in_memory(tmp_path)
-    assert caught.value.file == "app/server.py" and caught.value.line == 9
-    assert "nowhere_installed.CODE, which is not in the source nor installed" in caught.value.message
+    assert caught.value.file == "app/server.py" and caught.value.line == 6  # the import, not the use
+    said = caught.value.message
+    assert "from nowhere_installed.CODE, but nowhere_installed is not in the source nor installed" in said
     assert caught.value.hint and "python_path" in caught.value.hint
 
 

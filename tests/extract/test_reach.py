@@ -143,14 +143,19 @@ def test_a_cycle_of_helpers_is_walked_once_per_path(tmp_path: Path) -> None:
     assert [e["path"] for e in entries(tmp_path)] == [["endpoint", "_ping"]]
 
 
-def test_helpers_below_the_bound_are_not_followed(tmp_path: Path) -> None:
+def test_a_helper_below_the_bound_is_a_located_error(tmp_path: Path) -> None:
     depth = reach.MAX_HELPER_DEPTH
     chain = "\n".join(f"def h{i}(r):\n    return h{i + 1}(r)\n" for i in range(depth + 1))
     bottom = f"def h{depth + 1}(r):\n    return _rpc_error(None, -32000, 'Deep', status=400)\n"
     make_project(tmp_path, f"{chain}\n{bottom}\ndef endpoint(r):\n    return h0(r)\n")
-    with pytest.raises(ConfigError) as caught:
+    with pytest.raises(SourceError) as caught:
         run_extract_in_memory(tmp_path)
-    assert "reaches no call of '_rpc_error'" in caught.value.message
+    lines = (tmp_path / "app" / "server.py").read_text(encoding="utf-8").splitlines()
+    assert (caught.value.file, caught.value.line) == ("app/server.py", lines.index("    return h8(r)") + 1)
+    assert caught.value.message == (
+        "endpoint calls h0 -> h1 -> h2 -> h3 -> h4 -> h5 -> h6 -> h7 -> h8: 9 helpers deep, more than docgen "
+        "follows (8)"
+    )
     # Exactly MAX_HELPER_DEPTH helpers down, the call is found.
     make_project(tmp_path, f"{chain}\n{bottom}\ndef endpoint(r):\n    return h2(r)\n")
     assert [len(e["path"]) for e in entries(tmp_path)] == [depth + 1]

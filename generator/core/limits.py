@@ -45,3 +45,6 @@ EXAMPLE_MAX_BYTES = 16 * 1024 * 1024
 
 EXAMPLE_MAX_REPEAT = 100_000
 """The most times an example may ask to be sent (`repeat:`)."""
+
+GIT_MAX_SECONDS = 60.0
+"""How long one git call may take (`docgen check --base` reads the errors catalogs as committed there)."""

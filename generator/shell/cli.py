@@ -282,7 +282,7 @@ def _run_command(args: argparse.Namespace) -> int:
         with _collector_paused():
             return handler(settings, args)
     except DocgenError as error:
-        print(f"docgen {args.command}: error: {error}", file=sys.stderr)
+        _tell(f"docgen {args.command}: error: {error}")
         return error.exit_code
     except (RecursionError, MemoryError) as error:  # the last line of defence behind the limits
         print(
@@ -294,8 +294,16 @@ def _run_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as error:  # a bug in docgen: one line here, the traceback in a file
-        print(f"docgen {args.command}: {fault_report(error)}", file=sys.stderr)
+        _tell(f"docgen {args.command}: {fault_report(error)}")
         return 4
+
+
+def _tell(message: str) -> None:
+    """Print an error on standard error, with no line of it able to act as a GitHub workflow command."""
+    # Imported here, on an error only, so that --help stays fast.
+    from generator.core.workflow_commands import inert
+
+    print(inert(message), file=sys.stderr)
 
 
 def fault_report(error: Exception) -> str:

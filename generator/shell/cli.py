@@ -130,13 +130,15 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("text", "github", "json"),
         default="text",
         help="text (grouped, with diffs, ending with what is left to do; default), github (one ::error "
-        "annotation per line at fault, at most 10, then the text report; the Markdown report is appended to "
-        "$GITHUB_STEP_SUMMARY when set) or json (a summary and every finding; see check-report.schema.json)",
+        "annotation per line at fault, at most 10, then the text report inside ::stop-commands::; the "
+        "Markdown report is appended to $GITHUB_STEP_SUMMARY when set) or json (a summary and every finding; "
+        "see check-report.schema.json)",
     )
     check.add_argument(
         "--base",
         metavar="REF",
-        help="also report contract changes (an error's code or status changed, or it vanished) since REF",
+        help="also report contract changes (an error's code or status changed, or it vanished) since REF, "
+        "a branch, tag or commit that git resolves (an empty ref or one starting with '-' is refused)",
     )
     check.set_defaults(handler=_lazy("check_command"))
 

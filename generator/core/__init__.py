@@ -9,9 +9,10 @@ written and read by `catalog`), notes (`notes`) and what they state of values se
 requests (`examples`) and the official clients' call for each (`client_calls`), pages and their front matter
 (`pages`), cited symbols and their fingerprints (`symbols`); findings as values (`findings`) and the reports
 made of them (`reports`), OpenAPI fragments of routes catalogs and their merge into an application's document
-(`openapi`), the one writer (`writer`), compiled templates (`template_cache`, in the folder `cache_dir`
-names), the bounded Jinja sandbox every template and note renders in (`sandbox`, `render_budget`), and the
-limits every input is held to (`limits`).
+(`openapi`), the one writer (`writer`), files as committed at a verified git ref (`git_ref`), text for a
+GitHub Actions log that runs no command it echoes (`workflow_commands`), compiled templates (`template_cache`,
+in the folder `cache_dir` names), the bounded Jinja sandbox every template and note renders in (`sandbox`,
+`render_budget`), and the limits every input is held to (`limits`).
 
 May import: the standard library and third-party libraries only; never another docgen subpackage.
 """

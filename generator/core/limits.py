@@ -51,3 +51,6 @@ MAX_ROUTER_DEPTH = 20
 
 MAX_JSON_INT_DIGITS = 1_234
 """The longest integer (in decimal digits, as many as 2**4096 has) a committed OpenAPI document may hold."""
+
+GIT_MAX_SECONDS = 60.0
+"""How long one git call may take (`docgen check --base` reads the errors catalogs as committed there)."""

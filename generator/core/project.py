@@ -8,14 +8,14 @@ read, parsed or checked stops the command here, with its location, before anythi
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
 from generator.core.catalog import parse_catalog
-from generator.core.errors import CatalogError, ConfigError, TemplateError
+from generator.core.errors import CatalogError, TemplateError
 from generator.core.evidence import Evidence, parse_evidence
+from generator.core.git_ref import Commit, bytes_at, verified_commit
 from generator.core.models import Catalog, ErrorsCatalog, ToolsCatalog
 from generator.core.notes import Notes, parse_notes
 from generator.core.openapi import read_openapi
@@ -25,7 +25,7 @@ from generator.core.schemas import packaged
 from generator.core.settings import Settings
 from generator.core.spec import Spec, parse_spec
 from generator.core.symbols import SourceFiles
-from generator.core.yamlio import LoadedYaml, load_yaml, read_text, read_yaml
+from generator.core.yamlio import LoadedYaml, decode_utf8, load_yaml, read_text, read_yaml
 
 
 @record
@@ -117,8 +117,10 @@ def load_project(
         settings: The configuration.
         site: Also read the pages and templates (extract and probe do without them).
         pages: The pages as a caller already read them (the MkDocs plugin reads them through MkDocs).
-        base: A git ref: also read each errors catalog as committed there (for contract changes).
+        base: A git ref: also read each errors catalog as committed there (for contract changes). It is
+            verified to name a commit first, before any file is read (a ConfigError when it does not).
     """
+    commit = verified_commit(settings.root, base) if base is not None else None
     committed = {name: _committed(settings, name) for name in settings.catalogs}
     notes = {name: _notes(settings, name, committed[name]) for name in settings.catalogs}
     docs = settings.relative(settings.docs_dir)
@@ -135,7 +137,7 @@ def load_project(
         pages=dict(pages or {}),
         templates=_templates(settings) if pages is not None else {},
         base_ref=base,
-        base=_base_catalogs(settings, base) if base is not None else {},
+        base=_base_catalogs(settings, commit) if commit is not None else {},
         fragments=_fragments(settings),
         openapi=_openapi_documents(settings) if site else {},
         # Last, so that a page's front-matter error still comes after any other file's.
@@ -255,34 +257,21 @@ def _templates(settings: Settings) -> dict[str, str]:
     return templates
 
 
-def _base_catalogs(settings: Settings, ref: str) -> dict[str, ErrorsCatalog | None]:
+def _base_catalogs(settings: Settings, commit: Commit) -> dict[str, ErrorsCatalog | None]:
     found: dict[str, ErrorsCatalog | None] = {}
     for name, config in settings.catalogs.items():
         if config.kind == "errors":
-            found[name] = _catalog_at(settings, ref, settings.relative(settings.catalog_path(name)))
+            found[name] = _catalog_at(settings, commit, settings.relative(settings.catalog_path(name)))
     return found
 
 
-def _catalog_at(settings: Settings, ref: str, relative: str) -> ErrorsCatalog | None:
+def _catalog_at(settings: Settings, commit: Commit, relative: str) -> ErrorsCatalog | None:
+    data = bytes_at(settings.root, commit, relative)
+    if data is None:
+        return None
+    shown = f"{commit.ref}:{relative}"
     try:
-        shown = subprocess.run(
-            ["git", "show", f"{ref}:{relative}"],
-            cwd=settings.root,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    except OSError as err:
-        raise ConfigError(f"cannot run git: {err.strerror}", hint="install git, or drop --base") from err
-    if shown.returncode != 0:
-        if "exists on disk, but not in" in shown.stderr or "does not exist in" in shown.stderr:
-            return None
-        raise ConfigError(
-            f"cannot read {relative} at {ref!r}: {shown.stderr.strip()}",
-            hint="pass a ref that exists, e.g. --base origin/main (fetch it first in CI)",
-        )
-    try:
-        catalog = parse_catalog(load_yaml(shown.stdout, f"{ref}:{relative}"))
+        catalog = parse_catalog(load_yaml(decode_utf8(data, shown, error=CatalogError), shown))
     except CatalogError:
         return None
     return catalog if isinstance(catalog, ErrorsCatalog) else None

@@ -14,6 +14,7 @@ from typing import Any
 
 from generator.core.evidence import PROBE
 from generator.core.findings import GROUPS, Finding, Kind, group_of, importance, in_report_order
+from generator.core.workflow_commands import escape_data, escape_property, inert, stop_commands
 
 SCHEMA_VERSION = 1
 """The version of `--format json` output; `generator/core/schema/check-report.schema.json` describes it."""
@@ -87,13 +88,6 @@ def as_text(findings: Sequence[Finding], *, closing: bool = True) -> str:
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
-def _escape(text: str, *, property_value: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if property_value:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
 def _by_place(findings: Sequence[Finding]) -> list[list[Finding]]:
     """Findings grouped by file and line, each group and the groups most important first."""
     places: dict[tuple[str, int | None], list[Finding]] = {}
@@ -111,24 +105,33 @@ def as_github(findings: Sequence[Finding], *, limit: int = ANNOTATION_LIMIT) -> 
     lines = []
     for group in shown:
         first = group[0]
-        place = f"file={_escape(first.file, property_value=True)}"
+        place = f"file={escape_property(first.file)}"
         if first.line:
             place += f",line={first.line}"
         more = f" (+{len(group) - 1} more)" if len(group) > 1 else ""
-        title = _escape(f"docgen {first.kind}: {first.subject}{more}", property_value=True)
+        title = escape_property(f"docgen {first.kind}: {first.subject}{more}")
         body = "\n\n".join(
             # Diffs stay in the log and the job summary: an annotation is read beside the line it marks.
             "\n".join([f"{f.kind}: {f.subject}: {f.message}", *_detail_lines(f, diff=False)])
             for f in group
         )
-        lines.append(f"::error {place},title={title}::{_escape(body)}")
+        lines.append(f"::error {place},title={title}::{escape_data(body)}")
     rest = places[len(shown) :]
     if rest:
         count = sum(len(group) for group in rest)
-        title = _escape("docgen check: more findings", property_value=True)
+        title = escape_property("docgen check: more findings")
         body = f"{count} more finding(s) at {len(rest)} more place(s): the job summary and the log list all"
-        lines.append(f"::error title={title}::{_escape(body)}")
+        lines.append(f"::error title={title}::{escape_data(body)}")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def as_github_log(findings: Sequence[Finding], *, token: str | None = None) -> str:
+    """What `docgen check --format github` prints: the annotations, then (with findings) the text report
+    between `::stop-commands::` and its random token, every line of it inert, so that nothing a pull request
+    wrote into a diff, a name or a value runs as a workflow command (see `workflow_commands`)."""
+    if not findings:
+        return as_github(findings)
+    return as_github(findings) + stop_commands(inert(as_text(findings)), token)
 
 
 def summary(findings: Sequence[Finding], *, exit_code: int) -> dict[str, Any]:
@@ -152,7 +155,9 @@ def as_json(findings: Sequence[Finding], *, exit_code: int) -> str:
         "summary": summary(findings, exit_code=exit_code),
         "findings": [asdict(f) for f in in_report_order(findings)],
     }
-    return json.dumps(document, indent=2, sort_keys=True) + "\n"
+    # `#` only ever stands inside a JSON string, where `\u0023` is the same character: the document reads
+    # the same, and no line of it holds the `##[` that GitHub's runner reads as a command.
+    return json.dumps(document, indent=2, sort_keys=True).replace("##[", "#\\u0023[") + "\n"
 
 
 SUMMARY_LIMIT = 1_000_000

@@ -132,13 +132,15 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("text", "github", "json"),
         default="text",
         help="text (grouped, with diffs, ending with what is left to do; default), github (one ::error "
-        "annotation per line at fault, at most 10, then the text report; the Markdown report is appended to "
-        "$GITHUB_STEP_SUMMARY when set) or json (a summary and every finding; see check-report.schema.json)",
+        "annotation per line at fault, at most 10, then the text report inside ::stop-commands::; the "
+        "Markdown report is appended to $GITHUB_STEP_SUMMARY when set) or json (a summary and every finding; "
+        "see check-report.schema.json)",
     )
     check.add_argument(
         "--base",
         metavar="REF",
-        help="also report contract changes (an error's code or status changed, or it vanished) since REF",
+        help="also report contract changes (an error's code or status changed, or it vanished) since REF, "
+        "a branch, tag or commit that git resolves (an empty ref or one starting with '-' is refused)",
     )
     check.set_defaults(handler=_lazy("check_command"))
 
@@ -284,7 +286,7 @@ def _run_command(args: argparse.Namespace) -> int:
         with _collector_paused():
             return handler(settings, args)
     except DocgenError as error:
-        print(f"docgen {args.command}: error: {error}", file=sys.stderr)
+        _tell(f"docgen {args.command}: error: {error}")
         return error.exit_code
     except (RecursionError, MemoryError) as error:  # the last line of defence behind the limits
         print(
@@ -296,8 +298,16 @@ def _run_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as error:  # a bug in docgen: one line here, the traceback in a file
-        print(f"docgen {args.command}: {fault_report(error)}", file=sys.stderr)
+        _tell(f"docgen {args.command}: {fault_report(error)}")
         return 4
+
+
+def _tell(message: str) -> None:
+    """Print an error on standard error, with no line of it able to act as a GitHub workflow command."""
+    # Imported here, on an error only, so that --help stays fast.
+    from generator.core.workflow_commands import inert
+
+    print(inert(message), file=sys.stderr)
 
 
 def fault_report(error: Exception) -> str:

@@ -20,8 +20,9 @@ from generator.core.examples import Example, endpoint_of, examples_of
 from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
 from generator.core.notes import Notes, notes_report
 from generator.core.project import Project, load_project
-from generator.core.reports import as_github, as_json, as_markdown, as_text
+from generator.core.reports import as_github_log, as_json, as_markdown, as_text
 from generator.core.settings import Settings
+from generator.core.workflow_commands import inert
 from generator.core.writer import write_outputs
 from generator.extract.pipeline import Extraction, extract
 from generator.render.discarded import discarded_edits
@@ -29,7 +30,8 @@ from generator.render.renderer import RegionReport, render_all, renderer_for
 
 
 def _say(message: str) -> None:
-    print(message, file=sys.stderr)
+    """Tell the user, on standard error; no line of it can act as a GitHub workflow command."""
+    print(inert(message), file=sys.stderr)
 
 
 def extract_command(settings: Settings, args: argparse.Namespace) -> int:
@@ -127,14 +129,12 @@ def check_command(settings: Settings, args: argparse.Namespace) -> int:
     findings = run_check(load_project(settings, base=args.base))
     exit_code = 1 if findings else 0
     if args.format == "github":
-        sys.stdout.write(as_github(findings))
-        if findings:
-            sys.stdout.write(as_text(findings))
+        sys.stdout.write(as_github_log(findings))
         _append_job_summary(as_markdown(findings))
     elif args.format == "json":
         sys.stdout.write(as_json(findings, exit_code=exit_code))
     else:
-        sys.stdout.write(as_text(findings))
+        sys.stdout.write(inert(as_text(findings)))
     return exit_code
 
 

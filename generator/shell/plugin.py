@@ -36,6 +36,7 @@ from generator.core.examples import examples_of
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.project import Project, load_project
 from generator.core.settings import Settings, settings_from_plugin_config
+from generator.core.workflow_commands import inert
 from generator.core.yamlio import read_text
 from generator.render.context import catalog_json_path
 from generator.render.renderer import PageResult, Renderer, catalog_as_json, renderer_for
@@ -84,7 +85,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
                 repo_url=config.repo_url,
             )
         except DocgenError as err:
-            raise PluginError(f"docgen: {err}") from err
+            raise PluginError(inert(f"docgen: {err}")) from err
         return config
 
     def on_files(self, files: Files, config: MkDocsConfig) -> Files:
@@ -93,7 +94,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             pages = {file.src_uri: _read(file, settings) for file in files.documentation_pages()}
             results = self._render(settings, pages)
         except DocgenError as err:
-            raise PluginError(f"docgen: {err}") from err
+            raise PluginError(inert(f"docgen: {err}")) from err
         for result in results:
             self._publish(result, files, config)
         return files
@@ -164,18 +165,23 @@ def watched_paths(settings: Settings) -> list[Path]:
     return sorted(path for path in paths if path.exists())
 
 
+def _warn(message: str) -> None:
+    """A warning in the build's log; no line of it can act as a GitHub workflow command."""
+    log.warning(inert(message))
+
+
 def _warn_about(result: PageResult, settings: Settings) -> None:
     docs = settings.relative(settings.docs_dir)
     for region in result.regions:
         where = f"{docs}/{result.page}:{region.line}"
         if region.state == "stale":
-            log.warning(
+            _warn(
                 f"{where}: generated region '{region.name}' is out of date with data/ and templates/; "
                 "run `docgen render` (after `docgen extract` if backend/ changed) and commit the page"
             )
         elif region.state == "hand-edited":
             places = "; ".join(region.places or region.edit_in) or "the notes or the template"
-            log.warning(
+            _warn(
                 f"{where}: generated region '{region.name}' was edited by hand; move that text to {places} "
                 "(or outside the markers), then run `docgen render --force`"
             )
@@ -194,7 +200,7 @@ def _warn_about_evidence(project: Project, catalogs: Mapping[str, Catalog], show
         for entry_id, example in examples_of(catalog, notes).items():
             record = records.get(entry_id)
             if example.triggerable and (record is None or record.example != example.fingerprint):
-                log.warning(
+                _warn(
                     f"{shown_file}: row '{entry_id}' has no recorded answer to its current example, so its "
                     f"page says it was not replayed yet; run `{PROBE}`, then `docgen render`"
                 )

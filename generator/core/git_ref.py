@@ -1,0 +1,132 @@
+"""Files as committed at a git ref, for `docgen check --base REF`, read so that neither the ref nor a path can
+act as an option of git or make git run anything.
+
+The ref is the user's text: it is checked for shape (not empty, not starting with `-`, no control
+characters), then resolved once to a commit id with `git rev-parse --verify --end-of-options REF^{commit}`.
+Everything after that names the commit by that id. Files are looked up through `git cat-file --batch-check`
+(the name goes in on standard input, never on the command line) and read with `git cat-file blob ID`: plumbing
+that runs no pager, no textconv and no filter, whatever a pull request writes into `.gitattributes`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import unicodedata
+from pathlib import Path
+
+from generator.core.errors import ConfigError, InputError
+from generator.core.limits import GIT_MAX_SECONDS, MAX_FILE_BYTES
+from generator.core.records import record
+
+_HEX = re.compile("[0-9a-f]{40}|[0-9a-f]{64}")
+_FETCH_HINT = "pass a branch, tag or commit that exists here, e.g. --base origin/main (in CI, fetch it first)"
+
+
+@record
+class Commit:
+    """A commit a user named, resolved by git."""
+
+    ref: str
+    """How the user named it (`--base REF`), for messages."""
+    id: str
+    """Its full commit id: what every later git call names it by."""
+    prefix: str
+    """The project root's path inside the repository (`docs/` for a project in a folder `docs`; empty at
+    the top), since a path in `COMMIT:PATH` is read from the repository's top."""
+
+
+def verified_commit(root: Path, ref: str) -> Commit:
+    """The commit `ref` names in the repository holding `root`; a ConfigError (exit 2) naming the ref when it
+    is empty, shaped like an option, holds a control character, or names no commit."""
+    _refuse_shape(ref)
+    done = _git(
+        root, "rev-parse", "--show-prefix", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"
+    )
+    lines = done.stdout.decode("utf-8", "replace").split("\n")
+    if done.returncode != 0 or len(lines) != 3 or not lines[1]:
+        said = _last_line(done.stderr)
+        raise ConfigError(
+            f"--base {ref!r} names no commit in this repository" + (f" (git: {said})" if said else ""),
+            hint=_FETCH_HINT,
+        )
+    return Commit(ref=ref, id=lines[1], prefix=lines[0])
+
+
+def _refuse_shape(ref: str) -> None:
+    if not ref:
+        raise ConfigError("--base is empty", hint=_FETCH_HINT)
+    if ref.startswith("-"):
+        raise ConfigError(
+            f"--base {ref!r} starts with '-', so git would read it as an option", hint=_FETCH_HINT
+        )
+    if any(unicodedata.category(char) in {"Cc", "Zl", "Zp"} for char in ref):
+        raise ConfigError(f"--base {ref!r} holds a control character or a line break", hint=_FETCH_HINT)
+
+
+def bytes_at(root: Path, commit: Commit, relative: str) -> bytes | None:
+    """The bytes of `relative` (a path from the project root) as committed in `commit`; None when no file
+    is there."""
+    shown = f"{commit.ref}:{relative}"
+    if "\n" in relative or "\r" in relative:
+        raise ConfigError(f"cannot look up {shown!r} in git: the path holds a line break", hint=_FETCH_HINT)
+    found = _git(
+        root,
+        "cat-file",
+        "--batch-check=%(objectname) %(objecttype) %(objectsize)",
+        given=f"{commit.id}:{commit.prefix}{relative}\n".encode(),
+    )
+    # `ID blob SIZE` for a file; `NAME missing` (the name may hold spaces), or a folder's `ID tree SIZE`,
+    # when there is no file at that path.
+    answer = found.stdout.decode("ascii", "replace").rstrip("\n").split(" ")
+    if found.returncode != 0 or len(answer) != 3 or answer[1] != "blob" or not _HEX.fullmatch(answer[0]):
+        return None
+    blob, size = answer[0], int(answer[2])
+    if size > MAX_FILE_BYTES:
+        raise InputError(
+            f"the file is {size:,} bytes at {commit.ref!r}, "
+            f"over docgen's limit of {MAX_FILE_BYTES:,} bytes for one file",
+            file=shown,
+            hint="docgen reads no file this large; compare against another --base",
+        )
+    read = _git(root, "cat-file", "--end-of-options", "blob", blob)
+    if read.returncode != 0:
+        raise InputError(f"git cannot read the file: {_last_line(read.stderr)}", file=shown, hint=_FETCH_HINT)
+    return read.stdout
+
+
+def _git(root: Path, *args: str, given: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """git `args` in `root`, with no pager, no prompt and no external diff, within GIT_MAX_SECONDS."""
+    command = ["git", "--no-pager", *args]
+    try:
+        return subprocess.run(
+            command,
+            cwd=root,
+            input=given,
+            capture_output=True,
+            env=_environment(),
+            timeout=GIT_MAX_SECONDS,
+            check=False,
+        )
+    except OSError as err:
+        raise ConfigError(f"cannot run git: {err.strerror}", hint="install git, or drop --base") from err
+    except subprocess.TimeoutExpired as err:
+        raise InputError(
+            f"git {args[0]} took longer than {GIT_MAX_SECONDS:g} s, docgen's limit for one git call",
+            hint="check the repository (`git fsck`), or drop --base",
+        ) from err
+
+
+def _environment() -> dict[str, str]:
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in {"GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "GIT_ASKPASS", "SSH_ASKPASS"}
+    }
+    return environment | {"GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+
+
+def _last_line(stderr: bytes) -> str:
+    lines = stderr.decode("utf-8", "replace").strip().splitlines()
+    return lines[-1] if lines else ""

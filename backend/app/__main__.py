@@ -52,7 +52,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the server until it is stopped; the exit status is 2 for a bad command line."""
     args = parse(argv)
     try:
-        app = mcp_server.create_app(trusted_proxies=args.trusted_proxy, body_timeout=args.body_timeout)
+        app = mcp_server.create_app(
+            trusted_proxies=args.trusted_proxy,
+            body_timeout=args.body_timeout,
+            header_deadline=args.header_timeout,
+        )
         config = uvicorn_config(
             app,
             host=args.host,

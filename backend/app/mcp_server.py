@@ -59,6 +59,7 @@ from backend.app.revisions import (
     shape_result,
     unsupported_version,
 )
+from backend.app.startup import warn_when_unguarded
 from backend.app.transport import (
     BodyTimeout,
     BodyTooLarge,
@@ -306,6 +307,7 @@ def create_app(
     *,
     trusted_proxies: Iterable[str] = (),
     body_timeout: float = BODY_READ_TIMEOUT_SECONDS,
+    header_deadline: float | None = None,
 ) -> Starlette:
     """Build the ASGI application.
 
@@ -314,11 +316,14 @@ def create_app(
         clock: Source of monotonic seconds for the rate limiter; tests pass a fake one.
         trusted_proxies: Addresses or CIDR networks whose X-Forwarded-For is believed; none by default.
         body_timeout: Seconds a client may take to send a request body.
+        header_deadline: The deadline the HTTP server gives a request's headers, when the launcher set one
+            (`python -m backend.app`); without it the app warns at start-up (backend.app.startup).
     """
     if body_timeout <= 0:
         raise ValueError("the body timeout must be positive")
     root = Path(docs_dir or os.environ.get("CONNECT_DOCS_DIR") or DEFAULT_DOCS_DIR)
-    app = Starlette(routes=[Route("/mcp", mcp_endpoint, methods=["POST"])])
+    app = Starlette(routes=[Route("/mcp", mcp_endpoint, methods=["POST"])], lifespan=warn_when_unguarded)
+    app.state.header_deadline = header_deadline
     app.state.docs = DocsIndex(root)
     app.state.limiter = SlidingWindowLimiter(
         RATE_LIMIT_REQUESTS, RATE_LIMIT_WINDOW_SECONDS, clock or time.monotonic, MAX_TRACKED_CLIENTS

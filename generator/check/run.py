@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from generator.check.build_config import build_config_findings
 from generator.check.drift import FIX, CatalogDrift, tools_drift
 from generator.check.evidence import evidence_findings
 from generator.check.notes import notes_findings, unknown_constants, without_unknown_constants
@@ -78,6 +79,7 @@ def check_report(project: Project) -> CheckReport:
     findings.extend(source_findings(project.sources, project.pages, project.fronts, rendered, docs))
     findings.extend(evidence_findings(project, extraction))
     findings.extend(spec_findings(project, extraction))
+    findings.extend(build_config_findings(project.settings))
     if project.base_ref is not None:
         from generator.check.contract import contract_findings  # noqa: PLC0415 (only with --base)
 

@@ -60,6 +60,7 @@ class Kind(enum.StrEnum):
     SPEC_DIFFERENCE = "spec-difference"
     SPEC_BASELINE_STALE = "spec-baseline-stale"
     SPEC_UNKNOWN_CONDITION = "spec-unknown-condition"
+    BUILD_RUNS_CODE = "build-runs-code"
 
 
 # Kinds, grouped as the text report shows them (and in the order it lists them).
@@ -109,6 +110,7 @@ GROUPS: dict[str, tuple[Kind, ...]] = {
         Kind.SPEC_BASELINE_STALE,
         Kind.SPEC_UNKNOWN_CONDITION,
     ),
+    "Site build (mkdocs.yml)": (Kind.BUILD_RUNS_CODE,),
 }
 _GROUP_OF = {kind: title for title, kinds in GROUPS.items() for kind in kinds}
 _ORDER = {kind: index for index, kind in enumerate(kind for kinds in GROUPS.values() for kind in kinds)}

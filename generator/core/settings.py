@@ -85,6 +85,8 @@ class Settings:
     python_path: tuple[Path, ...] = ()
     """Folders searched for imported packages before the environment docgen runs in (a sibling package, or
     the server's own virtual environment's site-packages)."""
+    config: LoadedYaml | None = field(default=None, compare=False, repr=False)
+    """mkdocs.yml as read, for check's findings about what a site build of it would run."""
 
     def catalog_path(self, name: str) -> Path:
         """Where the machine-owned catalog `name` lives."""
@@ -109,6 +111,14 @@ class Settings:
     def relative(self, path: Path) -> str:
         """`path` relative to the project root, for messages and catalogs."""
         return relative_path(path, self.root)
+
+    def is_project_module(self, dotted: str) -> bool:
+        """Whether the module `dotted` names would be found in the project's root folder (where `python -m
+        mkdocs` looks first) rather than among installed packages."""
+        top = dotted.partition(".")[0]
+        return bool(top.isidentifier()) and (
+            (self.root / f"{top}.py").is_file() or (self.root / top / "__init__.py").is_file()
+        )
 
 
 def relative_path(path: Path, root: Path, *, follow_links: bool = True) -> str:
@@ -253,6 +263,7 @@ def _build_settings(
         repo_url=repo_url,
         catalogs=catalogs,
         python_path=folders,
+        config=loaded,
     )
 
 

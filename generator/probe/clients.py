@@ -220,7 +220,7 @@ def _require_reachable(url: str) -> None:
     except OSError as err:
         raise ConfigError(
             f"cannot reach {url}: {err.strerror or err}",
-            hint="start the server first (uvicorn backend.app.mcp_server:app --port 8000), "
+            hint="start the server first (this repository's: python -m backend.app --port 8000), "
             "or probe with --app, which starts it",
         ) from err
 

@@ -125,7 +125,7 @@ async def _observe_all(target: Target, examples: Sequence[Example], timeout: flo
             except httpx.HTTPError as err:
                 raise ConfigError(
                     f"cannot reach {target.url}: {type(err).__name__} {err}".rstrip(),
-                    hint="start the server first (uvicorn backend.app.mcp_server:app --port 8000), "
+                    hint="start the server first (this repository's: python -m backend.app --port 8000), "
                     "or probe in process with --app",
                 ) from err
     return seen

@@ -192,7 +192,7 @@ Exit 0 when every row reproduced, 1 naming each row that did not (the evidence i
 PROBE_EXAMPLES = """\
 examples:
   docgen probe --app backend.app.mcp_server:app
-  uvicorn backend.app.mcp_server:app --port 8000 &  docgen probe --url http://127.0.0.1:8000/mcp
+  python -m backend.app --port 8000 &  docgen probe --url http://127.0.0.1:8000/mcp
   then: docgen render   (the page shows the new evidence)
 """
 

@@ -125,6 +125,10 @@ DRIFT: dict[str, tuple[Edit, set[str]]] = {
         replace(SERVER, '"Rate limit exceeded"', '"Too many requests"'),
         {"evidence-stale", "message-changed", "verification-stale"},
     ),
+    "mkdocs.yml runs a hook at build time": (
+        replace("mkdocs.yml", "\nplugins:\n", "\nhooks:\n  - hooks/evil.py\n\nplugins:\n"),
+        {"build-runs-code"},
+    ),
     "condition changed": (
         replace(SERVER, "if handler is None:", "if handler is None or method.startswith('rpc.'):"),
         {"condition-changed", "evidence-stale", "verification-stale"},

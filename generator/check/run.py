@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from generator.check.credentials import credential_findings
 from generator.check.drift import FIX, CatalogDrift, tools_drift
 from generator.check.evidence import evidence_findings
 from generator.check.notes import notes_findings, unknown_constants, without_unknown_constants
@@ -75,6 +76,7 @@ def check_report(project: Project) -> CheckReport:
     rendered = render_all(renderer, project.pages)
     docs = project.settings.relative(project.settings.docs_dir)
     findings.extend(region_findings(rendered, docs))
+    findings.extend(credential_findings(project, renderer, rendered))
     findings.extend(source_findings(project.sources, project.pages, project.fronts, rendered, docs))
     findings.extend(evidence_findings(project, extraction))
     findings.extend(spec_findings(project, extraction))

@@ -7,8 +7,9 @@ must not get there unless the configuration says it is public. Two signs are eno
   token, key, apikey, credential, private (and their plurals), or `api` then `key`; only a value that holds
   text counts (`MAX_TOKENS = 4096` is a number, not a secret);
 - a piece of text in its VALUE looks like one: a well-known key prefix (`sk_live_`, `ghp_`, `AKIA`, a PEM
-  private key, ...), a URL with a password in it, or a long run of key characters (20 or more, no spaces)
-  whose Shannon entropy is high: 3.0 bits a character for hexadecimal, 4.0 for any other alphabet.
+  private key, ...), a URL with a password in it, or a long run of key characters (20 or more, no spaces,
+  letters and digits both) whose Shannon entropy is high: 3.0 bits a character for hexadecimal, 4.0 for
+  any other alphabet.
   The highest string in this repository's own catalogs is the site's URL, at 3.95 bits (and URLs without a
   password never count); 32 random URL-safe base64 characters measure about 4.6, 32 hex digits about 3.5.
 """
@@ -97,6 +98,8 @@ def text_reason(text: str) -> str | None:
         return f"its value starts like an API key ({next(p for p in KEY_PREFIXES if text.startswith(p))})"
     if len(text) < MIN_SECRET_LENGTH or not _KEY_CHARACTERS.fullmatch(text) or "://" in text:
         return None
+    if not (any(c.isdigit() for c in text) and any(c.isalpha() for c in text)):
+        return None  # a word, a media type, a run of digits: keys mix letters and digits
     bits = entropy(text)
     threshold = HEX_ENTROPY if _HEX.fullmatch(text) else OTHER_ENTROPY
     if bits >= threshold:

@@ -165,3 +165,20 @@ def test_a_note_showing_a_credential_is_refused_until_listed_as_public(project: 
     check = run(project, "docgen", "check")
     assert check.returncode == 0, check.stdout
     assert "tok-canary-1b9e" in (project / "docs/developers/mcp-errors.md").read_text(encoding="utf-8")
+
+
+def test_a_template_sees_the_conditions_only_when_the_catalog_publishes_them(project: Path) -> None:
+    template = "{% for entry in catalog.entries %}\n- {{ entry.conditions | join('; ') }}\n{% endfor %}\n"
+    (project / "templates/guards.md.j2").write_text(template, encoding="utf-8")
+    region = "<!-- docgen:begin guards catalog=mcp-errors -->\n<!-- docgen:end guards -->\n"
+    (project / "docs/guards.md").write_text(f"# Guards\n\n{region}", encoding="utf-8")
+
+    render = run(project, "docgen", "render")
+    assert render.returncode == 3
+    assert "templates/guards.md.j2:2: 'dict object' has no attribute 'conditions'" in render.stderr
+    assert "`publish_conditions: true`" in render.stderr
+    assert (project / "docs/guards.md").read_text(encoding="utf-8") == f"# Guards\n\n{region}"
+
+    configure(project, "publish_conditions: true")
+    assert run(project, "docgen", "render").returncode == 0
+    assert "origin is not None and" in (project / "docs/guards.md").read_text(encoding="utf-8")

@@ -195,7 +195,10 @@ def _translate(
         "the page's front matter or the catalog lacks what the template uses; add it, or guard it with"
         " `is defined` in the template"
     )
-    if isinstance(err, TemplateFailure):
+    if "attribute 'conditions'" in (err.message or ""):
+        hint = "an entry's conditions (source text) reach templates only when the catalog sets"
+        hint += " `publish_conditions: true` in mkdocs.yml"
+    elif isinstance(err, TemplateFailure):
         hint = "fix the template at that line (the error is its own, not the data's)"
     elif isinstance(err, SecurityError):
         hint = "templates render in a sandbox: they may use the data they are given, docgen's filters and"

@@ -148,6 +148,10 @@ def test_a_note_showing_a_credential_is_refused_until_listed_as_public(project: 
     assert check.returncode == 1
     assert f"{where}: credential-published: API_TOKEN" in check.stdout
     assert "looks like a credential (its name says it holds a token)" in check.stdout
+    assert "page-stale" in check.stdout and "[withheld: looks like a credential]" in check.stdout
+    assert "tok-canary-1b9e" not in check.stdout + check.stderr  # not even in the stale page's diff
+    github = run(project, "docgen", "check", "--format", "github")
+    assert github.returncode == 1 and "tok-canary-1b9e" not in github.stdout + github.stderr
 
     render = run(project, "docgen", "render")
     assert render.returncode == 3, render.stderr

@@ -72,7 +72,7 @@ def name_words(name: str) -> list[str]:
 
 def credential_reason(name: str, value: object) -> str | None:
     """Why constant `name` with `value` looks like a credential, or None when it does not."""
-    texts = list(_texts(value))
+    texts = list(texts_of(value))
     if not texts:
         return None
     words = name_words(name)
@@ -113,14 +113,14 @@ def entropy(text: str) -> float:
     return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values()) if text else 0.0
 
 
-def _texts(value: object) -> Iterator[str]:
+def texts_of(value: object) -> Iterator[str]:
     """Every piece of text in a constant's value (lists and mappings searched)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, list | tuple):
         for item in value:
-            yield from _texts(item)
+            yield from texts_of(item)
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _texts(key)
-            yield from _texts(item)
+            yield from texts_of(key)
+            yield from texts_of(item)

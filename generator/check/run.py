@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from generator.check.build_config import build_config_findings
+from generator.check.credentials import credential_findings, withhold
 from generator.check.drift import FIX, CatalogDrift, tools_drift
 from generator.check.evidence import evidence_findings
 from generator.check.notes import notes_findings, unknown_constants, without_unknown_constants
@@ -21,6 +22,7 @@ from generator.core.notes import Notes, notes_report
 from generator.core.project import Project
 from generator.core.records import record
 from generator.extract.pipeline import Extraction, extract
+from generator.render.published import site_refusals
 from generator.render.renderer import PageResult, render_all, renderer_for
 
 
@@ -76,6 +78,8 @@ def check_report(project: Project) -> CheckReport:
     rendered = render_all(renderer, project.pages)
     docs = project.settings.relative(project.settings.docs_dir)
     findings.extend(region_findings(rendered, docs))
+    refused = site_refusals(renderer.inputs, rendered)
+    findings.extend(credential_findings(project, refused))
     findings.extend(source_findings(project.sources, project.pages, project.fronts, rendered, docs))
     findings.extend(evidence_findings(project, extraction))
     findings.extend(spec_findings(project, extraction))
@@ -84,6 +88,9 @@ def check_report(project: Project) -> CheckReport:
         from generator.check.contract import contract_findings  # noqa: PLC0415 (only with --base)
 
         findings.extend(contract_findings(project, extraction))
+    if refused:  # no finding quotes a value that looks like a credential (a page's diff would)
+        findings = withhold(findings, renderer.inputs, refused)
+        by_catalog = {name: withhold(found, renderer.inputs, refused) for name, found in by_catalog.items()}
     return CheckReport(findings, by_catalog, rendered, docs)
 
 

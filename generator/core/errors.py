@@ -75,6 +75,11 @@ class TemplateError(InputError):
     """A Jinja template, or a page's generated-region markers, cannot be used."""
 
 
+class CredentialError(InputError):
+    """A constant a page or its published JSON would show looks like a credential and is not listed as
+    public."""
+
+
 class OutputError(DocgenError):
     """A file docgen must write cannot be written (no permission, a full disk, a file-size limit). Exit 3,
     as for a file that cannot be read; nothing is changed."""

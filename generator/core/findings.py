@@ -61,6 +61,7 @@ class Kind(enum.StrEnum):
     SPEC_BASELINE_STALE = "spec-baseline-stale"
     SPEC_UNKNOWN_CONDITION = "spec-unknown-condition"
     BUILD_RUNS_CODE = "build-runs-code"
+    CREDENTIAL_PUBLISHED = "credential-published"
 
 
 # Kinds, grouped as the text report shows them (and in the order it lists them).
@@ -91,6 +92,7 @@ GROUPS: dict[str, tuple[Kind, ...]] = {
     ),
     "OpenAPI document": (Kind.OPENAPI_UNDOCUMENTED, Kind.OPENAPI_UNRAISED),
     "Page drift": (Kind.PAGE_STALE, Kind.REGION_HAND_EDITED, Kind.PAGE_MISSING_REGION),
+    "Published values": (Kind.CREDENTIAL_PUBLISHED,),
     "Notes": (
         Kind.NOTES_GAP,
         Kind.NOTES_ORPHAN,

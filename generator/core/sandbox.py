@@ -17,6 +17,7 @@ through `BoundedSandbox`, built on Jinja's `ImmutableSandboxedEnvironment`:
 
 from __future__ import annotations
 
+from collections import ChainMap
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -81,9 +82,30 @@ class BoundedTemplate(jinja2.Template):
     """A template whose `render` runs under a budget and turns any failure into a jinja2.TemplateError."""
 
     def render(self, *args: Any, **kwargs: Any) -> str:
+        return self._bounded(lambda: super(BoundedTemplate, self).render(*args, **kwargs))
+
+    def render_over(self, variables: Mapping[str, Any]) -> str:
+        """`render`, reading each name from `variables` only when the template uses it: the mapping is not
+        copied first (as `render` does), so one that records what is read sees exactly that. The
+        environment's globals (`range`, `namespace`) come after `variables`."""
+        # An empty mapping first: Jinja copies the first (on an error, to show the template's locals).
+        layered = ChainMap({}, variables, self.globals)  # type: ignore[arg-type]
+
+        def run() -> str:
+            try:
+                context = self.new_context(layered, shared=True)  # type: ignore[arg-type]
+                return str(self.environment.concat(self.root_render_func(context)))
+            except Exception:
+                self.environment.handle_exception()
+                raise  # handle_exception always raises; this only tells the type checker
+
+        return self._bounded(run)
+
+    @staticmethod
+    def _bounded(run: Callable[[], str]) -> str:
         with budget.render_budget():
             try:
-                return super().render(*args, **kwargs)
+                return run()
             except (jinja2.TemplateError, DocgenError):
                 raise
             except Exception as err:  # the template's own failure: 1/0, a wrong type, too deep a recursion

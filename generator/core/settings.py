@@ -29,7 +29,15 @@ ArgumentRef = int | str
 
 TOP_KEYS = {"catalogs", "data_dir", "templates_dir", "python_path"}
 CATALOG_KEYS = {
-    "errors": {"kind", "source", "constructors", "functions", "arguments"},
+    "errors": {
+        "kind",
+        "source",
+        "constructors",
+        "functions",
+        "arguments",
+        "publish_conditions",
+        "public_constants",
+    },
     "tools": {"kind", "source", "decorators"},
     "routes": {"kind", "source", "framework", "app", "openapi"},
 }
@@ -68,6 +76,10 @@ class CatalogConfig:
     app: str | None = None
     """Routes catalogs: the dotted path of the application documented (default: every application that
     is not mounted in another)."""
+    publish_conditions: bool = False
+    """Errors catalogs: the site shows each entry's guarding conditions (source text) and publishes them."""
+    public_constants: tuple[str, ...] = ()
+    """Errors catalogs: constants that look like credentials but are public, so the site may show them."""
 
 
 @record
@@ -329,6 +341,10 @@ def _errors_catalog(
         constructor_arguments=own,
         config_file=check.loaded.file,
         lines=configured_name_lines(raw, path, check),
+        publish_conditions=check.flag(raw.get("publish_conditions", False), (*path, "publish_conditions")),
+        public_constants=check.names(
+            raw.get("public_constants", []), (*path, "public_constants"), required=False
+        ),
     )
 
 

@@ -42,6 +42,13 @@ class Validator:
                 hint = suggest(str(key), known) or f"known keys: {', '.join(sorted(known))}"
                 self.fail((*path, key), "unknown key", hint)
 
+    def flag(self, value: Any, path: tuple[str | int, ...]) -> bool:
+        """A yes/no option: `true` or `false`."""
+        if not isinstance(value, bool):
+            self.fail(path, f"expected true or false, got {value!r}")
+            return False
+        return value
+
     def names(self, value: Any, path: tuple[str | int, ...], *, required: bool = True) -> tuple[str, ...]:
         if value is None:
             key = str(path[-1])

@@ -113,10 +113,15 @@ def render_text(
     environment: jinja2.Environment, source: str, variables: Mapping[str, Any], *, name: str
 ) -> str:
     """`source` (a note, an example's text) rendered with `variables`; `source` itself when it holds no Jinja
-    syntax (`needs_jinja`), without compiling it. `name` is as for `from_string`."""
+    syntax (`needs_jinja`), without compiling it. `name` is as for `from_string`.
+
+    In docgen's sandbox the names are read from `variables` as the text uses them (`render_over`), so a
+    mapping that records what is read (generator/render/shown.py) learns which constants the text shows."""
     if not needs_jinja(source):
         return source
-    return from_string(environment, source, name=name).render(variables)
+    template = from_string(environment, source, name=name)
+    render_over = getattr(template, "render_over", None)  # docgen's sandbox: names read as they are used
+    return str(render_over(variables)) if render_over is not None else template.render(variables)
 
 
 @lru_cache(maxsize=4096)

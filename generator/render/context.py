@@ -49,6 +49,7 @@ from generator.render.evidence_context import (
 )
 from generator.render.inputs import RenderInputs
 from generator.render.regions import Region
+from generator.render.shown import ShownConstants, catalog_view, entry_view
 
 Context = dict[str, Any]
 """What a template renders with: plain data (mappings, lists, text, numbers), as templates have always had."""
@@ -77,7 +78,8 @@ def build_context(inputs: RenderInputs, region: Region, *, page: str, meta: Mapp
     name = region.attr("catalog") or meta.get("catalog")
     if name is not None:
         context["catalog_name"] = name
-        context["catalog"] = _catalog(inputs, str(name), region, page).as_data()
+        catalog = _catalog(inputs, str(name), region, page)
+        context["catalog"] = catalog_view(catalog, conditions=str(name) in inputs.publish_conditions)
     builder = _BUILDERS.get(region.name)
     if builder is not None:
         context.update(builder(inputs, region, page, context))
@@ -114,7 +116,8 @@ def _error_table(inputs: RenderInputs, region: Region, page: str, context: Conte
         cause, action = render_entry_notes(inputs, name, entry.id)
         notes = {"cause": cause, "action": action, "draft_cause": entry.draft_cause}
         # Every key the template reads, present even where the catalog leaves it out of the entry's data.
-        fields = {"code": entry.code, "status": entry.status, "dynamic": {}, "raises": [], **entry.as_data()}
+        data = entry_view(entry, conditions=name in inputs.publish_conditions)
+        fields = {"code": entry.code, "status": entry.status, "dynamic": {}, "raises": [], **data}
         stated = stated_context(inputs, name, entry)
         shown = {"show_raises": inputs.notes_of(name).entry(entry.id).show_raises, "stated": stated}
         entries.append({**fields, "anchor": f"err-{entry.id}", **notes, **shown})
@@ -243,7 +246,7 @@ def stated_context(inputs: RenderInputs, catalog: str, entry: ErrorEntry) -> dic
 
 def render_entry_notes(inputs: RenderInputs, catalog: str, entry_id: str) -> tuple[str | None, str | None]:
     """An entry's `cause` and `action` with the catalog's constants filled in; None for each missing one."""
-    constants = errors_of(inputs, catalog).constants
+    constants = ShownConstants(catalog, errors_of(inputs, catalog).constants)
     notes = inputs.notes_of(catalog)
     written = notes.entry(entry_id)
     cause = _render_note(inputs, catalog, entry_id, "cause", written.cause, constants)

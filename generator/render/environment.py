@@ -48,4 +48,12 @@ def make_environment(templates: Mapping[str, str], folder: str = "templates") ->
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # `tojson` of a catalog's constants (a recording mapping, not a dict) writes them as a dict would.
+    environment.policies["json.dumps_kwargs"] = {"sort_keys": True, "default": _plain_mapping}
     return template_cache.attach(environment)
+
+
+def _plain_mapping(value: object) -> dict[str, object]:
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import http
 import json
+from collections import ChainMap
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,6 +33,7 @@ from generator.core.spec import Comparison, Spec, compare, here, required
 from generator.render.client_context import client_differences, client_item
 from generator.render.inputs import RenderInputs
 from generator.render.regions import Region
+from generator.render.shown import ShownConstants
 
 Context = dict[str, Any]
 
@@ -100,7 +102,8 @@ def error_examples(inputs: RenderInputs, region: Region, page: str, context: Con
     written, endpoint = notes.examples(), endpoint_of(notes)
     evidence = inputs.evidence.get(name)
     records = evidence.records() if evidence is not None else {}
-    variables = {**catalog.constants, "endpoint": endpoint}
+    constants = ShownConstants(name, catalog.constants)  # what an example's text shows of them is recorded
+    variables: Mapping[str, Any] = ChainMap({"endpoint": endpoint}, constants)  # type: ignore[arg-type]
     shown = []
     for entry in in_notes_order(catalog.entries, notes, lambda entry: entry.id):
         example = examples.get(entry.id)

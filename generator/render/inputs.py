@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import field
 
 import jinja2
 
@@ -38,6 +39,7 @@ class RenderInputs:
         site_url, repo_url: From mkdocs.yml.
         source_ref: The git ref source links point at (a branch for committed pages, a commit for the site).
         symbol_lines: Links each cited symbol to its lines (by default, no lines).
+        publish_conditions, public_constants: From each catalog's configuration (see README.md).
     """
 
     catalogs: Mapping[str, Catalog]
@@ -53,6 +55,10 @@ class RenderInputs:
     repo_url: str | None = None
     source_ref: str = "HEAD"
     symbol_lines: SymbolLines = no_lines
+    publish_conditions: frozenset[str] = frozenset()
+    """The catalogs whose configuration publishes their entries' guarding conditions."""
+    public_constants: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Catalog name -> the constants its configuration lists as public (never refused as credentials)."""
 
     def notes_of(self, catalog: str) -> Notes:
         """The notes of `catalog` (empty ones when it has none)."""

@@ -9,23 +9,25 @@ result to `generator.core.writer`); `docgen check` and the MkDocs plugin use the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import field, replace
 from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
 
 from generator.core.errors import DocgenError, TemplateError, suggest
-from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
+from generator.core.models import Catalog
 from generator.core.notes import Notes
 from generator.core.pages import page_titles, split_front_matter
 from generator.core.project import Project
 from generator.core.records import record
 from generator.core.sandbox import TemplateFailure
-from generator.render.context import build_context, render_entry_notes, stated_context
+from generator.render.context import build_context
 from generator.render.environment import make_environment
 from generator.render.inputs import RenderInputs, SymbolLines, no_lines
 from generator.render.provenance import edit_in, edited_places
 from generator.render.regions import Region, RegionState, check_body, parse_regions, splice, state_of
+from generator.render.shown import recording
 
 
 @record
@@ -62,6 +64,8 @@ class PageResult:
     regions: tuple[RegionReport, ...]
     catalogs: tuple[str, ...] = ()
     """The catalogs this page's regions draw from, sorted."""
+    shown: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Catalog name -> the constants of it the page's regions show (read by a template or a note), sorted."""
 
     @property
     def changed(self) -> bool:
@@ -86,11 +90,13 @@ class Renderer:
             TemplateError: malformed markers, an unknown template or catalog, or a template that fails.
         """
         try:
-            return self._render_page(text, page=page, force=force)
+            with recording() as shown:
+                result = self._render_page(text, page=page, force=force)
         except DocgenError as err:
             if err.file == page:  # located by docs-relative path: name it from the project root
                 err.file = f"{self.inputs.docs_folder}/{page}"
             raise
+        return replace(result, shown={name: tuple(sorted(names)) for name, names in sorted(shown.items())})
 
     def _render_page(self, text: str, *, page: str, force: bool) -> PageResult:
         regions = parse_regions(text, page=page)
@@ -189,7 +195,10 @@ def _translate(
         "the page's front matter or the catalog lacks what the template uses; add it, or guard it with"
         " `is defined` in the template"
     )
-    if isinstance(err, TemplateFailure):
+    if "attribute 'conditions'" in (err.message or ""):
+        hint = "an entry's conditions (source text) reach templates only when the catalog sets"
+        hint += " `publish_conditions: true` in mkdocs.yml"
+    elif isinstance(err, TemplateFailure):
         hint = "fix the template at that line (the error is its own, not the data's)"
     elif isinstance(err, SecurityError):
         hint = "templates render in a sandbox: they may use the data they are given, docgen's filters and"
@@ -200,30 +209,6 @@ def _translate(
         line=line,
         hint=hint,
     )
-
-
-def catalog_as_json(inputs: RenderInputs, name: str) -> dict[str, Any]:
-    """The catalog `name` as published beside its page: its facts, plus each entry's notes rendered
-    (`cause` and `action` as Markdown, null where the notes have a gap) and, for an entry with values set at
-    run time that the notes state, those statements (`stated`)."""
-    catalog = inputs.catalogs[name]
-    data: dict[str, Any] = catalog.as_data()
-    if isinstance(catalog, ErrorsCatalog):
-        entries = []
-        for entry in catalog.entries:
-            cause, action = render_entry_notes(inputs, name, entry.id)
-            entries.append({**entry.as_data(), "cause": cause, "action": action})
-            stated = stated_context(inputs, name, entry)
-            if stated:
-                entries[-1]["stated"] = stated
-        data["entries"] = entries
-    if isinstance(catalog, RoutesCatalog):
-        errors = []
-        for error in catalog.errors:
-            cause, action = render_entry_notes(inputs, name, error.id)
-            errors.append({**error.as_data(), "cause": cause, "action": action})
-        data["errors"] = errors
-    return data
 
 
 def _missing_template_hint(inputs: RenderInputs, region: str, known: list[str]) -> str:
@@ -268,6 +253,8 @@ def renderer_for(
         repo_url=settings.repo_url,
         source_ref=source_ref,
         symbol_lines=symbol_lines,
+        publish_conditions=frozenset(n for n, c in settings.catalogs.items() if c.publish_conditions),
+        public_constants={n: frozenset(c.public_constants) for n, c in settings.catalogs.items()},
     )
     return Renderer(inputs)
 

@@ -26,6 +26,7 @@ from generator.core.workflow_commands import inert
 from generator.core.writer import write_outputs
 from generator.extract.pipeline import Extraction, extract
 from generator.render.discarded import discarded_edits
+from generator.render.published import refuse_credentials
 from generator.render.renderer import RegionReport, render_all, renderer_for
 
 
@@ -88,7 +89,9 @@ def _report_notes(project: Project, name: str, catalog: ErrorsCatalog | RoutesCa
 def render_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen render`: rewrite the generated regions of docs/ from data/ and templates/."""
     project = load_project(settings)
-    results = render_all(renderer_for(project), project.pages, force=args.force)
+    renderer = renderer_for(project)
+    results = render_all(renderer, project.pages, force=args.force)
+    refuse_credentials(renderer.inputs, results, project)  # before a page that shows one is written
     docs = settings.relative(settings.docs_dir)
     # Every page is handed to the writer, changed or not: it rewrites only those that changed, and clears
     # the temporary files a killed run left beside any of them.

@@ -7,7 +7,9 @@ Configured in mkdocs.yml as the `docgen` plugin (the same section the CLI reads)
 - logs a WARNING per region whose committed text differs from what render writes now, so
   `mkdocs build --strict` fails on stale pages and says to run `docgen render`;
 - publishes each catalog a page draws from as JSON beside the built page
-  (`developers/mcp-errors/mcp-errors.json`);
+  (`developers/mcp-errors/mcp-errors.json`), with only the constants the site shows and without the entries'
+  guarding conditions unless the catalog publishes them; a shown constant that looks like a credential stops
+  the build with a located error (see generator/render/published.py);
 - adds the catalog sources (backend/), data/ and templates/ to what `mkdocs serve` watches; while serving, the
   catalogs are extracted from the source in memory at each rebuild, so an edit to the server shows at the next
   reload (data/ is not written: run `docgen extract` for that).
@@ -39,7 +41,8 @@ from generator.core.settings import Settings, settings_from_plugin_config
 from generator.core.workflow_commands import inert
 from generator.core.yamlio import read_text
 from generator.render.context import catalog_json_path
-from generator.render.renderer import PageResult, Renderer, catalog_as_json, renderer_for
+from generator.render.published import catalog_as_json, refuse_credentials
+from generator.render.renderer import PageResult, Renderer, renderer_for
 
 if TYPE_CHECKING:  # the live-reload server (http.server, watchdog) is not loaded by `mkdocs build`
     from mkdocs.livereload import LiveReloadServer
@@ -67,6 +70,8 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         self.site_pages: dict[str, str] = {}
         """Docs-relative page path -> the page text the site is built from."""
         self._site_renderer: Renderer | None = None
+        self._shown: dict[str, set[str]] = {}
+        """Catalog name -> the constants of it any page of the site shows: what its JSON publishes."""
         self.serving = False
         """True under `mkdocs serve`: catalogs then come from the source, extracted in memory."""
 
@@ -130,12 +135,17 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
                 self.site_pages[page] = result.text
             results.append(result)
         _warn_about_evidence(project, catalogs, {name for result in results for name in result.catalogs})
+        refuse_credentials(site.inputs, results, project)  # a strict build or not, nothing is published
+        self._shown = {}
+        for result in results:
+            for name in result.catalogs:
+                self._shown.setdefault(name, set()).update(result.shown.get(name, ()))
         return results
 
     def _publish(self, result: PageResult, files: Files, config: MkDocsConfig) -> None:
         assert self._site_renderer is not None
         for name in result.catalogs:
-            data = catalog_as_json(self._site_renderer.inputs, name)
+            data = catalog_as_json(self._site_renderer.inputs, name, self._shown.get(name, ()))
             text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
             path = catalog_json_path(result.page, name)
             if files.get_file_from_path(path) is None:

@@ -266,6 +266,15 @@ DRIFT: dict[str, tuple[Edit, set[str]]] = {
         replace(ERRORS_PAGE, "## Questions", "See [the table](#no-such-row).\n\n## Questions"),
         {"anchor-broken"},
     ),
+    "a note shows a credential": (
+        both(
+            replace(SERVER, "MAX_QUERY_WORDS = 12\n", 'MAX_QUERY_WORDS = 12\nAPI_TOKEN = "tok-1b9e"\n'),
+            replace(
+                NOTES, "seconds.\n    action: Slow down", "seconds ({{ API_TOKEN }}).\n    action: Slow down"
+            ),
+        ),
+        {"credential-published", "page-stale"},
+    ),
 }
 
 

@@ -467,3 +467,29 @@ def test_a_routes_catalog_refuses_an_unknown_framework_and_bad_paths_all_at_once
             line_of(text, "app:"),
         ),
     }
+
+
+def test_an_errors_catalog_may_publish_its_conditions_and_name_public_constants(tmp_path: Path) -> None:
+    extra = "    publish_conditions: true\n    public_constants: [PUBLIC_KEY, DEMO_TOKEN]\n"
+    write_config(tmp_path, VALID.replace("  tools:\n", extra + "  tools:\n"))
+    catalogs = load(tmp_path).catalogs
+    assert catalogs["errors"].publish_conditions is True
+    assert catalogs["errors"].public_constants == ("PUBLIC_KEY", "DEMO_TOKEN")
+    assert (catalogs["tools"].publish_conditions, catalogs["tools"].public_constants) == (False, ())
+
+
+def test_publication_options_of_the_wrong_shape_are_located(tmp_path: Path) -> None:
+    extra = "    publish_conditions: sometimes\n    public_constants: {a: 1}\n"
+    text = write_config(tmp_path, VALID.replace("  tools:\n", extra + "  tools:\n"))
+    found = {(error.line, error.message) for error in problems(tmp_path)}
+    prefix = "'catalogs.errors."
+    assert found == {
+        (
+            line_of(text, "publish_conditions"),
+            f"{prefix}publish_conditions': expected true or false, got 'sometimes'",
+        ),
+        (
+            line_of(text, "public_constants"),
+            f"{prefix}public_constants': expected a list of names, got {{'a': 1}}",
+        ),
+    }

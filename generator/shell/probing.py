@@ -81,14 +81,11 @@ def _probe_catalog(
 ) -> Probed:
     assert isinstance(catalog, ErrorsCatalog)  # _probe_catalogs gives errors catalogs only
     notes = project.notes[catalog.name]
-    examples = examples_of(catalog, notes)
-    if args.app:
-        target = replay.app_target(args.app, settings.root, endpoint_of(notes))
-    else:
-        target = replay.url_target(args.url)
+    examples, endpoint = examples_of(catalog, notes), endpoint_of(notes)
+    app, url = args.app, args.url
+    target = replay.app_target(app, settings.root, endpoint) if app else replay.url_target(url)
     # Against --url the clients go first: the replay's rate-limit example spends the whole budget.
     previous = project.evidence.get(catalog.name)
-    endpoint = endpoint_of(notes)
     clients = _probe_clients(settings, args, examples, previous, endpoint, found) if found else ClientRun()
     seen = replay.observe(target, list(examples.values()), timeout=args.timeout)
     source = source_fingerprints(project.sources, catalog, extraction.roots.get(catalog.name, frozenset()))

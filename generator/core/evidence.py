@@ -20,6 +20,9 @@ from generator.core.yamlio import LoadedYaml
 
 PROBE = "docgen probe --app backend.app.mcp_server:app"
 """The command that refreshes evidence, as hints show it."""
+RECORDED = "recorded"
+"""The key of a client's outcome that holds the date it was recorded, written only where that date is not the
+evidence's `probed` (the outcome was kept from an earlier run while probe skipped that client)."""
 
 
 @record
@@ -49,7 +52,8 @@ class Record:
     observed: Observed | None = None
     reproduced: bool | None = None
     clients: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    """Client name (`python-2026-07-28`, `python-legacy`, `typescript`) -> what that client surfaced."""
+    """Client name (`python-2026-07-28`, `python-legacy`, `typescript`) -> what that client surfaced (and,
+    under `recorded`, when, if that was before the evidence's `probed`)."""
 
     def as_data(self) -> dict[str, Json]:
         data: dict[str, Json] = {"id": self.id, "example": self.example}
@@ -100,6 +104,10 @@ class Evidence:
     def records(self) -> dict[str, Record]:
         """Records by entry id."""
         return {record.id: record for record in self.entries}
+
+    def recorded(self, cell: Mapping[str, Any]) -> str:
+        """The date a client's outcome in this evidence was recorded."""
+        return str(cell.get(RECORDED, self.probed))
 
     def line(self, *path: str | int) -> int | None:
         """The line of `path` in the evidence file, or None where it is not."""

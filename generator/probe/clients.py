@@ -3,12 +3,14 @@
 Each example becomes a client action (`generator.core.client_calls`); the runners in `clients/` (the Python
 SDK in each connect mode, the TypeScript SDK with Node) take all their actions in one process each and print
 one outcome per line: the exception (class, code, message), the result (`isError` and text), or that the
-client would not send the request. Without Node the TypeScript half is skipped with the reason, and the
-Python half still runs.
+client would not send the request. A runner that cannot run here (no Node, no Node packages, no Python SDK)
+stops probe before anything runs, naming what is missing, unless the user skips its clients by name
+(`--skip-client`); their previous outcomes are then kept (`generator.probe.kept`).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -16,7 +18,7 @@ import socket
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
@@ -33,7 +35,7 @@ from generator.core.client_calls import (
     client_call,
 )
 from generator.core.errors import ConfigError
-from generator.core.evidence import Evidence
+from generator.core.evidence import RECORDED, Evidence
 from generator.core.examples import Example
 from generator.core.records import record
 from generator.probe.servers import uvicorn_server
@@ -42,6 +44,17 @@ MIN_NODE_MAJOR = 20
 RUNNER_SECONDS_PER_ACTION = 60
 CLIENT_FIELDS = ("client", "mode")
 """Fields of an outcome that say which client ran: they go to the evidence's `clients`, not to each cell."""
+
+PYTHON = "python"
+RUNNER_CLIENTS = {PYTHON: tuple(f"python-{mode}" for mode in PYTHON_MODES), TYPESCRIPT: (TYPESCRIPT,)}
+"""The runners by the name `--skip-client` takes, and the clients each plays (the Python one both modes)."""
+INSTALL = {
+    PYTHON: "install the Python SDK with `make .venv/.installed` (pip install -r requirements/dev.txt, which "
+    "pins mcp)",
+    TYPESCRIPT: "install Node.js 20+ with npm, then run `make node-packages`, which installs the pinned Node "
+    "packages (npm ci in clients/, exactly as clients/package-lock.json records them, no install scripts)",
+}
+"""How to install what each runner needs, as the error that stops probe says it."""
 
 Servers = Callable[[str], AbstractContextManager[str]]
 """Given a name for its log, a server for one client's batch; entering it yields the MCP endpoint URL."""
@@ -67,47 +80,72 @@ class ClientRun:
 
 
 def node_problem(root: Path = RUNNERS_ROOT) -> str | None:
-    """Why the TypeScript client cannot run here, or None when it can."""
+    """What the TypeScript client lacks here, or None when it can run."""
     node = shutil.which("node")
     if node is None:
-        return "node is not on the PATH (install Node.js 20+ with npm, then `make node-packages`)"
+        return "node is not on the PATH"
     done = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=30, check=False)
     match = re.match(r"v(\d+)\.", done.stdout)
     if not match or int(match.group(1)) < MIN_NODE_MAJOR:
         return f"node {done.stdout.strip() or '?'} is older than {MIN_NODE_MAJOR}"
     if not (root / "clients" / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
-        return "the Node packages are not installed in clients/node_modules (run `make node-packages`)"
+        return (
+            "the Node packages are not installed (clients/node_modules/@modelcontextprotocol/sdk is absent)"
+        )
     return None
 
 
-def runners(root: Path = RUNNERS_ROOT) -> tuple[list[Runner], str | None]:
-    """The clients that can run here, and why the TypeScript one cannot (None when it can)."""
-    if not (root / "clients" / "python_client.py").is_file():
+def python_problem() -> str | None:
+    """What the Python client lacks here, or None when it can run."""
+    if importlib.util.find_spec("mcp") is None:
+        return f"the Python package mcp (the official Python SDK) is not installed for {sys.executable}"
+    return None
+
+
+def _problem(runner: str, root: Path) -> str | None:
+    return python_problem() if runner == PYTHON else node_problem(root)
+
+
+def runners(skip: Collection[str] = (), root: Path = RUNNERS_ROOT) -> list[Runner]:
+    """The runners of every client not skipped by name; a configuration error, naming what is missing and
+    the two ways out, when one of them cannot run here."""
+    wanted = [name for name in RUNNER_CLIENTS if name not in skip]
+    if wanted and not (root / "clients" / "python_client.py").is_file():
         raise ConfigError(
             "clients/python_client.py is missing: the official clients' runners live in clients/",
             hint="install docgen from its checkout (pip install -e .), which carries clients/",
         )
-    modes = tuple((f"python-{mode}", mode) for mode in PYTHON_MODES)
-    python = Runner("python", (sys.executable, "-m", "clients.python_client"), modes)
-    problem = node_problem(root)
-    if problem is not None:
-        return [python], problem
-    node = shutil.which("node") or "node"
-    typescript = Runner(TYPESCRIPT, (node, str(root / "clients" / "ts_client.mjs")), ((TYPESCRIPT, None),))
-    return [python, typescript], None
+    problems = {name: problem for name in wanted if (problem := _problem(name, root))}
+    if problems:
+        one = len(problems) == 1
+        raise ConfigError(
+            "; ".join(f"the official {name} client cannot run here: {why}" for name, why in problems.items())
+            + "; nothing was run or written",
+            hint=f"either {'; and '.join(INSTALL[name] for name in problems)}; or leave "
+            f"{'it' if one else 'them'} out with {' '.join(f'`--skip-client {name}`' for name in problems)}, "
+            f"and the evidence keeps {'its' if one else 'their'} earlier outcomes, each with its date",
+        )
+    found = []
+    if PYTHON in wanted:
+        modes = tuple((f"python-{mode}", mode) for mode in PYTHON_MODES)
+        found.append(Runner(PYTHON, (sys.executable, "-m", "clients.python_client"), modes))
+    if TYPESCRIPT in wanted:
+        node = shutil.which("node") or "node"
+        script = str(root / "clients" / "ts_client.mjs")
+        found.append(Runner(TYPESCRIPT, (node, script), ((TYPESCRIPT, None),)))
+    return found
 
 
-def observe_clients(calls: Mapping[str, ClientCall], servers: Servers, *, own_servers: bool) -> ClientRun:
-    """Run every call with every client that can run here.
+def observe_clients(
+    calls: Mapping[str, ClientCall], servers: Servers, *, own_servers: bool, found: list[Runner]
+) -> ClientRun:
+    """Run every call with the clients of the runners `found` (see `runners`).
 
     With `own_servers`, each client gets a server for its ordinary calls and one more per call that repeats
     (so each starts with the whole rate-limit budget); otherwise every client shares the one server `servers`
     gives, and the repeating calls are left out, since their count would depend on what ran before.
     """
-    found, problem = runners()
     run = ClientRun()
-    if problem is not None:
-        run.skipped.append(f"typescript: {problem}")
     runnable = {entry: call for entry, call in calls.items() if call.runs}
     if not own_servers:
         repeating = sorted(entry for entry, call in runnable.items() if "repeat" in call.action)
@@ -117,16 +155,18 @@ def observe_clients(calls: Mapping[str, ClientCall], servers: Servers, *, own_se
                 "rate-limit budget); probe with --app to record them"
             )
         runnable = {entry: call for entry, call in runnable.items() if entry not in repeating}
-    with ThreadPoolExecutor(max_workers=len(found)) as pool:
-        batches = {r.name: pool.submit(_run_batch, r, runnable, servers, own_servers) for r in found}
-        results = [outcome for future in batches.values() for outcome in future.result()]
+    results = []
+    if found:
+        with ThreadPoolExecutor(max_workers=len(found)) as pool:
+            batches = [pool.submit(_run_batch, r, runnable, servers, own_servers) for r in found]
+            results = [outcome for future in batches for outcome in future.result()]
     for (entry, name), outcome in sorted(results, key=lambda item: CLIENT_NAMES.index(item[0][1])):
         run.clients.setdefault(name, _client_of(outcome))
         run.outcomes.setdefault(entry, {})[name] = {
             key: value for key, value in outcome.items() if key not in CLIENT_FIELDS
         }
     for entry, call in calls.items():
-        if call.cannot is not None:
+        if call.cannot is not None and found:
             cell = {"outcome": "cannot-produce", "why": call.cannot}
             run.outcomes[entry] = {name: dict(cell) for r in found for name, _mode in r.clients}
     return run
@@ -193,10 +233,16 @@ def _execute(runner: Runner, actions: list[dict[str, Any]]) -> list[dict[str, An
 
 
 def probe_clients(
-    examples: Mapping[str, Example], root: Path, *, app: str | None, url: str | None, endpoint: str
+    examples: Mapping[str, Example],
+    root: Path,
+    *,
+    app: str | None,
+    url: str | None,
+    endpoint: str,
+    found: list[Runner],
 ) -> ClientRun:
-    """Every example through the official clients: against servers of their own under uvicorn (`app`), or
-    against the running server at `url`."""
+    """Every example through the clients of the runners `found`: against servers of their own under uvicorn
+    (`app`), or against the running server at `url`."""
     calls = {entry: call for entry, example in examples.items() if (call := client_call(example))}
     with tempfile.TemporaryDirectory(prefix="docgen-probe-") as logs:
         if app is not None:
@@ -205,10 +251,10 @@ def probe_clients(
             def servers(name: str) -> AbstractContextManager[str]:
                 return uvicorn_server(app, root, Path(logs) / f"{name}.log", path)
 
-            return observe_clients(calls, servers, own_servers=True)
+            return observe_clients(calls, servers, own_servers=True, found=found)
         assert url is not None
         _require_reachable(url)
-        return observe_clients(calls, lambda _name: nullcontext(url), own_servers=False)
+        return observe_clients(calls, lambda _name: nullcontext(url), own_servers=False, found=found)
 
 
 def _require_reachable(url: str) -> None:
@@ -236,10 +282,15 @@ def changed_cells(previous: Evidence | None, run: ClientRun, examples: Mapping[s
             continue
         for client, cell in cells.items():
             before = record.clients.get(client)
-            if before is not None and dict(before) != cell:
+            if before is not None and without_date(before) != cell:
                 now, then = _brief(cell), _brief(before)
                 lines.append(f"row {entry}, client {client}: {now}; the evidence said {then}")
     return lines
+
+
+def without_date(cell: Mapping[str, Any]) -> dict[str, Any]:
+    """An outcome as the runner printed it: without the date it was recorded, which the evidence adds."""
+    return {key: value for key, value in cell.items() if key != RECORDED}
 
 
 def _brief(cell: Mapping[str, Any]) -> str:

@@ -1,13 +1,16 @@
 """Context for what the official clients make of each example: programs, recorded output, summary.
 
 - in `error-examples`, each example gains `clients`: `python` and `typescript` (each `title`, `program`,
-  `outputs`: a list of `label` + `text`), `summary` (one line per client, Markdown), `proxy` (what the
-  programs' proxy changes, or None), `cannot` (why no SDK call sends the request, or None) and `probed`;
-  None when the example is untriggerable.
+  `outputs`: a list of `label` + `text`, and `probed`: the date, or dates, its outputs were recorded),
+  `summary` (one line per client, Markdown), `proxy` (what the programs' proxy changes, or None), `cannot`
+  (why no SDK call sends the request, or None) and `probed`; None when the example is untriggerable.
 - `client-differences`: `differences`, one per example where a client reports something other than the
-  table's code, or where the clients disagree (`title`, `anchor`, `code`, `status`, `lines`: Markdown, one per
-  group of clients); `agreeing`: the examples every client reports with the table's code; `missing`: the
-  examples with no client evidence yet.
+  table's code, where the clients disagree, or where some client has not run it (`title`, `anchor`, `code`,
+  `status`, `lines`: Markdown, one per group of clients); `agreeing`: the examples every client has run and
+  reports with the table's code; `missing`: the examples with no client evidence yet.
+
+Nothing is said that no run showed: a client with no outcome for an example is said not to have run it, and
+an outcome kept from an earlier run than the evidence's (probe skipped that client) carries its own date.
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from generator.core.client_calls import CLIENT_NAMES, PYTHON_MODES, TYPESCRIPT, client_call
-from generator.core.evidence import Evidence, Record
+from generator.core.evidence import RECORDED, Evidence, Record
 from generator.core.examples import Example
 from generator.core.models import ErrorEntry
 from generator.render.client_programs import printed, python_program, typescript_program
 
 Context = dict[str, Any]
 LABELS = {f"python-{mode}": f"Python ({mode})" for mode in PYTHON_MODES} | {TYPESCRIPT: "TypeScript"}
+NOT_RUN = "has not run this example (no outcome recorded)"
 
 
 def cells_of(record: Record | None, example: Example) -> Mapping[str, Mapping[str, Any]]:
@@ -52,6 +56,12 @@ def client_item(
             if cell is not None
         ]
 
+    def recorded(names: tuple[str, ...]) -> str | None:
+        dates = (
+            sorted({evidence.recorded(cells[name]) for name in names if name in cells}) if evidence else []
+        )
+        return " and ".join(dates) or None
+
     python_names = tuple(f"python-{mode}" for mode in PYTHON_MODES)
     return {
         "cannot": None,
@@ -61,17 +71,28 @@ def client_item(
             "program": python_program(call, endpoint, PYTHON_MODES[0]),
             "outputs": outputs(python_names, typescript=False),
             "modes": PYTHON_MODES,
+            "probed": recorded(python_names),
         },
         "typescript": {
             "title": _title("TypeScript", known.get(TYPESCRIPT)),
             "program": typescript_program(call, endpoint),
             "outputs": outputs((TYPESCRIPT,), typescript=True),
+            "probed": recorded((TYPESCRIPT,)),
         },
         "summary": [
-            f"{LABELS[name]}: {describe(cells[name], entry)}" for name in CLIENT_NAMES if name in cells
-        ],
+            f"{label(name, cells.get(name))}: {describe(cells[name], entry) if name in cells else NOT_RUN}"
+            for name in CLIENT_NAMES
+        ]
+        if cells
+        else [],
         "probed": evidence.probed if evidence is not None and cells else None,
     }
+
+
+def label(name: str, cell: Mapping[str, Any] | None) -> str:
+    """A client's name as pages show it, with the date of its outcome where that is not the evidence's."""
+    when = cell.get(RECORDED) if cell is not None else None
+    return f"{LABELS[name]} (recorded {when})" if when else LABELS[name]
 
 
 def _title(language: str, client: Mapping[str, str] | None) -> str:
@@ -124,7 +145,7 @@ def client_differences(
         link = {"title": entry.id.replace("-", " ").capitalize(), "anchor": f"ex-{entry.id}"}
         if not cells:
             missing.append(link)
-        elif all(agrees(cell, entry) for cell in cells.values()):
+        elif all(name in cells and agrees(cells[name], entry) for name in CLIENT_NAMES):
             agreeing.append(link)
         else:
             lines = list(_grouped(cells, entry))
@@ -133,10 +154,12 @@ def client_differences(
 
 
 def _grouped(cells: Mapping[str, Mapping[str, Any]], entry: ErrorEntry) -> Iterator[str]:
-    """One line per distinct description, naming every client it holds for."""
+    """One line per distinct description, naming every client it holds for (and every client that has not
+    run the example)."""
     groups: dict[str, list[str]] = {}
     for name in CLIENT_NAMES:
-        if name in cells:
-            groups.setdefault(describe(cells[name], entry), []).append(LABELS[name])
+        cell = cells.get(name)
+        description = describe(cell, entry) if cell is not None else NOT_RUN
+        groups.setdefault(description, []).append(label(name, cell))
     for description, names in groups.items():
         yield f"{', '.join(names)}: {description}"

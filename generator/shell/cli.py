@@ -182,16 +182,25 @@ Then it runs every example through the official clients (the Python SDK in its 2
 modes, the TypeScript SDK with Node 20+) and records what each surfaced: the exception's class, code and
 message, a result with isError, or that the client would not send the request. With --app, each client
 gets servers of its own under uvicorn on 127.0.0.1 (one more per example that spends the rate-limit
-budget); with --url they share your server and leave out the budget-spending examples. Without Node the
-TypeScript client is skipped with the reason; --no-clients skips them all (check then reports it).
+budget); with --url they share your server and leave out the budget-spending examples.
+
+A client that cannot run here stops probe before it starts anything (exit 2), naming what is missing:
+  python              the Python SDK (mcp): `make .venv/.installed` installs it
+  typescript          Node.js 20+ and the Node packages: `make node-packages` runs npm ci in clients/,
+                      installing the pinned @modelcontextprotocol/sdk from clients/package-lock.json
+Or leave a client out by name with --skip-client (--no-clients leaves out both): the evidence then keeps
+the outcomes it recorded before, each with its date, where the example and the server source are
+unchanged, and the page says which rows that client has not run.
 
 Exit 0 when every row reproduced, 1 naming each row that did not (the evidence is written either way),
-2 on a usage or configuration error (a bad --app, an unreachable --url), 3 on unreadable input.
+2 on a usage or configuration error (a bad --app, an unreachable --url, a client that cannot run), 3 on
+unreadable input.
 """
 
 PROBE_EXAMPLES = """\
 examples:
   docgen probe --app backend.app.mcp_server:app
+  docgen probe --app backend.app.mcp_server:app --skip-client typescript   (no Node here)
   python -m backend.app --port 8000 &  docgen probe --url http://127.0.0.1:8000/mcp
   then: docgen render   (the page shows the new evidence)
 """
@@ -213,7 +222,17 @@ def _add_probe(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     probe.add_argument("--date", help="the date to record (YYYY-MM-DD; default: today)")
     probe.add_argument(
-        "--no-clients", action="store_true", help="replay over HTTP only; record nothing from the SDKs"
+        "--skip-client",
+        action="append",
+        choices=("python", "typescript"),
+        metavar="NAME",
+        help="do not run this official client (python or typescript; repeatable): keep what it recorded "
+        "before, with its date",
+    )
+    probe.add_argument(
+        "--no-clients",
+        action="store_true",
+        help="replay over HTTP only, running no official client (as --skip-client for each)",
     )
     probe.add_argument(
         "--timeout", type=float, default=10.0, metavar="SECONDS", help="per request (default: %(default)s)"

@@ -9,22 +9,18 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 from generator.check.run import check_report, run_check
 from generator.check.stamps import fingerprints, stamp
 from generator.core.errors import ConfigError, OutputError
-from generator.core.evidence import Evidence, source_fingerprints
-from generator.core.examples import Example, endpoint_of, examples_of
 from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
-from generator.core.notes import Notes, notes_report
+from generator.core.notes import notes_report
 from generator.core.project import Project, load_project
 from generator.core.reports import as_github_log, as_json, as_markdown, as_text
 from generator.core.settings import Settings
 from generator.core.workflow_commands import inert
 from generator.core.writer import write_outputs
-from generator.extract.pipeline import Extraction, extract
+from generator.extract.pipeline import extract
 from generator.render.discarded import discarded_edits
 from generator.render.published import refuse_credentials
 from generator.render.renderer import RegionReport, render_all, renderer_for
@@ -216,118 +212,8 @@ def _page_of(settings: Settings, given: Path, pages: Mapping[str, str]) -> tuple
 
 
 def probe_command(settings: Settings, args: argparse.Namespace) -> int:
-    """`docgen probe`: replay the examples against the server, write the evidence, name each failed row."""
-    probe, date = _probe_module(), _date(args.date)
-    project = load_project(settings, site=False)
-    catalogs = project.catalogs()
-    extraction = _marked_sources(project)
-    failed: list[str] = []
-    refused: dict[str, int] = {}
-    for name in _probe_catalogs(project, catalogs, args.catalog):
-        catalog, notes = catalogs[name], project.notes[name]
-        assert isinstance(catalog, ErrorsCatalog)
-        examples = examples_of(catalog, notes)
-        if args.app:
-            target = probe.app_target(args.app, settings.root, endpoint_of(notes))
-        else:
-            target = probe.url_target(args.url)
-        # Against --url the clients go first: the replay's rate-limit example spends the whole budget.
-        previous = project.evidence.get(name)
-        clients = None if args.no_clients else _probe_clients(settings, args, examples, previous, notes)
-        seen = probe.observe(target, list(examples.values()), timeout=args.timeout)
-        source = source_fingerprints(project.sources, catalog, extraction.roots.get(name, frozenset()))
-        evidence = probe.build_evidence(
-            catalog, examples, seen, date=date, target=target.label, source=source, clients=clients
-        )
-        path = settings.relative(settings.evidence_path(name))
-        write_outputs(settings.root, {path: probe.dump_evidence(evidence, notes.file)})
-        failed += _probe_report(path, evidence)
-        refused |= {r.id: r.observed.status for r in probe.not_reproduced(evidence) if r.observed}
-    if failed:
-        _say(f"docgen probe: {len(failed)} row(s) did not reproduce: {', '.join(failed)}")
-        if args.url and any(status == 429 for status in refused.values()):
-            _say(
-                "  hint: the server answered 429 to rows other than the rate limit: this client's budget "
-                "was already spent (by an earlier probe within the window?); wait for it to pass, then probe"
-            )
-        return 1
-    _say("every row a client can trigger reproduced; run `docgen render` so the pages show the evidence")
-    return 0
+    """`docgen probe`: replay the examples against the server, write the evidence, name each failed row
+    (`generator.shell.probing`, imported only here: httpx and asyncio slow the start of every command)."""
+    from generator.shell.probing import run_probe  # noqa: PLC0415
 
-
-def _marked_sources(project: Project) -> Extraction:
-    """The project's extraction, with the project's source files told which calls lead to catalogued
-    errors, so that the fingerprints probe records are the ones check compares (`SourceFiles.mark_errors`)."""
-    extraction = extract(project, dump=False)
-    extraction.inform(project.sources)
-    return extraction
-
-
-def _probe_clients(
-    settings: Settings,
-    args: argparse.Namespace,
-    examples: Mapping[str, Example],
-    previous: Evidence | None,
-    notes: Notes,
-) -> Any:
-    """The official clients' half of probe (a `ClientRun`), saying what it left out and what changed."""
-    from generator.probe.clients import changed_cells, probe_clients  # noqa: PLC0415
-
-    endpoint = endpoint_of(notes)
-    run = probe_clients(examples, settings.root, app=args.app, url=args.url, endpoint=endpoint)
-    for reason in run.skipped:
-        _say(f"docgen probe: official clients: skipped {reason}")
-    ran = ", ".join(f"{name} ({client['sdk']} {client['version']})" for name, client in run.clients.items())
-    _say(f"docgen probe: official clients run: {ran or 'none'}")
-    for line in changed_cells(previous, run, examples):
-        _say(f"  {line}")
-    return run
-
-
-def _probe_module() -> ModuleType:
-    """generator.probe, imported by `docgen probe` only: httpx and asyncio slow the start of every command."""
-    from generator.probe import replay as probe  # noqa: PLC0415
-
-    return probe
-
-
-def _probe_catalogs(project: Project, catalogs: Mapping[str, Catalog], wanted: str | None) -> list[str]:
-    """The errors catalogs to probe: `wanted`, or every one whose notes carry examples."""
-    with_examples = [
-        name
-        for name, catalog in catalogs.items()
-        if isinstance(catalog, ErrorsCatalog) and project.notes[name].examples()
-    ]
-    if wanted is not None and wanted not in with_examples:
-        raise ConfigError(
-            f"--catalog {wanted!r} is not an errors catalog with examples",
-            hint=f"catalogs with examples: {', '.join(with_examples) or 'none'}",
-        )
-    if not with_examples:
-        raise ConfigError(
-            "no errors catalog has examples to probe",
-            hint="add 'example:' under an entry in data/<catalog>.notes.yaml (see data/schema/)",
-        )
-    return [wanted] if wanted else with_examples
-
-
-def _probe_report(path: str, evidence: Evidence) -> list[str]:
-    """Say what each row answered; return the ids of the rows that did not reproduce."""
-    failed = []
-    for record in evidence.entries:
-        if record.untriggerable is not None:
-            _say(f"  {record.id}: not probed (cannot be triggered from outside)")
-            continue
-        assert record.observed is not None and record.expected is not None
-        seen, (code, status) = record.observed, record.expected
-        answer = f"{seen.code} / HTTP {seen.status}"
-        if record.reproduced:
-            _say(f"  {record.id}: reproduced ({answer})")
-        else:
-            failed.append(record.id)
-            _say(
-                f"  {record.id}: NOT reproduced: the table says {code} / HTTP {status}, the server answered "
-                f"{answer}"
-            )
-    _say(f"{path}: written ({evidence.target}, {evidence.probed})")
-    return failed
+    return run_probe(settings, args, date=_date(args.date))

@@ -97,7 +97,9 @@ def test_probe_in_process_is_fresh_each_run_and_matches_the_committed_evidence(
     assert main(argv) == 0
     assert (project / EVIDENCE).read_bytes() == first
     assert replayed(evidence(project)) == replayed(evidence(repo_root))
-    assert "every row a client can trigger reproduced" in capsys.readouterr().err
+    assert "every row the server was sent reproduced; the python and typescript client(s) did not run" in (
+        capsys.readouterr().err
+    )
 
 
 def test_a_server_that_answers_one_row_differently_fails_probe_naming_it(project: Path) -> None:
@@ -141,6 +143,11 @@ USAGE: dict[str, tuple[list[str], int, str]] = {
     "url not http": (["--url", "127.0.0.1:9/mcp"], 2, "is not an http(s) URL"),
     "url unreachable": (["--url", "http://127.0.0.1:9/mcp"], 2, "cannot reach http://127.0.0.1:9/mcp"),
     "bad date": (["--app", APP, "--date", "29/11/2026"], 2, "--date '29/11/2026' is not a date"),
+    "unknown client": (
+        ["--app", APP, "--skip-client", "java"],
+        2,
+        "argument --skip-client: invalid choice: 'java' (choose from",
+    ),
     "unknown catalog": (
         ["--app", APP, "--catalog", "mcp-tools"],
         2,
@@ -185,5 +192,9 @@ def test_probe_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
         "spends this\n                      client's whole budget",
         "docgen probe --app backend.app.mcp_server:app",
         "Exit 0 when every row reproduced, 1 naming each row that did not",
+        "A client that cannot run here stops probe before it starts anything (exit 2)",
+        "`make node-packages` runs npm ci in clients/",
+        "--skip-client NAME",
+        "docgen probe --app backend.app.mcp_server:app --skip-client typescript",
     ):
         assert needle in shown, needle

@@ -1,13 +1,16 @@
-"""A machine without Node: probe says why the TypeScript client is left out; the Python client still runs."""
+"""A machine without Node: the TypeScript client cannot run, so probe stops naming what is missing, unless the
+user leaves that client out by name; the Python client then still runs."""
 
 from __future__ import annotations
 
+import shutil
 from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 
 from generator.core.client_calls import ClientCall
+from generator.core.errors import ConfigError
 from generator.probe.clients import node_problem, observe_clients, runners
 from generator.probe.servers import uvicorn_server
 from tests.conftest import REPO_ROOT
@@ -24,11 +27,37 @@ def no_node(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.usefixtures("no_node")
-def test_without_node_the_reason_says_what_to_install() -> None:
-    problem = node_problem()
-    assert problem == "node is not on the PATH (install Node.js 20+ with npm, then `make node-packages`)"
-    found, reason = runners()
-    assert [runner.name for runner in found] == ["python"] and reason == problem
+def test_without_node_the_typescript_client_stops_probe_naming_both_ways_out() -> None:
+    assert node_problem() == "node is not on the PATH"
+    with pytest.raises(ConfigError) as raised:
+        runners()
+    said = str(raised.value)
+    assert said.startswith("the official typescript client cannot run here: node is not on the PATH;")
+    assert "nothing was run or written" in said
+    assert "install Node.js 20+ with npm, then run `make node-packages`" in said
+    assert "npm ci in clients/, exactly as clients/package-lock.json records them" in said
+    assert "or leave it out with `--skip-client typescript`" in said
+    assert raised.value.exit_code == 2
+
+
+@pytest.mark.usefixtures("no_node")
+def test_without_node_skipping_typescript_by_name_leaves_the_python_runner() -> None:
+    assert [runner.name for runner in runners(["typescript"])] == ["python"]
+    assert runners(["typescript", "python"]) == []
+
+
+def test_without_the_node_packages_the_reason_names_them(tmp_path: Path) -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not on the PATH here, so the packages are never looked at")
+    shutil.copytree(
+        REPO_ROOT / "clients", tmp_path / "clients", ignore=shutil.ignore_patterns("node_modules")
+    )
+    problem = node_problem(tmp_path)
+    assert problem == (
+        "the Node packages are not installed (clients/node_modules/@modelcontextprotocol/sdk is absent)"
+    )
+    with pytest.raises(ConfigError, match="--skip-client typescript"):
+        runners(root=tmp_path)
 
 
 @pytest.mark.server
@@ -37,8 +66,9 @@ def test_without_node_the_python_half_still_runs(tmp_path: Path) -> None:
     def servers(name: str) -> AbstractContextManager[str]:
         return uvicorn_server(APP, REPO_ROOT, tmp_path / f"{name}.log", "/mcp")
 
-    run = observe_clients({"ping": ClientCall({"action": "ping"})}, servers, own_servers=True)
-    assert run.skipped == [f"typescript: {node_problem()}"]
+    found = runners(["typescript"])
+    run = observe_clients({"ping": ClientCall({"action": "ping"})}, servers, own_servers=True, found=found)
+    assert run.skipped == []
     assert sorted(run.outcomes["ping"]) == ["python-2026-07-28", "python-legacy"]
     assert {cell["outcome"] for cell in run.outcomes["ping"].values()} == {"result"}
     assert "typescript" not in run.clients

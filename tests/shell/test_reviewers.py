@@ -14,6 +14,7 @@ import pytest
 
 from generator.core.schemas import SCHEMA_DIR
 from generator.shell.cli import main
+from tests.clients.harness import node_problem, skip_or_fail
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 
@@ -114,6 +115,9 @@ def test_after_extract_and_render_the_closing_line_names_only_verify(
 ) -> None:
     # A backend engineer changes a cited function and runs what check asks for: extract, probe, render.
     # Only the re-reading is left, and the closing line says so.
+    problem = node_problem()  # probe runs the TypeScript client too
+    if problem is not None:
+        skip_or_fail(problem)
     _edit(project, "if handler is None:", "if handler is None or not method:")
     assert _run(project, capsys, "extract")[0] == 0
     assert (

@@ -20,11 +20,21 @@ if TYPE_CHECKING:
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
 
+CATALOG_SCHEMA = "catalog-1.schema.json"
+"""The schema of the catalogs a site publishes as JSON (generator/render/published.py), by the name the site
+publishes it under at its root. It lives in schema/published/: it describes what the site serves, not a file
+of data/, so `docgen extract` does not copy it."""
+
 
 @cache
 def packaged() -> dict[str, str]:
     """File name -> text of every schema docgen ships (read once: they belong to docgen, not the project)."""
     return {path.name: path.read_text(encoding="utf-8") for path in sorted(SCHEMA_DIR.glob("*.schema.json"))}
+
+
+def published_catalog_schema() -> str:
+    """The text of the schema of published catalogs, as the site serves it."""
+    return (SCHEMA_DIR / "published" / CATALOG_SCHEMA).read_text(encoding="utf-8")
 
 
 @cache

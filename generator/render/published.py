@@ -9,6 +9,10 @@ The JSON beside a page (`developers/mcp-errors/mcp-errors.json`) carries what a 
   configuration publishes them (`publish_conditions: true`), and without `draft_cause` (the comment above
   the call in the code) where the notes give a cause, as the page shows it only in place of one.
 
+Each published JSON names its schema first, `"$schema": "../../catalog-1.schema.json"`: the schema of every
+published catalog (generator/core/schema/published/), which the site serves once at its root; the name is
+relative to the JSON, so it resolves wherever the site is hosted.
+
 A published constant that looks like a credential (generator/core/credentials.py) is refused unless the
 catalog's configuration lists it in `public_constants`: render and the plugin stop with a located error,
 `docgen check` reports a `credential-published` finding.
@@ -17,6 +21,7 @@ catalog's configuration lists it in `public_constants`: render and the plugin st
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -26,6 +31,7 @@ from generator.core.errors import CredentialError
 from generator.core.models import ErrorsCatalog, RoutesCatalog
 from generator.core.project import Project
 from generator.core.records import record
+from generator.core.schemas import CATALOG_SCHEMA
 from generator.core.settings import Settings
 from generator.core.symbols import SourceFiles
 from generator.render.context import render_entry_notes, stated_context
@@ -75,6 +81,18 @@ def catalog_as_json(inputs: RenderInputs, name: str, shown: Iterable[str] = ()) 
             errors.append({**error.as_data(), "cause": cause, "action": action})
         data["errors"] = errors
     return data
+
+
+def schema_href(json_path: str) -> str:
+    """The name of the published catalog schema relative to a catalog's JSON at `json_path` (relative to
+    the site root), as its `$schema` gives it."""
+    return posixpath.relpath(CATALOG_SCHEMA, posixpath.dirname(json_path) or ".")
+
+
+def published_document(data: Mapping[str, Any], json_path: str) -> dict[str, Any]:
+    """A catalog's published data (`catalog_as_json`) as the file at `json_path` carries it: `$schema`
+    first, naming the published catalog schema."""
+    return {"$schema": schema_href(json_path), **data}
 
 
 def _named_by_entries(catalog: ErrorsCatalog) -> set[str]:

@@ -9,7 +9,8 @@ Configured in mkdocs.yml as the `docgen` plugin (the same section the CLI reads)
 - publishes each catalog a page draws from as JSON beside the built page
   (`developers/mcp-errors/mcp-errors.json`), with only the constants the site shows and without the entries'
   guarding conditions unless the catalog publishes them; a shown constant that looks like a credential stops
-  the build with a located error (see generator/render/published.py);
+  the build with a located error (see generator/render/published.py); each JSON names by `$schema` the
+  schema of published catalogs, which the site serves once at its root (`catalog-1.schema.json`);
 - adds the catalog sources (backend/), data/ and templates/ to what `mkdocs serve` watches; while serving, the
   catalogs are extracted from the source in memory at each rebuild, so an edit to the server shows at the next
   reload (data/ is not written: run `docgen extract` for that).
@@ -37,11 +38,12 @@ from generator.core.evidence import PROBE
 from generator.core.examples import examples_of
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.project import Project, load_project
+from generator.core.schemas import CATALOG_SCHEMA, published_catalog_schema
 from generator.core.settings import Settings, settings_from_plugin_config
 from generator.core.workflow_commands import inert
 from generator.core.yamlio import read_text
 from generator.render.context import catalog_json_path
-from generator.render.published import catalog_as_json, refuse_credentials
+from generator.render.published import catalog_as_json, published_document, refuse_credentials
 from generator.render.renderer import PageResult, Renderer, renderer_for
 
 if TYPE_CHECKING:  # the live-reload server (http.server, watchdog) is not loaded by `mkdocs build`
@@ -102,6 +104,8 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             raise PluginError(inert(f"docgen: {err}")) from err
         for result in results:
             self._publish(result, files, config)
+        if any(result.catalogs for result in results):
+            _publish_schema(files, config)
         return files
 
     def _render(self, settings: Settings, pages: dict[str, str]) -> list[PageResult]:
@@ -145,9 +149,9 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
     def _publish(self, result: PageResult, files: Files, config: MkDocsConfig) -> None:
         assert self._site_renderer is not None
         for name in result.catalogs:
-            data = catalog_as_json(self._site_renderer.inputs, name, self._shown.get(name, ()))
-            text = json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
             path = catalog_json_path(result.page, name)
+            data = catalog_as_json(self._site_renderer.inputs, name, self._shown.get(name, ()))
+            text = json.dumps(published_document(data, path), indent=2, ensure_ascii=False, default=str) + "\n"
             if files.get_file_from_path(path) is None:
                 files.append(File.generated(config, path, content=text))
 
@@ -165,6 +169,17 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         if self.settings is None:
             raise PluginError("docgen: the plugin was used before MkDocs loaded its configuration")
         return self.settings
+
+
+def _publish_schema(files: Files, config: MkDocsConfig) -> None:
+    """Serve the schema the published catalogs name at the site root; a file of docs/ of the same name
+    would be served in its place, so it stops the build."""
+    if files.get_file_from_path(CATALOG_SCHEMA) is not None:
+        raise PluginError(
+            f"docgen: {Path(config.docs_dir).name}/{CATALOG_SCHEMA}: this name is where the site publishes the "
+            "schema of its catalog JSON; rename or remove the file"
+        )
+    files.append(File.generated(config, CATALOG_SCHEMA, content=published_catalog_schema()))
 
 
 def watched_paths(settings: Settings) -> list[Path]:

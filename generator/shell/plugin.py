@@ -151,7 +151,8 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         for name in result.catalogs:
             path = catalog_json_path(result.page, name)
             data = catalog_as_json(self._site_renderer.inputs, name, self._shown.get(name, ()))
-            text = json.dumps(published_document(data, path), indent=2, ensure_ascii=False, default=str) + "\n"
+            document = published_document(data, path)
+            text = json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
             if files.get_file_from_path(path) is None:
                 files.append(File.generated(config, path, content=text))
 
@@ -175,9 +176,12 @@ def _publish_schema(files: Files, config: MkDocsConfig) -> None:
     """Serve the schema the published catalogs name at the site root; a file of docs/ of the same name
     would be served in its place, so it stops the build."""
     if files.get_file_from_path(CATALOG_SCHEMA) is not None:
+        where = f"{Path(config.docs_dir).name}/{CATALOG_SCHEMA}"
         raise PluginError(
-            f"docgen: {Path(config.docs_dir).name}/{CATALOG_SCHEMA}: this name is where the site publishes the "
-            "schema of its catalog JSON; rename or remove the file"
+            inert(
+                f"docgen: {where}: this name is where the site publishes the schema of its catalog JSON; "
+                "rename or remove the file"
+            )
         )
     files.append(File.generated(config, CATALOG_SCHEMA, content=published_catalog_schema()))
 

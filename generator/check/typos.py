@@ -5,25 +5,25 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
-from difflib import get_close_matches
 
 from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorsCatalog, RoutesCatalog
 from generator.core.notes import Notes
 
-CLOSENESS = 0.8
-"""How alike (difflib's ratio) a key and an id must be for the key to count as a misspelling of the id."""
+MAX_EDITS = 2
+"""At most this many letters added, removed or changed turn a key into the id it misspells; a key further
+from every id is a rename or a removal (an orphan), which a guess would hide."""
 
 
 def mistyped_keys(catalog: ErrorsCatalog | RoutesCatalog, notes: Notes) -> dict[str, str]:
-    """Notes key -> the entry id it misspells: each key that names no entry and is close to exactly one id
-    that has no notes, where no other such key is close to the same id."""
+    """Notes key -> the entry id it misspells: each key that names no entry and is at most MAX_EDITS letters
+    away from exactly one id without notes, where no other such key is that close to the same id."""
     items = catalog.entries if isinstance(catalog, ErrorsCatalog) else catalog.errors
     ids = {item.id for item in items}
     unnoted = sorted(ids - set(notes.entries))
     guesses: dict[str, str] = {}
     for key in sorted(set(notes.entries) - ids):
-        close = get_close_matches(key, unnoted, n=2, cutoff=CLOSENESS)
+        close = [entry_id for entry_id in unnoted if edits(key, entry_id) <= MAX_EDITS]
         if len(close) == 1:
             guesses[key] = close[0]
     meant = list(guesses.values())
@@ -50,3 +50,31 @@ def with_keys_renamed(notes: Notes, typos: Mapping[str, str]) -> Notes:
         return notes
     entries = {typos.get(key, key): fields for key, fields in notes.entries.items()}
     return dataclasses.replace(notes, entries=entries)
+
+
+def edits(first: str, second: str) -> int:
+    """The number of letters to add, remove or change to turn `first` into `second` (Levenshtein distance);
+    anything over MAX_EDITS counts as MAX_EDITS + 1, which keeps long keys cheap."""
+    if abs(len(first) - len(second)) > MAX_EDITS or not _a_piece_survives(first, second):
+        return MAX_EDITS + 1
+    previous = list(range(len(second) + 1))
+    for row, letter in enumerate(first, 1):
+        current = [row]
+        for column, other in enumerate(second, 1):
+            current.append(
+                min(previous[column] + 1, current[-1] + 1, previous[column - 1] + (letter != other))
+            )
+        if min(current) > MAX_EDITS:
+            return MAX_EDITS + 1
+        previous = current
+    return min(previous[-1], MAX_EDITS + 1)
+
+
+def _a_piece_survives(first: str, second: str) -> bool:
+    """Whether one of MAX_EDITS + 1 pieces of `first` stands in `second` as written: each edit spoils at most
+    one piece, so when none stands there the two are further apart (a quick test before the slow one)."""
+    size = len(first) // (MAX_EDITS + 1)
+    pieces = [first[index * size : (index + 1) * size] for index in range(MAX_EDITS)] + [
+        first[MAX_EDITS * size :]
+    ]
+    return any(piece in second for piece in pieces)

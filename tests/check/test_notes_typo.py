@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.check.typos import edits
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 
@@ -103,3 +104,18 @@ def test_two_keys_that_could_mean_the_same_entry_are_both_orphans(project: Path)
         ("notes-orphan", "method-not-fond"),
         ("notes-gap", "method-not-found"),
     } <= notes
+
+
+@pytest.mark.parametrize(
+    ("key", "entry_id", "expected"),
+    [
+        ("method-not-fuond", "method-not-found", 2),  # two letters swapped
+        ("method-not-foud", "method-not-found", 1),
+        ("method-not-found", "method-not-found", 0),
+        ("402-the-card-was-refused", "402-the-card-was-declined", 3),  # a rename, not a typo
+        ("a", "abcd", 3),
+        ("", "ab", 2),
+    ],
+)
+def test_edits_counts_letters_up_to_one_past_the_limit(key: str, entry_id: str, expected: int) -> None:
+    assert edits(key, entry_id) == expected

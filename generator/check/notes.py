@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping, Sequence
 import jinja2
 import jinja2.meta
 
+from generator.check.typos import typo_findings
 from generator.core.errors import suggest
 from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorsCatalog, RoutesCatalog
@@ -32,13 +33,20 @@ def notes_findings(
     catalog: ErrorsCatalog | RoutesCatalog,
     unknown: Sequence[UnknownConstants],
     report: NotesReport | None = None,
+    typos: Mapping[str, str] | None = None,
 ) -> Iterator[Finding]:
     """Gaps, orphans and unknown constants (`unknown`, from `unknown_constants`) of one catalog's notes
-    (`report`: their `notes_report`, when the caller has it already)."""
+    (`report`: their `notes_report`, when the caller has it already). A misspelt key (`typos`: key -> the
+    id it means) is one `notes-key-typo` finding instead of an orphan and a gap."""
     report = report or notes_report(catalog, notes)
+    typos = typos or {}
+    yield from typo_findings(notes, typos)
     for entry_id in report.gaps:
-        yield _gap(notes, entry_id, report.drafts.get(entry_id))
+        if entry_id not in typos.values():
+            yield _gap(notes, entry_id, report.drafts.get(entry_id))
     for entry_id in report.orphans:
+        if entry_id in typos:
+            continue
         yield Finding(
             Kind.NOTES_ORPHAN,
             notes.file,

@@ -6,6 +6,7 @@ findings; the CLI renders them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 from generator.check.build_config import build_config_findings
@@ -16,6 +17,7 @@ from generator.check.notes import notes_findings, unknown_constants, without_unk
 from generator.check.pages import region_findings, source_findings
 from generator.check.run_time_values import run_time_value_findings
 from generator.check.spec import spec_findings
+from generator.check.typos import mistyped_keys, with_keys_renamed
 from generator.core.findings import Finding, Kind
 from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
 from generator.core.notes import Notes, notes_report
@@ -59,19 +61,17 @@ def check_report(project: Project) -> CheckReport:
     findings: list[Finding] = []
     by_catalog: dict[str, list[Finding]] = {}
     safe_notes: dict[str, Notes] = {}
+    renamed = dict(project.notes)
     for name, fresh in extraction.catalogs.items():
         drift = list(_catalog_findings(project, extraction, name, fresh))
-        if isinstance(fresh, ErrorsCatalog):
-            notes, unknown = project.notes[name], unknown_constants(project.notes[name], fresh)
-            report = notes_report(fresh, notes)
-            drift.extend(notes_findings(notes, fresh, unknown, report))
-            drift.extend(run_time_value_findings(notes, fresh, extraction.sites[name], report))
-            safe_notes[name] = without_unknown_constants(project.notes[name], unknown)
-        elif isinstance(fresh, RoutesCatalog):
-            drift.extend(notes_findings(project.notes[name], fresh, ()))  # it has no constants
-            safe_notes[name] = project.notes[name]
+        if isinstance(fresh, ErrorsCatalog | RoutesCatalog):
+            renamed[name], safe_notes[name] = _notes_drift(
+                drift, project.notes[name], fresh, extraction, name
+            )
         by_catalog[name] = drift
         findings.extend(drift)
+    # What follows reads the notes as if each misspelt key were right: the typo is reported once.
+    project = dataclasses.replace(project, notes=renamed)
     findings.extend(_schema_copies(project, extraction))
     extraction.inform(project.sources)
     renderer = renderer_for(project, catalogs=extraction.catalogs, notes=safe_notes)
@@ -92,6 +92,30 @@ def check_report(project: Project) -> CheckReport:
         findings = withhold(findings, renderer.inputs, refused)
         by_catalog = {name: withhold(found, renderer.inputs, refused) for name, found in by_catalog.items()}
     return CheckReport(findings, by_catalog, rendered, docs)
+
+
+def _notes_drift(
+    drift: list[Finding],
+    notes: Notes,
+    fresh: ErrorsCatalog | RoutesCatalog,
+    extraction: Extraction,
+    name: str,
+) -> tuple[Notes, Notes]:
+    """Add the findings of one catalog's notes to `drift`; return the notes with misspelt keys renamed,
+    and those notes without the fields that name unknown constants (what the pages render from)."""
+    typos = mistyped_keys(fresh, notes)
+    if isinstance(fresh, RoutesCatalog):  # it has no constants
+        drift.extend(notes_findings(notes, fresh, (), typos=typos))
+        renamed = with_keys_renamed(notes, typos)
+        return renamed, renamed
+    unknown = unknown_constants(notes, fresh)
+    drift.extend(notes_findings(notes, fresh, unknown, notes_report(fresh, notes), typos))
+    renamed = with_keys_renamed(notes, typos)
+    safe = with_keys_renamed(without_unknown_constants(notes, unknown), typos)
+    drift.extend(
+        run_time_value_findings(renamed, fresh, extraction.sites[name], notes_report(fresh, renamed))
+    )
+    return renamed, safe
 
 
 def _catalog_findings(

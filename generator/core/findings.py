@@ -43,6 +43,7 @@ class Kind(enum.StrEnum):
     PAGE_MISSING_REGION = "page-missing-region"
     NOTES_GAP = "notes-gap"
     NOTES_ORPHAN = "notes-orphan"
+    NOTES_KEY_TYPO = "notes-key-typo"
     NOTES_UNKNOWN_CONSTANT = "notes-unknown-constant"
     RUN_TIME_VALUE_UNSTATED = "run-time-value-unstated"
     RUN_TIME_VALUE_STALE = "run-time-value-stale"
@@ -96,6 +97,7 @@ GROUPS: dict[str, tuple[Kind, ...]] = {
     "Notes": (
         Kind.NOTES_GAP,
         Kind.NOTES_ORPHAN,
+        Kind.NOTES_KEY_TYPO,
         Kind.NOTES_UNKNOWN_CONSTANT,
         Kind.RUN_TIME_VALUE_UNSTATED,
         Kind.RUN_TIME_VALUE_STALE,

@@ -41,6 +41,9 @@ def next_steps(findings: Sequence[Finding]) -> list[str]:
     """What is left, in the order to do it (commands in backticks), then how many findings need an edit."""
     kinds = {finding.kind for finding in findings}
     steps = []
+    typos = sum(1 for finding in findings if finding.kind is Kind.NOTES_KEY_TYPO)
+    if typos:  # before any render: rendering first would publish the entries as drafts
+        steps.append(f"rename the misspelt notes key{'s' if typos > 1 else ''} as the hint says")
     if kinds & _EXTRACT:
         steps.append("`docgen extract && docgen render`")
     elif kinds & _RENDER:
@@ -51,7 +54,9 @@ def next_steps(findings: Sequence[Finding]) -> list[str]:
         pages = pages_to_verify(findings)
         which = "the page" if len(pages) == 1 else f"the {len(pages)} pages"
         steps.append(f"re-read {which} against the changed source, then `docgen verify {' '.join(pages)}`")
-    by_hand = [f for f in findings if f.kind not in _EXTRACT | _RENDER | _PROBE | _VERIFY]
+    by_hand = [
+        f for f in findings if f.kind not in _EXTRACT | _RENDER | _PROBE | _VERIFY | {Kind.NOTES_KEY_TYPO}
+    ]
     if by_hand:
         steps.append(f"{len(by_hand)} to fix by hand (each hint says how)")
     return steps

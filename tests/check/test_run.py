@@ -232,6 +232,14 @@ DRIFT: dict[str, tuple[Edit, set[str]]] = {
         replace(NOTES, "entries:\n", "entries:\n  gone-entry:\n    cause: Old.\n    action: Old.\n"),
         {"notes-orphan"},
     ),
+    "notes key misspelt: one finding, none of what follows from it": (
+        replace(NOTES, "  method-not-found:\n", "  method-not-fuond:\n"),
+        {"notes-key-typo"},
+    ),
+    "notes key close to an entry that has notes of its own: still an orphan": (
+        replace(NOTES, "entries:\n", "entries:\n  unknown-nme:\n    cause: Old.\n    action: Old.\n"),
+        {"notes-orphan"},
+    ),
     "notes name a constant that does not exist": (
         replace(NOTES, "cause:", "cause: Over {{ NO_SUCH_LIMIT }} requests.", count=1),
         {"notes-unknown-constant", "page-stale"},

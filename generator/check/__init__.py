@@ -7,5 +7,6 @@ Last-verified stamps (`stamps`), links (`links`), contract changes since a base 
 (`build_config`), and the whole check (`run`). Nothing here reads or writes a
 file.
 
-May import: `generator.core`, `generator.extract`, `generator.render`.
+May import: `generator.core`, `generator.templating`, `generator.examples`, `generator.extract`,
+`generator.render`.
 """

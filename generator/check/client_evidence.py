@@ -14,12 +14,12 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from generator.core.client_calls import CLIENT_NAMES, client_call
 from generator.core.errors import InputError
 from generator.core.evidence import PROBE, Evidence
-from generator.core.examples import Example
 from generator.core.findings import Finding, Kind
 from generator.core.records import record
+from generator.examples.client_calls import CLIENT_NAMES, client_call
+from generator.examples.requests import Example
 
 PYTHON_SDK = "mcp"
 TYPESCRIPT_SDK = "@modelcontextprotocol/sdk"

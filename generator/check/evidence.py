@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from generator.check.client_evidence import client_findings, pinned_sdks
-from generator.core.client_calls import RUNNERS_ROOT
 from generator.core.evidence import PROBE, Evidence, Record, source_fingerprints
-from generator.core.examples import Example, examples_of
 from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.project import Project
+from generator.examples.client_calls import RUNNERS_ROOT
+from generator.examples.requests import Example, examples_of
 from generator.extract.pipeline import Extraction
 
 

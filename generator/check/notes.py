@@ -15,8 +15,8 @@ from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorsCatalog, RoutesCatalog
 from generator.core.notes import PROSE_FIELDS, Notes, NotesReport, notes_report
 from generator.core.records import record
-from generator.core.sandbox import BoundedSandbox
 from generator.render.filters import FILTERS
+from generator.templating.sandbox import BoundedSandbox
 
 
 @record

@@ -5,14 +5,12 @@ YAML in and out with the line of every key (`yamlio`, `yamlbounds`, `yamlnodes`,
 in `yaml_cache`), the JSON Schemas and checking a file against one (`schemas`, `schema_check`), the loaded
 project and the one loader (`project`), the typed values (declared with `records`): catalogs (`models`,
 written and read by `catalog`), notes (`notes`) and what they state of values set at run time
-(`run_time_values`), probe evidence (`evidence`), the specification's classification (`spec`), example
-requests (`examples`) and the official clients' call for each (`client_calls`), pages and their front matter
-(`pages`), cited symbols and their fingerprints (`symbols`); findings as values (`findings`) and the reports
-made of them (`reports`), OpenAPI fragments of routes catalogs and their merge into an application's document
-(`openapi`), the one writer (`writer`), files as committed at a verified git ref (`git_ref`), text for a
-GitHub Actions log that runs no command it echoes (`workflow_commands`), compiled templates (`template_cache`,
-in the folder `cache_dir` names), the bounded Jinja sandbox every template and note renders in (`sandbox`,
-`render_budget`), and the limits every input is held to (`limits`).
+(`run_time_values`), probe evidence (`evidence`), the specification's classification (`spec`), pages and
+their front matter (`pages`), cited symbols and their fingerprints (`symbols`); findings as values
+(`findings`) and the reports made of them (`reports`), OpenAPI fragments of routes catalogs and their merge
+into an application's document (`openapi`), the one writer (`writer`), files as committed at a verified git
+ref (`git_ref`), text for a GitHub Actions log that runs no command it echoes (`workflow_commands`), the
+folder caches live in (`cache_dir`), and the limits every input is held to (`limits`).
 
 May import: the standard library and third-party libraries only; never another docgen subpackage.
 """

@@ -23,7 +23,7 @@ T = TypeVar("T")
 
 @record
 class WrittenExample:
-    """An entry's `example:` as written, counts not yet worked out (see `generator.core.examples`)."""
+    """An entry's `example:` as written, counts not yet worked out (see `generator.examples.requests`)."""
 
     given: frozenset[str]
     """The fields the notes write: `body: null` is a body, a missing `body` is none."""

@@ -4,5 +4,5 @@ Owns: replaying each documented example against the server and building the evid
 every example through the official clients (`clients`) against servers it starts under uvicorn (`servers`);
 keeping the earlier outcomes of a client the user left out by name (`kept`).
 
-May import: `generator.core`.
+May import: `generator.core`, `generator.templating`, `generator.examples`.
 """

@@ -1,8 +1,8 @@
 """The official clients' half of `docgen probe`: every example through the Python and TypeScript SDKs.
 
-Each example becomes a client action (`generator.core.client_calls`); the runners in `clients/` (the Python
-SDK in each connect mode, the TypeScript SDK with Node) take all their actions in one process each and print
-one outcome per line: the exception (class, code, message), the result (`isError` and text), or that the
+Each example becomes a client action (`generator.examples.client_calls`); the runners in `clients/` (the
+Python SDK in each connect mode, the TypeScript SDK with Node) take all their actions in one process each and
+print one outcome per line: the exception (class, code, message), the result (`isError` and text), or that the
 client would not send the request. A runner that cannot run here (no Node, no Node packages, no Python SDK)
 stops probe before anything runs, naming what is missing, unless the user skips its clients by name
 (`--skip-client`); their previous outcomes are then kept (`generator.probe.kept`).
@@ -26,7 +26,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from generator.core.client_calls import (
+from generator.core.errors import ConfigError
+from generator.core.evidence import RECORDED, Evidence
+from generator.core.records import record
+from generator.examples.client_calls import (
     CLIENT_NAMES,
     PYTHON_MODES,
     RUNNERS_ROOT,
@@ -34,10 +37,7 @@ from generator.core.client_calls import (
     ClientCall,
     client_call,
 )
-from generator.core.errors import ConfigError
-from generator.core.evidence import RECORDED, Evidence
-from generator.core.examples import Example
-from generator.core.records import record
+from generator.examples.requests import Example
 from generator.probe.servers import uvicorn_server
 
 MIN_NODE_MAJOR = 20

@@ -13,8 +13,8 @@ import dataclasses
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from generator.core.client_calls import CLIENT_NAMES
 from generator.core.evidence import RECORDED, Evidence, Record
+from generator.examples.client_calls import CLIENT_NAMES
 from generator.probe.clients import RUNNER_CLIENTS
 
 Cells = dict[str, dict[str, Any]]

@@ -2,7 +2,7 @@
 
 This is the one part of docgen that runs the server, and only because it is asked to: in process through
 its ASGI app (`--app MODULE:ATTR`, imported afresh from the project root, so its rate limiter starts
-empty), or over HTTP (`--url`). The requests come from `generator.core.examples`; the evidence is dumped
+empty), or over HTTP (`--url`). The requests come from `generator.examples.requests`; the evidence is dumped
 as YAML and written by `generator.core.writer`: the same bytes for the same answers, apart from the date.
 """
 
@@ -19,10 +19,10 @@ import httpx
 
 from generator.core.errors import ConfigError, SourceError
 from generator.core.evidence import Evidence, Observed, Record
-from generator.core.examples import Example
 from generator.core.models import ErrorsCatalog
 from generator.core.records import record
 from generator.core.yamlio import dump_yaml
+from generator.examples.requests import Example
 from generator.probe.clients import ClientRun
 
 KEPT_HEADERS = ("content-type", "retry-after", "connection")

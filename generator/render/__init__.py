@@ -4,5 +4,5 @@ Owns: region markers (`regions`), what rendering works from (`inputs`), the Jinj
 project's templates (`environment`), what each template sees (`context`, `evidence_context`), the template
 filters (`filters`), and the renderer (`renderer`). Nothing here reads or writes a file.
 
-May import: `generator.core`.
+May import: `generator.core`, `generator.templating`, `generator.examples`.
 """

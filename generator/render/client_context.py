@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from generator.core.client_calls import CLIENT_NAMES, PYTHON_MODES, TYPESCRIPT, client_call
 from generator.core.evidence import RECORDED, Evidence, Record
-from generator.core.examples import Example
 from generator.core.models import ErrorEntry
+from generator.examples.client_calls import CLIENT_NAMES, PYTHON_MODES, TYPESCRIPT, client_call
+from generator.examples.requests import Example
 from generator.render.client_programs import printed, python_program, typescript_program
 
 Context = dict[str, Any]

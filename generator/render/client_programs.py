@@ -1,6 +1,6 @@
 """The page's Python and TypeScript programs for an example, written from its client call, and their output.
 
-`generator.core.client_calls` turns an example into the action `docgen probe` gives the runners in
+`generator.examples.client_calls` turns an example into the action `docgen probe` gives the runners in
 `clients/`; the programs here make the same call with the official SDK, through the same proxy when the
 example needs one, and print what surfaced the way the evidence is shown under them (`printed`). Values
 are written as JSON literals, which both languages read, so nothing from the notes is pasted in as code.
@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from generator.core.client_calls import ClientCall
+from generator.examples.client_calls import ClientCall
 
 STREAMABLE_IMPORT = "from mcp.client.streamable_http import streamable_http_client"
 PY_CALLS = {

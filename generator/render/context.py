@@ -34,7 +34,6 @@ from typing import Any
 import jinja2
 from jinja2.exceptions import SecurityError
 
-from generator.core import template_cache
 from generator.core.errors import TemplateError, suggest
 from generator.core.models import TOOL_KINDS, Catalog, ErrorEntry, ErrorsCatalog, RoutesCatalog, ToolsCatalog
 from generator.core.notes import in_notes_order, stated_values
@@ -50,6 +49,7 @@ from generator.render.evidence_context import (
 from generator.render.inputs import RenderInputs
 from generator.render.regions import Region
 from generator.render.shown import ShownConstants, catalog_view, entry_view
+from generator.templating import template_cache
 
 Context = dict[str, Any]
 """What a template renders with: plain data (mappings, lists, text, numbers), as templates have always had."""

@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping
 
 import jinja2
 
-from generator.core import template_cache
-from generator.core.sandbox import BoundedSandbox
 from generator.render.filters import FILTERS
+from generator.templating import template_cache
+from generator.templating.sandbox import BoundedSandbox
 
 
 class ProjectTemplates(jinja2.BaseLoader):

@@ -22,18 +22,18 @@ from typing import Any
 
 import jinja2
 
-from generator.core import template_cache
 from generator.core.errors import TemplateError
 from generator.core.evidence import Evidence, Record
-from generator.core.examples import curl_command, endpoint_of, examples_of, http_request
 from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.notes import Notes, in_notes_order
 from generator.core.pages import holds_marker
 from generator.core.spec import Comparison, Spec, compare, here, required
+from generator.examples.requests import curl_command, endpoint_of, examples_of, http_request
 from generator.render.client_context import client_differences, client_item
 from generator.render.inputs import RenderInputs
 from generator.render.regions import Region
 from generator.render.shown import ShownConstants
+from generator.templating import template_cache
 
 Context = dict[str, Any]
 

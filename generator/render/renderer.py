@@ -21,13 +21,13 @@ from generator.core.notes import Notes
 from generator.core.pages import page_titles, split_front_matter
 from generator.core.project import Project
 from generator.core.records import record
-from generator.core.sandbox import TemplateFailure
 from generator.render.context import build_context
 from generator.render.environment import make_environment
 from generator.render.inputs import RenderInputs, SymbolLines, no_lines
 from generator.render.provenance import edit_in, edited_places
 from generator.render.regions import Region, RegionState, check_body, parse_regions, splice, state_of
 from generator.render.shown import recording
+from generator.templating.sandbox import TemplateFailure
 
 
 @record

@@ -14,12 +14,12 @@ from collections.abc import Mapping
 
 from generator.core.errors import ConfigError
 from generator.core.evidence import Evidence, source_fingerprints
-from generator.core.examples import Example, endpoint_of, examples_of
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.project import Project, load_project
 from generator.core.records import record
 from generator.core.settings import Settings
 from generator.core.writer import write_outputs
+from generator.examples.requests import Example, endpoint_of, examples_of
 from generator.extract.pipeline import Extraction, extract
 from generator.probe import replay
 from generator.probe.clients import RUNNER_CLIENTS, ClientRun, Runner, changed_cells, probe_clients, runners

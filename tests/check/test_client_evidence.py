@@ -17,9 +17,9 @@ import yaml
 from generator.check.client_evidence import client_findings, pinned_sdks
 from generator.core.errors import InputError
 from generator.core.evidence import Evidence, Record
-from generator.core.examples import Example, examples_of
 from generator.core.findings import Finding
 from generator.core.models import ErrorsCatalog
+from generator.examples.requests import Example, examples_of
 from generator.shell.cli import main
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project, load

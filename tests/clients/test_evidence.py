@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.core.client_calls import CLIENT_NAMES, TYPESCRIPT, ClientCall, client_call
 from generator.core.evidence import Evidence, Record
-from generator.core.examples import examples_of
 from generator.core.models import ErrorsCatalog
+from generator.examples.client_calls import CLIENT_NAMES, TYPESCRIPT, ClientCall, client_call
+from generator.examples.requests import examples_of
 from generator.probe.clients import changed_cells, node_problem, observe_clients, runners
 from generator.probe.servers import uvicorn_server
 from tests.clients.harness import skip_or_fail

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.core.client_calls import TYPESCRIPT, client_call
-from generator.core.examples import Example, examples_of
 from generator.core.models import ErrorsCatalog
+from generator.examples.client_calls import TYPESCRIPT, client_call
+from generator.examples.requests import Example, examples_of
 from generator.probe.clients import node_problem
 from generator.render.client_programs import printed, python_program, typescript_program
 from tests.backend.conftest import run_server, write_docs

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.client_calls import ClientCall
 from generator.core.errors import ConfigError
+from generator.examples.client_calls import ClientCall
 from generator.probe.clients import node_problem, observe_clients, runners
 from generator.probe.servers import uvicorn_server
 from tests.conftest import REPO_ROOT

@@ -1,10 +1,10 @@
 """What an official MCP client has to do to send an example: the SDK call, and what only a proxy can add.
 
-An example (`generator.core.examples`) is the exact request; an SDK builds its requests itself. This module
-works out, from the example alone, the SDK call that sends the same JSON-RPC method with the same params, the
-extra headers the client can add (an `Origin`), and what no client would send on its own (a body that is not
-JSON, a batch, padding, protocol headers or `_meta` that contradict the body). That last part is played by a
-proxy between client and server, which rewrites the call's request on the way.
+An example (`generator.examples.requests`) is the exact request; an SDK builds its requests itself. This
+module works out, from the example alone, the SDK call that sends the same JSON-RPC method with the same
+params, the extra headers the client can add (an `Origin`), and what no client would send on its own (a body
+that is not JSON, a batch, padding, protocol headers or `_meta` that contradict the body). That last part is
+played by a proxy between client and server, which rewrites the call's request on the way.
 
 The result is an *action* in the format of `clients/action.schema.json`, which `docgen probe` hands to the
 runners in `clients/`, and from which the page's Python and TypeScript programs are written. The example is
@@ -17,8 +17,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from generator.core.examples import DEFAULT_HEADERS, Example
 from generator.core.records import record
+from generator.examples.requests import DEFAULT_HEADERS, Example
 
 RUNNERS_ROOT = Path(__file__).resolve().parents[2]
 """The docgen checkout: its `clients/` holds the runners, and its `requirements/*.txt` and

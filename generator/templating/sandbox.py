@@ -7,9 +7,9 @@ through `BoundedSandbox`, built on Jinja's `ImmutableSandboxedEnvironment`:
 - no attribute that starts with `_`, no method that changes a list or a dict, no `str.format` (which reaches
   attributes on its own); the only globals are `range` and `namespace`, the only filters the ones listed in
   `JINJA_FILTERS` plus those the caller offers (generator/render/filters.py);
-- every step is charged to the render's budget (generator/core/render_budget.py): each loop iteration (the
-  code generator wraps every `{% for %}` iterable), each call, filter and operator (all seven operators are
-  intercepted, which also stops Jinja from folding `9**9**9` while it compiles), and joining output;
+- every step is charged to the render's budget (generator/templating/render_budget.py): each loop iteration
+  (the code generator wraps every `{% for %}` iterable), each call, filter and operator (all seven operators
+  are intercepted, which also stops Jinja from folding `9**9**9` while it compiles), and joining output;
 - templates are read by docgen's own reader: regular files inside the templates folder, under the size limit;
 - any error while rendering, `{{ 1/0 }}` included, comes out as a `jinja2.TemplateError` whose traceback
   still holds the template's frames, so callers locate it at the template's line.
@@ -29,9 +29,9 @@ from jinja2.runtime import Macro
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Namespace
 
-from generator.core import render_budget as budget
 from generator.core.errors import DocgenError
 from generator.core.limits import TEMPLATE_MAX_TEXT
+from generator.templating import render_budget as budget
 
 JINJA_FILTERS = (
     *("abs", "float", "int", "round", "sum", "max", "min", "count", "length", "wordcount"),  # numbers

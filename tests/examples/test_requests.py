@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from generator.core import examples
 from generator.core.errors import CatalogError
-from generator.core.examples import Example, Where, curl_command, examples_of, http_request
 from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.notes import WrittenExample, parse_notes
 from generator.core.yamlio import load_yaml
+from generator.examples import requests as examples
+from generator.examples.requests import Example, Where, curl_command, examples_of, http_request
 from generator.shell.cli import main
 from tests.helpers import copy_project
 

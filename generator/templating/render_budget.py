@@ -1,6 +1,6 @@
 """What one render may cost: its work, the size of every value it makes, and its time.
 
-The sandbox (generator/core/sandbox.py) stops templates from reaching anything outside the data they are
+The sandbox (generator/templating/sandbox.py) stops templates from reaching anything outside the data they are
 given; this module stops them from asking for more work or memory than a page can need. Every step the
 sandbox intercepts (a loop iteration, a call, a filter, an operator, joining output) is charged to the budget
 of the render it belongs to, and a step whose result would be too large is refused before it is computed:

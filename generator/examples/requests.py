@@ -17,16 +17,16 @@ from urllib.parse import urlsplit
 
 import jinja2
 
-from generator.core import template_cache
 from generator.core.errors import CatalogError
 from generator.core.limits import EXAMPLE_MAX_BYTES, EXAMPLE_MAX_REPEAT
 from generator.core.models import ErrorsCatalog, Json
 from generator.core.notes import Notes, WrittenExample
 from generator.core.pages import holds_marker
 from generator.core.records import record
-from generator.core.render_budget import short
-from generator.core.sandbox import BoundedSandbox
 from generator.core.yamlio import LoadedYaml
+from generator.templating import template_cache
+from generator.templating.render_budget import short
+from generator.templating.sandbox import BoundedSandbox
 
 DEFAULT_HEADERS = (("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream"))
 DEFAULT_ENDPOINT = "http://127.0.0.1:8000/mcp"

@@ -41,7 +41,7 @@ def verified_commit(root: Path, ref: str) -> Commit:
     """The commit `ref` names in the repository holding `root`; a ConfigError (exit 2) naming the ref when it
     is empty, shaped like an option, holds a control character, or names no commit."""
     _refuse_shape(ref)
-    done = _git(
+    done = run_git(
         root, "rev-parse", "--show-prefix", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"
     )
     lines = done.stdout.decode("utf-8", "replace").split("\n")
@@ -71,7 +71,7 @@ def bytes_at(root: Path, commit: Commit, relative: str) -> bytes | None:
     shown = f"{commit.ref}:{relative}"
     if "\n" in relative or "\r" in relative:
         raise ConfigError(f"cannot look up {shown!r} in git: the path holds a line break", hint=_FETCH_HINT)
-    found = _git(
+    found = run_git(
         root,
         "cat-file",
         "--batch-check=%(objectname) %(objecttype) %(objectsize)",
@@ -90,13 +90,13 @@ def bytes_at(root: Path, commit: Commit, relative: str) -> bytes | None:
             file=shown,
             hint="docgen reads no file this large; compare against another --base",
         )
-    read = _git(root, "cat-file", "--end-of-options", "blob", blob)
+    read = run_git(root, "cat-file", "--end-of-options", "blob", blob)
     if read.returncode != 0:
         raise InputError(f"git cannot read the file: {_last_line(read.stderr)}", file=shown, hint=_FETCH_HINT)
     return read.stdout
 
 
-def _git(root: Path, *args: str, given: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+def run_git(root: Path, *args: str, given: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     """git `args` in `root`, with no pager, no prompt and no external diff, within GIT_MAX_SECONDS."""
     command = ["git", "--no-pager", *args]
     try:

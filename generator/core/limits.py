@@ -54,3 +54,7 @@ MAX_JSON_INT_DIGITS = 1_234
 
 GIT_MAX_SECONDS = 60.0
 """How long one git call may take (`docgen check --base` reads the errors catalogs as committed there)."""
+
+HISTORY_MAX_BYTES = 256 * 1024 * 1024
+"""How many bytes all the committed versions of one catalog may hold together, for its changelog: about
+10,000 versions of a 25 KB catalog."""

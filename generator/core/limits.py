@@ -54,3 +54,7 @@ MAX_JSON_INT_DIGITS = 1_234
 
 GIT_MAX_SECONDS = 60.0
 """How long one git call may take (`docgen check --base` reads the errors catalogs as committed there)."""
+
+GIT_DIFF_MAX_BYTES = 64 * 1024 * 1024
+"""The most bytes `git diff` (and the list of untracked files) may print for `docgen check --base`, which
+reads them to annotate only the lines a pull request changed."""

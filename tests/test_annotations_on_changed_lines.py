@@ -9,7 +9,9 @@ one status changed in `backend/`, as a backend engineer would change it.
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -170,14 +172,46 @@ def test_the_diff_is_read_by_its_hunk_counts_not_by_what_lines_look_like() -> No
             b"+++ /dev/null",
             b"@@ -1 +0,0 @@",
             b"-x",
+            b"diff --git ctx.py ctx.py",  # hunks merged with context, as diff.interHunkContext would
+            b"--- ctx.py",
+            b"+++ ctx.py",
+            b"@@ -20,4 +21,4 @@",
+            b" same",
+            b"-a",
+            b"+b",
+            b"\\ No newline at end of file",
+            b" same",
+            b"+c",
+            b"-d",
             b"diff --git pic.png pic.png",
             b"Binary files pic.png and pic.png differ",
             b"",
         ]
     )
-    assert changed_in_diff(diff) == {"a.py": frozenset({3, 4, 5, 12}), 'q"é.md': frozenset({1})}
+    assert changed_in_diff(diff) == {
+        "a.py": frozenset({3, 4, 5, 12}),
+        'q"é.md': frozenset({1}),
+        "ctx.py": frozenset({22, 24}),
+    }
 
 
 def test_a_finding_without_a_line_counts_when_its_file_changed() -> None:
     changed = ChangedLines(ref="main", lines={"data/x.yaml": frozenset({4})}, whole=frozenset())
     assert changed.touches("data/x.yaml", None) and not changed.touches("data/y.yaml", None)
+
+
+def test_a_git_call_past_the_time_limit_is_stopped_and_an_error(
+    changed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A git that never finishes (a huge repository, a hung filesystem) stands in as `sleep`.
+    def hanging(_root: Path, _args: tuple[str, ...], stderr: IO[bytes]) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(["sleep", "30"], stdout=subprocess.PIPE, stderr=stderr)
+
+    monkeypatch.setattr(git_ref, "_spawn", hanging)
+    monkeypatch.setattr(git_ref, "GIT_MAX_SECONDS", 0.2)
+    started = time.monotonic()
+    with pytest.raises(InputError) as caught:
+        changed_lines(changed, verified_commit(changed, "HEAD"))
+    assert time.monotonic() - started < 10
+    assert caught.value.file == "git diff HEAD"
+    assert caught.value.message == "git took longer than 0.2 s, docgen's limit for one git call"

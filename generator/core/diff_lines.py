@@ -42,33 +42,34 @@ class ChangedLines:
 def changed_in_diff(diff: bytes) -> dict[str, frozenset[int]]:
     """Path -> changed lines of a `git diff --unified=0 --no-prefix` output (paths as git prints them).
 
-    An added or rewritten line counts where it now stands. A pure deletion (`+N,0`) counts on the line
-    after it, where the removed lines stood and where GitHub shows the deletion. A deleted file, or a
-    binary one (no `+++` line), has no lines.
+    An added or rewritten line counts where it now stands; a context line (should a configuration add
+    some) does not. A pure deletion (`+N,0`) counts on the line after it, where the removed lines stood and
+    where GitHub shows the deletion. A deleted file, or a binary one (no `+++` line), has no lines.
     """
     found: dict[str, set[int]] = {}
-    current: set[int] | None = None
-    old_left = new_left = 0
+    current: set[int] = set()
+    old_left = new_left = number = 0
     for line in diff.split(b"\n"):
-        if old_left or new_left:  # inside a hunk: only its own lines, whatever they read like
-            if line.startswith(b"-"):
+        if old_left > 0 or new_left > 0:  # inside a hunk: only its own lines, whatever they read like
+            if line.startswith(b"+"):
+                current.add(number)
+                number, new_left = number + 1, new_left - 1
+            elif line.startswith(b"-"):
                 old_left -= 1
-            elif line.startswith(b"+"):
-                new_left -= 1
-            continue
+            elif line.startswith(b" "):
+                number, old_left, new_left = number + 1, old_left - 1, new_left - 1
+            continue  # and `\ No newline at end of file`, which belongs to the line before it
         if line.startswith(b"diff --git "):
-            current = None
+            current = set()  # a file with no `+++` line (binary, a mode change) records nothing
         elif line.startswith(b"+++ "):
             name = line[4:]
-            current = None if name == b"/dev/null" else found.setdefault(_unquoted(name), set())
-        elif line.startswith(b"@@ ") and current is not None:
-            hunk = _HUNK.match(line)
-            if hunk is None:
-                continue
+            current = set() if name == b"/dev/null" else found.setdefault(_unquoted(name), set())
+        elif line.startswith(b"@@ ") and (hunk := _HUNK.match(line)) is not None:
             old_left = int(hunk[1]) if hunk[1] is not None else 1
-            start = int(hunk[2])
+            number = int(hunk[2])
             new_left = int(hunk[3]) if hunk[3] is not None else 1
-            current.update(range(start, start + new_left) if new_left else (start + 1,))
+            if not new_left:
+                current.add(number + 1)
     return {path: frozenset(lines) for path, lines in found.items() if lines}
 
 

@@ -104,7 +104,8 @@ def changed_lines(root: Path, commit: Commit) -> ChangedLines:
     """The lines of the project under `root` that differ from `commit`: tracked files as they are now
     (committed or not) against it, and every line of a file git does not track yet (unless ignored)."""
     # --relative keeps to the project's folder and names paths from it, as findings do; the options after
-    # it fix what configuration could change (renames, prefixes, colour, an external diff or a textconv).
+    # it fix what configuration could change (renames, prefixes, colour, hunks merged with context, a
+    # submodule's own diff, an external diff or a textconv).
     diff = _git_capped(
         root,
         "-c",
@@ -117,6 +118,8 @@ def changed_lines(root: Path, commit: Commit) -> ChangedLines:
         "--no-textconv",
         "--no-renames",
         "--no-prefix",
+        "--inter-hunk-context=0",
+        "--submodule=short",
         commit.id,
         "--",
         shown=f"git diff {commit.ref}",
@@ -219,7 +222,8 @@ def _environment() -> dict[str, str]:
     environment = {
         name: value
         for name, value in os.environ.items()
-        if name not in {"GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "GIT_ASKPASS", "SSH_ASKPASS"}
+        if name
+        not in {"GIT_EXTERNAL_DIFF", "GIT_DIFF_OPTS", "GIT_PAGER", "PAGER", "GIT_ASKPASS", "SSH_ASKPASS"}
     }
     return environment | {"GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
 

@@ -190,3 +190,30 @@ def test_a_row_without_evidence_fails_the_strict_build_and_the_header_says_so(
     built = mkdocs_build(project, tmp_path / "site")
     assert built.returncode != 0
     assert "row 'header-mismatch' has no recorded answer to its current example" in built.stderr
+
+
+def test_a_row_changed_since_probe_fails_the_strict_build(repo_root: Path, tmp_path: Path) -> None:
+    """The status changed in the source, then extract and render, no probe: the page says the row was not
+    replayed since the change, and the strict build fails naming the row until probe runs again."""
+    project = copy_site(repo_root, tmp_path / "project")
+    server = project / "backend" / "app" / "mcp_server.py"
+    text = server.read_text(encoding="utf-8")
+    old = 'f"Method not found: {method}", status=404)'
+    assert old in text, "the test needs updating"
+    server.write_text(text.replace(old, old.replace("404", "400")), encoding="utf-8")
+    for command in ("extract", "render"):
+        done = subprocess.run(
+            [sys.executable, "-m", "generator", command],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+    built = mkdocs_build(project, tmp_path / "site")
+    assert built.returncode != 0
+    assert (
+        "row 'method-not-found' has a new code or status since its answer was recorded, so its page says it "
+        "was not replayed since the change"
+    ) in built.stderr
+    assert "has no recorded answer" not in built.stderr

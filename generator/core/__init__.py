@@ -9,8 +9,9 @@ written and read by `catalog`), notes (`notes`) and what they state of values se
 their front matter (`pages`), cited symbols and their fingerprints (`symbols`); findings as values
 (`findings`) and the reports made of them (`reports`), OpenAPI fragments of routes catalogs and their merge
 into an application's document (`openapi`), the one writer (`writer`), files as committed at a verified git
-ref (`git_ref`), text for a GitHub Actions log that runs no command it echoes (`workflow_commands`), the
-folder caches live in (`cache_dir`), and the limits every input is held to (`limits`).
+ref and the lines changed since it (`git_ref`, `diff_lines`), text for a GitHub Actions log that runs no
+command it echoes (`workflow_commands`), the folder caches live in (`cache_dir`), and the limits every input
+is held to (`limits`).
 
 May import: the standard library and third-party libraries only; never another docgen subpackage.
 """

@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import field
 from typing import Any
 
-from generator.core.models import ErrorsCatalog, Json
+from generator.core.models import ErrorEntry, ErrorsCatalog, Json
 from generator.core.records import record
 from generator.core.schemas import validate
 from generator.core.symbols import SourceFiles
@@ -127,6 +127,18 @@ class Evidence:
             "clients": {name: dict(client) for name, client in self.clients.items()},
             "entries": [record.as_data() for record in self.entries],
         }
+
+
+def still_holds(record: Record, entry: ErrorEntry) -> bool:
+    """Whether `record` was taken against the row as the table states it now.
+
+    probe records the code and status the catalog said when it ran (`expected`). When the author changes
+    either in the source and runs `docgen extract && docgen render`, the answer recorded then was given by
+    the server before the change: a page must not show it as what the server or a client does now, only
+    that the row has not been replayed since. A record without `expected` (an untriggerable example, which
+    probe never sends) states no answer, so there is nothing it could contradict.
+    """
+    return record.expected is None or record.expected == (entry.code, entry.status)
 
 
 def parse_evidence(loaded: LoadedYaml) -> Evidence:

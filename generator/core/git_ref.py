@@ -13,11 +13,15 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import tempfile
+import threading
 import unicodedata
 from pathlib import Path
+from typing import IO
 
+from generator.core.diff_lines import ChangedLines, changed_in_diff, untracked
 from generator.core.errors import ConfigError, InputError
-from generator.core.limits import GIT_MAX_SECONDS, MAX_FILE_BYTES
+from generator.core.limits import GIT_DIFF_MAX_BYTES, GIT_MAX_SECONDS, MAX_FILE_BYTES
 from generator.core.records import record
 
 _HEX = re.compile("[0-9a-f]{40}|[0-9a-f]{64}")
@@ -96,6 +100,102 @@ def bytes_at(root: Path, commit: Commit, relative: str) -> bytes | None:
     return read.stdout
 
 
+def changed_lines(root: Path, commit: Commit) -> ChangedLines:
+    """The lines of the project under `root` that differ from `commit`: tracked files as they are now
+    (committed or not) against it, and every line of a file git does not track yet (unless ignored)."""
+    # --relative keeps to the project's folder and names paths from it, as findings do; the options after
+    # it fix what configuration could change (renames, prefixes, colour, hunks merged with context, a
+    # submodule's own diff, an external diff or a textconv).
+    diff = _git_capped(
+        root,
+        "-c",
+        "core.quotePath=false",
+        "diff",
+        "--relative",
+        "--unified=0",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--no-renames",
+        "--no-prefix",
+        "--inter-hunk-context=0",
+        "--submodule=short",
+        commit.id,
+        "--",
+        shown=f"git diff {commit.ref}",
+    )
+    listing = _git_capped(root, "ls-files", "--others", "--exclude-standard", "-z", shown="git ls-files")
+    return ChangedLines(ref=commit.ref, lines=changed_in_diff(diff), whole=untracked(listing))
+
+
+def _git_capped(root: Path, *args: str, shown: str) -> bytes:
+    """What git `args` prints, read up to GIT_DIFF_MAX_BYTES: past it, or past GIT_MAX_SECONDS, git is
+    stopped and the call is an error (`shown` names it), never a cut answer, which would hide changes."""
+    with tempfile.TemporaryFile() as stderr:
+        process = _spawn(root, args, stderr)
+        expired = threading.Event()
+
+        def stop() -> None:
+            expired.set()
+            process.kill()
+
+        timer = threading.Timer(GIT_MAX_SECONDS, stop)
+        timer.start()
+        try:
+            output = _read_capped(process, shown)
+            process.wait()
+        finally:
+            timer.cancel()
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        stderr.seek(0)
+        said = _last_line(stderr.read(64 * 1024))
+    if expired.is_set():
+        raise InputError(
+            f"git took longer than {GIT_MAX_SECONDS:g} s, docgen's limit for one git call",
+            file=shown,
+            hint="check the repository (`git fsck`), or drop --base",
+        )
+    if process.returncode != 0:
+        raise InputError(f"git failed: {said or f'exit {process.returncode}'}", file=shown, hint=_FETCH_HINT)
+    return output
+
+
+def _spawn(root: Path, args: tuple[str, ...], stderr: IO[bytes]) -> subprocess.Popen[bytes]:
+    try:
+        return subprocess.Popen(
+            ["git", "--no-pager", *args],
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            env=_environment(),
+        )
+    except OSError as err:
+        raise ConfigError(f"cannot run git: {err.strerror}", hint="install git, or drop --base") from err
+
+
+def _read_capped(process: subprocess.Popen[bytes], shown: str) -> bytes:
+    """Standard output of `process` to its end; an InputError as soon as it passes GIT_DIFF_MAX_BYTES."""
+    assert process.stdout is not None  # opened with stdout=PIPE
+    chunks: list[bytes] = []
+    size = 0
+    with process.stdout:
+        while chunk := process.stdout.read(1 << 16):
+            size += len(chunk)
+            if size > GIT_DIFF_MAX_BYTES:
+                raise InputError(
+                    f"git printed more than {GIT_DIFF_MAX_BYTES:,} bytes, docgen's limit for the changes "
+                    "it annotates",
+                    file=shown,
+                    hint="compare against a nearer --base, or drop --base (the report then lists every "
+                    "finding as an annotation)",
+                )
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def run_git(root: Path, *args: str, given: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     """git `args` in `root`, with no pager, no prompt and no external diff, within GIT_MAX_SECONDS."""
     command = ["git", "--no-pager", *args]
@@ -122,7 +222,8 @@ def _environment() -> dict[str, str]:
     environment = {
         name: value
         for name, value in os.environ.items()
-        if name not in {"GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "GIT_ASKPASS", "SSH_ASKPASS"}
+        if name
+        not in {"GIT_EXTERNAL_DIFF", "GIT_DIFF_OPTS", "GIT_PAGER", "PAGER", "GIT_ASKPASS", "SSH_ASKPASS"}
     }
     return environment | {"GIT_PAGER": "cat", "PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
 

@@ -58,3 +58,7 @@ GIT_MAX_SECONDS = 60.0
 HISTORY_MAX_BYTES = 256 * 1024 * 1024
 """How many bytes all the committed versions of one catalog may hold together, for its changelog: about
 10,000 versions of a 25 KB catalog."""
+
+GIT_DIFF_MAX_BYTES = 64 * 1024 * 1024
+"""The most bytes `git diff` (and the list of untracked files) may print for `docgen check --base`, which
+reads them to annotate only the lines a pull request changed."""

@@ -13,9 +13,10 @@ from dataclasses import field
 from typing import Any
 
 from generator.core.catalog import parse_catalog
+from generator.core.diff_lines import ChangedLines
 from generator.core.errors import CatalogError, TemplateError
 from generator.core.evidence import Evidence, parse_evidence
-from generator.core.git_ref import Commit, bytes_at, verified_commit
+from generator.core.git_ref import Commit, bytes_at, changed_lines, verified_commit
 from generator.core.models import Catalog, ErrorsCatalog, ToolsCatalog
 from generator.core.notes import Notes, parse_notes
 from generator.core.openapi import read_openapi
@@ -80,6 +81,8 @@ class Project:
     base_ref: str | None = None
     base: Mapping[str, ErrorsCatalog | None] = field(default_factory=dict)
     """With `base_ref`: each errors catalog as committed at that ref (None: not there, or unreadable)."""
+    changed: ChangedLines | None = None
+    """With `base_ref`: the lines changed since that ref, the only ones `--format github` annotates."""
     fragments: Mapping[str, str | None] = field(default_factory=dict)
     """Routes catalog name -> its committed OpenAPI fragment's text (None: not written yet)."""
     openapi: Mapping[str, dict[str, Any]] = field(default_factory=dict)
@@ -138,6 +141,7 @@ def load_project(
         templates=_templates(settings) if pages is not None else {},
         base_ref=base,
         base=_base_catalogs(settings, commit) if commit is not None else {},
+        changed=changed_lines(settings.root, commit) if commit is not None else None,
         fragments=_fragments(settings),
         openapi=_openapi_documents(settings) if site else {},
         # Last, so that a page's front-matter error still comes after any other file's.

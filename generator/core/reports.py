@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from generator.core.diff_lines import ChangedLines
 from generator.core.evidence import PROBE
 from generator.core.findings import GROUPS, Finding, Kind, group_of, importance, in_report_order
 from generator.core.workflow_commands import escape_data, escape_property, inert, stop_commands
@@ -101,11 +102,14 @@ def _by_place(findings: Sequence[Finding]) -> list[list[Finding]]:
     return sorted(places.values(), key=lambda group: importance(group[0]))
 
 
-def as_github(findings: Sequence[Finding], *, limit: int = ANNOTATION_LIMIT) -> str:
+def as_github(
+    findings: Sequence[Finding], *, limit: int = ANNOTATION_LIMIT, changed: ChangedLines | None = None
+) -> str:
     """GitHub workflow commands: one `::error` per source line (its findings together, the most important
     first), at most `limit` in all; past the limit, the last annotation says how many more the job summary
-    lists."""
-    places = _by_place(findings)
+    lists. With `changed` (from `--base`), only places on a changed line are annotated, those in the
+    server's source before the others (see `annotated_places`)."""
+    places = _by_place(findings) if changed is None else annotated_places(findings, changed)
     shown = places if len(places) <= limit else places[: limit - 1]
     lines = []
     for group in shown:
@@ -130,13 +134,37 @@ def as_github(findings: Sequence[Finding], *, limit: int = ANNOTATION_LIMIT) -> 
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def as_github_log(findings: Sequence[Finding], *, token: str | None = None) -> str:
-    """What `docgen check --format github` prints: the annotations, then (with findings) the text report
-    between `::stop-commands::` and its random token, every line of it inert, so that nothing a pull request
-    wrote into a diff, a name or a value runs as a workflow command (see `workflow_commands`)."""
+def annotated_places(findings: Sequence[Finding], changed: ChangedLines) -> list[list[Finding]]:
+    """The places `as_github` annotates when it knows the changed lines: those on a line the pull request
+    changed (GitHub shows an annotation elsewhere apart from the diff, where nobody reviews), a place in
+    Python source first, since a changed source line is the cause and a page or data line what follows
+    from it; otherwise most important first."""
+    places = [group for group in _by_place(findings) if changed.touches(group[0].file, group[0].line)]
+    return sorted(places, key=lambda group: (not group[0].file.endswith(".py"), importance(group[0])))
+
+
+def not_annotated(findings: Sequence[Finding], changed: ChangedLines) -> str:
+    """The log line that counts the findings `annotated_places` leaves to the text report; empty if none."""
+    left = sum(1 for finding in findings if not changed.touches(finding.file, finding.line))
+    if not left:
+        return ""
+    return (
+        f"docgen check: {left} of {len(findings)} finding(s) not annotated, as they are on no line changed "
+        f"since {changed.ref}; the report below lists every finding\n"
+    )
+
+
+def as_github_log(
+    findings: Sequence[Finding], *, token: str | None = None, changed: ChangedLines | None = None
+) -> str:
+    """What `docgen check --format github` prints: the annotations (with `changed`, only on changed lines,
+    then a line counting the others), then (with findings) the text report between `::stop-commands::` and
+    its random token, every line of it inert, so that nothing a pull request wrote into a diff, a name or a
+    value runs as a workflow command (see `workflow_commands`)."""
     if not findings:
         return as_github(findings)
-    return as_github(findings) + stop_commands(inert(as_text(findings)), token)
+    count = inert(not_annotated(findings, changed)) if changed is not None else ""
+    return as_github(findings, changed=changed) + count + stop_commands(inert(as_text(findings)), token)
 
 
 def summary(findings: Sequence[Finding], *, exit_code: int) -> dict[str, Any]:

@@ -5,9 +5,10 @@
   `summary` (one line per client, Markdown), `proxy` (what the programs' proxy changes, or None), `cannot`
   (why no SDK call sends the request, or None) and `probed`; None when the example is untriggerable.
 - `client-differences`: `differences`, one per example where a client reports something other than the
-  table's code, where the clients disagree, or where some client has not run it (`title`, `anchor`, `code`,
-  `status`, `lines`: Markdown, one per group of clients); `agreeing`: the examples every client has run and
-  reports with the table's code; `missing`: the examples with no client evidence yet.
+  table's code, where the clients disagree, where some client has not run it, or where the row's code or
+  status changed since they ran it (`title`, `anchor`, `code`, `status`, `lines`: Markdown, one per group of
+  clients, or one saying it was not replayed since the change); `agreeing`: the examples every client has
+  run and reports with the table's code; `missing`: the examples with no client evidence yet.
 
 Nothing is said that no run showed: a client with no outcome for an example is said not to have run it, and
 an outcome kept from an earlier run than the evidence's (probe skipped that client) carries its own date.
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from generator.core.evidence import RECORDED, Evidence, Record
+from generator.core.evidence import RECORDED, Evidence, Record, still_holds
 from generator.core.models import ErrorEntry
 from generator.examples.client_calls import CLIENT_NAMES, PYTHON_MODES, TYPESCRIPT, client_call
 from generator.examples.requests import Example
@@ -27,6 +28,7 @@ from generator.render.client_programs import printed, python_program, typescript
 Context = dict[str, Any]
 LABELS = {f"python-{mode}": f"Python ({mode})" for mode in PYTHON_MODES} | {TYPESCRIPT: "TypeScript"}
 NOT_RUN = "has not run this example (no outcome recorded)"
+NOT_SINCE = "not replayed by the official clients since this row's code or status changed"
 
 
 def cells_of(record: Record | None, example: Example) -> Mapping[str, Mapping[str, Any]]:
@@ -141,9 +143,13 @@ def client_differences(
         example = examples.get(entry.id)
         if example is None or not example.triggerable:
             continue
-        cells = cells_of(records.get(entry.id), example)
+        record = records.get(entry.id)
+        cells = cells_of(record, example)
         link = {"title": entry.id.replace("-", " ").capitalize(), "anchor": f"ex-{entry.id}"}
-        if not cells:
+        if cells and record is not None and not still_holds(record, entry):
+            # What the clients reported answers the row as it was: say only that they have not run it since.
+            differences.append({**link, "code": entry.code, "status": entry.status, "lines": [NOT_SINCE]})
+        elif not cells:
             missing.append(link)
         elif all(name in cells and agrees(cells[name], entry) for name in CLIENT_NAMES):
             agreeing.append(link)

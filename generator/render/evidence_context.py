@@ -1,12 +1,15 @@
 """Context for the regions that show behaviour: probe evidence, example requests, and spec conformance.
 
 - `page-header` with `evidence=CATALOG` in its marker: `header.reproduced` (`probed`, `rows`, `reproduced`,
-  `untriggerable`, and the ids of the rows `differing` from the table and `unreplayed`: no evidence for the
-  current example), from `data/<catalog>.evidence.yaml`; None without the attribute or the file.
+  `untriggerable`, and the ids of the rows `differing` from the table, `unreplayed`: no evidence for the
+  current example, and `changed`: replayed only before the row's code or status changed), from
+  `data/<catalog>.evidence.yaml`; None without the attribute or the file.
 - `error-examples`: `examples`, one per entry with an example, in table order: `id`, `title`, `anchor`, `row`
   (the table row's anchor), `code`, `status`, `repeat`, `untriggerable`, `http`, `curl`,
   `client_note`, `response` (`probed`, `text`, the JSON body indented; None before probe has replayed the
-  example) and `clients` (see `generator.render.client_context`).
+  example), `clients` (see `generator.render.client_context`) and `changed`: whether the row's code or
+  status changed since probe replayed the example (then `response` and the clients' outputs are left out,
+  since they answered the row as it was).
 - `client-differences`: see `generator.render.client_context`.
 - `spec-differences`: `spec` (`title`, `url`, `file`), `differences` and `agreements` (each `condition`,
   `here`, `required`, `level`, `section`, `url`, `note`, `reason`), and `silent`: entries no condition names.
@@ -23,7 +26,7 @@ from typing import Any
 import jinja2
 
 from generator.core.errors import TemplateError
-from generator.core.evidence import Evidence, Record
+from generator.core.evidence import Evidence, Record, still_holds
 from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.notes import Notes, in_notes_order
 from generator.core.pages import holds_marker
@@ -70,6 +73,7 @@ def header_evidence(inputs: RenderInputs, region: Region) -> dict[str, Any] | No
     rows = reproduced = untriggerable = 0
     differing: list[str] = []
     unreplayed: list[str] = []
+    changed: list[str] = []
     for entry in catalog.entries:
         example = examples.get(entry.id)
         if example is not None and not example.triggerable:
@@ -80,6 +84,8 @@ def header_evidence(inputs: RenderInputs, region: Region) -> dict[str, Any] | No
         observed = record.observed if record is not None else None
         if example is None or record is None or observed is None or record.example != example.fingerprint:
             unreplayed.append(entry.id)
+        elif not still_holds(record, entry):
+            changed.append(entry.id)
         elif (observed.code, observed.status) == (entry.code, entry.status):
             reproduced += 1
         else:
@@ -91,6 +97,7 @@ def header_evidence(inputs: RenderInputs, region: Region) -> dict[str, Any] | No
         "untriggerable": untriggerable,
         "differing": differing,
         "unreplayed": unreplayed,
+        "changed": changed,
     }
 
 
@@ -110,6 +117,7 @@ def error_examples(inputs: RenderInputs, region: Region, page: str, context: Con
         if example is None:
             continue
         raw = written[entry.id]
+        record, changed = replayed_as_stated(records.get(entry.id), entry)
         item: Context = {
             "id": entry.id,
             "title": entry.id.replace("-", " ").capitalize(),
@@ -122,11 +130,20 @@ def error_examples(inputs: RenderInputs, region: Region, page: str, context: Con
             "http": http_request(example, endpoint) if example.triggerable else None,
             "curl": curl_command(example, endpoint) if example.triggerable else None,
             "client_note": _text(inputs, raw.client_note, "client_note", variables, notes, entry.id),
-            "response": _response(records.get(entry.id), evidence, example.fingerprint),
-            "clients": client_item(entry, example, records.get(entry.id), evidence, endpoint),
+            "response": _response(record, evidence, example.fingerprint),
+            "clients": client_item(entry, example, record, evidence, endpoint),
+            "changed": changed,
         }
         shown.append(item)
     return {"examples": shown, "endpoint": endpoint}
+
+
+def replayed_as_stated(record: Record | None, entry: ErrorEntry) -> tuple[Record | None, bool]:
+    """`record` and False while it still holds for the row; None and True once the row's code or status
+    changed since it was taken, so that nothing the server or a client answered then reads as today's."""
+    if record is not None and not still_holds(record, entry):
+        return None, True
+    return record, False
 
 
 def _text(

@@ -132,9 +132,9 @@ def _add_check(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=("text", "github", "json"),
         default="text",
         help="text (grouped, with diffs, ending with what is left to do; default), github (one ::error "
-        "annotation per line at fault, at most 10, then the text report inside ::stop-commands::; the "
-        "Markdown report is appended to $GITHUB_STEP_SUMMARY when set) or json (a summary and every finding; "
-        "see check-report.schema.json)",
+        "annotation per line at fault, at most 10, with --base only on lines changed since REF, then the "
+        "text report inside ::stop-commands::; the Markdown report is appended to $GITHUB_STEP_SUMMARY when "
+        "set) or json (a summary and every finding; see check-report.schema.json)",
     )
     check.add_argument(
         "--base",

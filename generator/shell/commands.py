@@ -125,10 +125,11 @@ def _places(region: RegionReport) -> str:
 
 def check_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen check`: report drift between code and docs; write nothing (but the job summary on GitHub)."""
-    findings = run_check(load_project(settings, base=args.base))
+    project = load_project(settings, base=args.base)
+    findings = run_check(project)
     exit_code = 1 if findings else 0
     if args.format == "github":
-        sys.stdout.write(as_github_log(findings))
+        sys.stdout.write(as_github_log(findings, changed=project.changed))
         _append_job_summary(as_markdown(findings))
     elif args.format == "json":
         sys.stdout.write(as_json(findings, exit_code=exit_code))

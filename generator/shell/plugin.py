@@ -34,7 +34,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from generator.core.errors import DocgenError, TemplateError
-from generator.core.evidence import PROBE
+from generator.core.evidence import PROBE, still_holds
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.project import Project, load_project
 from generator.core.schemas import CATALOG_SCHEMA, published_catalog_schema
@@ -217,8 +217,9 @@ def _warn_about(result: PageResult, settings: Settings) -> None:
 
 
 def _warn_about_evidence(project: Project, catalogs: Mapping[str, Catalog], shown: set[str]) -> None:
-    """A WARNING per row a page shows whose current example has no recorded answer, so a strict build fails
-    while a page would read "not replayed yet"."""
+    """A WARNING per row a page shows whose current example has no recorded answer, or whose code or status
+    changed since it was recorded, so a strict build fails while a page would read "not replayed yet" or
+    "not replayed since the change"."""
     for name in sorted(shown):
         catalog, notes = catalogs.get(name), project.notes.get(name)
         if not isinstance(catalog, ErrorsCatalog) or notes is None or not notes.examples():
@@ -226,12 +227,19 @@ def _warn_about_evidence(project: Project, catalogs: Mapping[str, Catalog], show
         evidence = project.evidence.get(name)
         records = evidence.records() if evidence is not None else {}
         shown_file = project.settings.relative(project.settings.evidence_path(name))
+        entries = {entry.id: entry for entry in catalog.entries}
         for entry_id, example in examples_of(catalog, notes).items():
             record = records.get(entry_id)
             if example.triggerable and (record is None or record.example != example.fingerprint):
                 _warn(
                     f"{shown_file}: row '{entry_id}' has no recorded answer to its current example, so its "
                     f"page says it was not replayed yet; run `{PROBE}`, then `docgen render`"
+                )
+            elif record is not None and not still_holds(record, entries[entry_id]):
+                _warn(
+                    f"{shown_file}: row '{entry_id}' has a new code or status since its answer was "
+                    "recorded, so its page says it was not replayed since the change; "
+                    f"run `{PROBE}`, then `docgen render`"
                 )
 
 

@@ -156,6 +156,23 @@ def test_evidence_that_contradicts_the_catalog(project: Path, capsys: pytest.Cap
     start = text.index("- id: method-not-found")
     edited = text[:start] + text[start:].replace("    status: 404", "    status: 405", 2)
     (project / EVIDENCE).write_text(edited, encoding="utf-8")
+    # Both the status probe expected and the one it saw are 405: the table has changed since probe ran, so
+    # the row reads "not replayed since the change", in the client list too.
+    assert kinds(project, capsys) == {
+        "evidence-mismatch": {"method-not-found"},
+        "page-stale": {"page-header", "error-examples", "client-differences"},
+    }
+
+
+def test_an_answer_that_contradicts_the_table_probe_expected(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Probe expected the table's 404 and the server answered 405: the page shows that answer, the client
+    # list is unchanged.
+    text = (project / EVIDENCE).read_text(encoding="utf-8")
+    start = text.index("  observed:\n    status: 404", text.index("- id: method-not-found"))
+    edited = text[:start] + text[start:].replace("    status: 404", "    status: 405", 1)
+    (project / EVIDENCE).write_text(edited, encoding="utf-8")
     assert kinds(project, capsys) == {
         "evidence-mismatch": {"method-not-found"},
         "page-stale": {"page-header", "error-examples"},

@@ -71,17 +71,21 @@ def test_the_github_check_of_a_twelve_finding_change(
     code, out, _err = _run(project, capsys, "check", "--base", "main", "--format", "github")
     assert code == 1
     annotations = [line for line in out.splitlines() if line.startswith("::error")]
-    # GitHub shows ten per step: nine places, then one that says where the rest are.
-    assert len(annotations) == 10
-    located = [line.split("title=")[0] for line in annotations[:9]]
-    assert len(set(located)) == 9
+    # With --base, only the lines the change touched carry annotations: the raise site whose code changed.
+    # The condition's finding stands on the raise below the changed `if` (line 248, not 246), and the
+    # pages, the evidence and the stamps did not change: all of them stay in the log, counted.
     raise_line = _line_of(project, 'INVALID_REQUEST, "Rate limit exceeded"')
-    assert annotations[0].startswith(
+    [annotation] = annotations
+    assert annotation.startswith(
         f"::error file={SERVER},line={raise_line},title=docgen contract-code%3A rate-limited (+1 more)::"
     )
-    assert "code-changed: rate-limited" in annotations[0]
-    assert annotations[9].startswith("::error title=docgen check%3A more findings::")
-    assert "3 more finding(s) at 3 more place(s)" in annotations[9]
+    assert "code-changed: rate-limited" in annotation
+    assert (
+        "docgen check: 11 of 13 finding(s) not annotated, as they are on no line changed since main; "
+        "the report below lists every finding"
+    ) in out.splitlines()
+    assert f"{PAGE}:48: page-stale: error-table:" in out
+    assert f"{SERVER}:{_line_of(project, 'Method not found')}: condition-changed: method-not-found:" in out
 
     # The job summary has the whole report, after what earlier steps wrote.
     written = summary.read_text(encoding="utf-8")
@@ -89,6 +93,22 @@ def test_the_github_check_of_a_twelve_finding_change(
     assert sum(1 for line in written.splitlines() if line.startswith("- `")) == 13
     for kind, count in report["summary"]["by_kind"].items():
         assert f"| `{kind}` | {count} |" in written
+
+    # Without --base every place is annotated, and GitHub shows ten per step: nine places, then one that
+    # says where the rest are.
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY")
+    code, out, _err = _run(project, capsys, "check", "--format", "github")
+    assert code == 1
+    annotations = [line for line in out.splitlines() if line.startswith("::error")]
+    assert len(annotations) == 10
+    located = [line.split("title=")[0] for line in annotations[:9]]
+    assert len(set(located)) == 9
+    assert annotations[0].startswith(
+        f"::error file={SERVER},line={raise_line},title=docgen code-changed%3A rate-limited::"
+    )
+    assert annotations[9].startswith("::error title=docgen check%3A more findings::")
+    assert "3 more finding(s) at 3 more place(s)" in annotations[9]
+    assert "not annotated" not in out
 
 
 def _line_of(root: Path, needle: str) -> int:

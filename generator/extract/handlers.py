@@ -45,12 +45,9 @@ class HandlerRaises:
     sites: tuple[RaiseSite, ...]
 
 
-@record
-class _Body:
-    """Statements the search walks (a function's body, or a `try` body) and the function they belong to."""
-
-    function: griffe.Function
-    statements: list[ast.stmt]
+_Body = tuple[griffe.Function, list[ast.stmt] | None]
+"""What the search walks: a function, and the statements of it to walk (None: its whole body; a `try` body
+is part of one)."""
 
 
 _RAISE_OR_CALL = frozenset({ast.Raise, ast.Call})
@@ -146,29 +143,29 @@ class RaiseIndex:
             lambda body: self._raises_in(body, caught),
             each="walk",
             hint="catch the exception nearer the code that raises it",
-            files=file_of,
+            name=lambda body: local_name(body[0]),
+            file=lambda body: file_of(body[0].module),
         )
         walk.seen.add(start.path)
-        yield from walk.walk(_Body(start, statements), start.path, local_name(start), again=True)
+        yield from walk.walk((start, statements), start.path, again=True)
         for function in used:
-            body = _Body(function, self.targets.nodes[function.path].body)
-            yield from walk.walk(body, function.path, local_name(function), again=True)
+            yield from walk.walk((function, None), function.path, again=True)
 
     def _raises_in(
         self, body: _Body, caught: frozenset[str]
     ) -> Iterator[tuple[griffe.Function, ast.Raise] | Into[_Body]]:
         """The raises of `caught` in `body`, and the functions of the loaded source it calls."""
-        function, follow = body.function, self.targets.follow
-        for node in (
-            inner for statement in body.statements for inner in nodes_below(statement, _RAISE_OR_CALL)
-        ):
+        function, statements = body
+        if statements is None:
+            statements = self.targets.nodes[function.path].body
+        follow = self.targets.follow
+        for node in (inner for statement in statements for inner in nodes_below(statement, _RAISE_OR_CALL)):
             if isinstance(node, ast.Raise) and _raises_one_of(node, function.module, caught, follow):
                 yield function, node
             elif isinstance(node, ast.Call):
                 target = self.targets.target(node, function)
                 if target is not None:
-                    inner = _Body(target, self.targets.nodes[target.path].body)
-                    yield Into(inner, target.path, local_name(target), function.module, node.lineno)
+                    yield Into((target, None), target.path, node.lineno)
 
     def _anywhere(self, caught: frozenset[str]) -> Iterator[tuple[griffe.Function, ast.Raise]]:
         if caught not in self._everywhere:

@@ -55,12 +55,8 @@ class Reached:
     via: tuple[str, ...]
 
 
-@record
-class _Step:
-    """A function the walk of one operation enters, and the functions that led there from the root."""
-
-    code: Code
-    via: tuple[str, ...]
+_Step = tuple[Code, tuple[str, ...]]
+"""A function the walk of one operation enters, and the paths of the functions from the root to it."""
 
 
 class RaiseFinder:
@@ -78,10 +74,14 @@ class RaiseFinder:
         found: dict[tuple[str, int], Reached] = {}
         hint = "raise the HTTP error nearer the route, or move the deep call nearer it"
         walk: CallWalk[_Step, Reached] = CallWalk(
-            self._visit, each="walk", hint=hint, files=self.program.files
+            self._visit,
+            each="walk",
+            hint=hint,
+            name=lambda step: step[0].path,
+            file=lambda step: self.program.files(step[0].module),
         )
         for root in [*endpoint.dependencies, self.program.code(endpoint.function)]:
-            for reached in walk.walk(_Step(root, (root.path,)), root.path, root.path):
+            for reached in walk.walk((root, (root.path,)), root.path):
                 key = (reached.raised.file, reached.raised.line)
                 found.setdefault(key, reached)
         return list(found.values())
@@ -89,26 +89,21 @@ class RaiseFinder:
     def _visit(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
         """The HTTP errors `step`'s function raises itself, and the dependencies and functions it calls (for
         the walk to follow), in the order a reader meets them."""
-        code = step.code
+        code, via = step
         for dependency in self.framework.parameter_dependencies(self.program, code):
-            yield self._into(dependency, step, code.node.lineno)
+            yield Into((dependency, (*via, dependency.path)), dependency.path, code.node.lineno)
         for inner in _body_nodes(code.node):
             if isinstance(inner, ast.Raise) and inner.exc is not None:
                 call = _raised_call(inner.exc, code.node)
                 raised = self._classify(call, code, inner.lineno) if call is not None else None
                 if raised is not None:
-                    yield Reached(raised, step.via)
+                    yield Reached(raised, via)
             elif isinstance(inner, ast.Call):
                 callee = self.program.function(self.program.qualify(inner.func, code.module))
                 callee = callee or self._method_of_instance(inner.func, code)
                 if callee is not None:
-                    yield self._into(self.program.code(callee), step, inner.lineno)
-
-    def _into(self, callee: Code, caller: _Step, line: int) -> Into[_Step]:
-        """`caller`'s call (or dependency) at `line` of `callee`, as the walk follows it."""
-        return Into(
-            _Step(callee, (*caller.via, callee.path)), callee.path, callee.path, caller.code.module, line
-        )
+                    called = self.program.code(callee)
+                    yield Into((called, (*via, called.path)), called.path, inner.lineno)
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),

@@ -91,7 +91,8 @@ class Reach:
             each="path",
             hint="configure a function nearer the constructor calls in 'functions:' (its calls are then "
             "followed from there), or call the deep helper from nearer",
-            files=files,
+            name=lambda where: where.name,
+            file=lambda where: files(where.function.module) if files else None,
         )
 
     def start(self, function: griffe.Function, name: str, *, file: str) -> Where:
@@ -104,7 +105,7 @@ class Reach:
     def constructor_calls(self, where: Where) -> Iterator[tuple[Where, Call]]:
         """Every constructor call in `where` and in the helpers it reaches, in the order a reader meets them;
         each call's conditions include the guards of the calls that led to it."""
-        return self._walk.walk(where, where.function.path, where.path[0])
+        return self._walk.walk(where, where.function.path)
 
     def _visit(self, where: Where) -> Iterator[tuple[Where, Call] | Into[Where]]:
         """The constructor calls in `where`'s own body, and the helpers it calls (for the walk to follow)."""
@@ -139,9 +140,7 @@ class Reach:
             cls,
             (*where.hops, (where.function, found.call)),
         )
-        return Into(
-            inner, helper.path, local_name(helper), where.function.module, found.call.lineno, variant=cls
-        )
+        return Into(inner, helper.path, found.call.lineno, variant=cls)
 
     def _helper(self, call: ast.Call, where: Where) -> griffe.Function | None:
         """The function of the loaded source `call` calls, unless it is configured (then it is noted as a

@@ -24,11 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from typing import Generic, Literal, TypeVar
 
-import griffe
-
 from generator.core.errors import SourceError
 from generator.core.limits import MAX_CALL_DEPTH, MAX_CALL_VISITS
-from generator.core.records import record
 
 State = TypeVar("State")
 """What a search knows about one function it walks (its node, the path and guards that led there, ...)."""
@@ -36,21 +33,22 @@ Found = TypeVar("Found")
 """What a search collects in a function (a constructor call, a raise site, ...)."""
 
 
-@record
 class Into(Generic[State]):
-    """A call a visitor asks the walk to follow: the callee's state, and the call's place for messages."""
+    """A call a visitor asks the walk to follow: the callee's state and identity, and the call's line.
 
-    state: State
-    key: str
-    """The callee's identity (its dotted path): what cycles and visited sets are told by."""
-    name: str
-    """The callee as messages name it."""
-    module: griffe.Module
-    """The module the call sits in (its file is worked out only for a message)."""
-    line: int
-    variant: Hashable = None
-    """With `each="path"`, one caller body follows a (key, variant) pair once: the same helper called
-    twice is walked once, but once for each class `cls` stands for in it."""
+    A plain class, not a record: one is made for every call a visitor resolves, and only the walk reads it."""
+
+    __slots__ = ("key", "line", "state", "variant")
+
+    def __init__(self, state: State, key: str, line: int, variant: Hashable = None) -> None:
+        self.state = state
+        self.key = key
+        """The callee's identity (its dotted path): what cycles and visited sets are told by."""
+        self.line = line
+        """The line of the call in the caller's file (for a dependency: the line of the caller's `def`)."""
+        self.variant = variant
+        """With `each="path"`, one caller body follows a (key, variant) pair once: the same helper called
+        twice is walked once, but once for each class `cls` stands for in it."""
 
 
 Visitor = Callable[[State], Iterator["Found | Into[State]"]]
@@ -66,38 +64,43 @@ class CallWalk(Generic[State, Found]):
         *,
         each: Literal["path", "walk"],
         hint: str,
-        files: Callable[[griffe.Module], str] | None,
+        name: Callable[[State], str],
+        file: Callable[[State], str | None],
     ) -> None:
         self.visit = visit
         self.each = each
         self.hint = hint
         """What to do when a bound is reached, in the search's own terms."""
-        self.files = files
-        """The file of a module as messages name it (None: an error names no place)."""
+        self.name = name
+        """A function as messages name it; asked only for a message, as naming costs more than walking."""
+        self.file = file
+        """The file of a function (where its calls sit) as messages name it (None: no place is known)."""
         self.seen: set[str] = set()
         """With `each="walk"`: every function walked so far, from whichever root."""
         self.visits = 0
 
-    def walk(self, root: State, key: str, name: str, *, again: bool = False) -> Iterator[Found]:
-        """What the visitor collects in `root` (the function `key`, named `name`) and in the functions it
-        reaches. With `each="walk"`, a root already walked is not walked again, unless `again` (for a part of
-        a function, or a function reached some way the walk does not see: nothing is then marked walked)."""
+    def walk(self, root: State, key: str, *, again: bool = False) -> Iterator[Found]:
+        """What the visitor collects in `root` (the function `key`) and in the functions it reaches. With
+        `each="walk"`, a root already walked is not walked again, unless `again` (for a part of a function,
+        or a function reached some way the walk does not see: nothing is then marked walked)."""
         if self.each == "walk" and not again:
             if key in self.seen:
                 return
             self.seen.add(key)
-        yield from self._body(root, (key,), (name,))
+        yield from self._body((root,), (key,))
 
-    def _body(self, state: State, keys: tuple[str, ...], names: tuple[str, ...]) -> Iterator[Found]:
+    def _body(self, states: tuple[State, ...], keys: tuple[str, ...]) -> Iterator[Found]:
+        """What the visitor collects in the last of `states` and below; `states` and `keys` are the path
+        from the root."""
         followed: set[tuple[str, Hashable]] = set()
-        for item in self.visit(state):
+        for item in self.visit(states[-1]):
             if not isinstance(item, Into):
                 yield item
                 continue
             if item.key in (keys if self.each == "path" else self.seen):
                 continue
             if len(keys) > MAX_CALL_DEPTH:
-                raise self._too_deep(item, names)
+                raise self._too_deep(item, states)
             if self.each == "path":
                 if (item.key, item.variant) in followed:
                     continue
@@ -106,24 +109,24 @@ class CallWalk(Generic[State, Found]):
                 self.seen.add(item.key)
             self.visits += 1
             if self.visits > MAX_CALL_VISITS:
-                raise self._too_much(item, names)
-            yield from self._body(item.state, (*keys, item.key), (*names, item.name))
+                raise self._too_much(item, states)
+            yield from self._body((*states, item.state), (*keys, item.key))
 
-    def _too_deep(self, call: Into[State], names: tuple[str, ...]) -> SourceError:
-        chain = (*names, call.name)
+    def _too_deep(self, call: Into[State], states: tuple[State, ...]) -> SourceError:
+        chain = [self.name(state) for state in (*states, call.state)]
         return SourceError(
-            f"{chain[0]} reaches {call.name} through {len(names)} calls, more than docgen follows "
+            f"{chain[0]} reaches {chain[-1]} through {len(states)} calls, more than docgen follows "
             f"({MAX_CALL_DEPTH}): {' -> '.join(chain)}",
-            file=self.files(call.module) if self.files else None,
+            file=self.file(states[-1]),
             line=call.line,
             hint=self.hint,
         )
 
-    def _too_much(self, call: Into[State], names: tuple[str, ...]) -> SourceError:
+    def _too_much(self, call: Into[State], states: tuple[State, ...]) -> SourceError:
         return SourceError(
-            f"following the calls of {names[0]} entered over {MAX_CALL_VISITS:,} function bodies "
-            f"(docgen's limit), here at a call of {call.name}",
-            file=self.files(call.module) if self.files else None,
+            f"following the calls of {self.name(states[0])} entered over {MAX_CALL_VISITS:,} function bodies "
+            f"(docgen's limit), here at a call of {self.name(call.state)}",
+            file=self.file(states[-1]),
             line=call.line,
             hint=self.hint,
         )

@@ -10,13 +10,14 @@ A search gives `CallWalk` a visitor: called with what the search knows about one
 yields, in the order a reader meets them, what it collects there and an `Into` for each call it resolved to
 a function of the loaded source. The walk passes the collected values on and follows each `Into` at once,
 depth first, so values come out in source order. A call that would go past `MAX_CALL_DEPTH` calls below the
-function a walk started from is an error located at that call, naming the chain that led there, and so is
-entering more than `MAX_CALL_VISITS` function bodies in one `CallWalk`: a bound reached never leaves a call
-out silently.
+function a walk started from is a `SourceError` (exit 3) located at that call, naming the chain that led
+there, and so is entering more than `MAX_CALL_VISITS` function bodies in one `CallWalk`: a bound reached
+never leaves a call out silently. Both figures are in `generator.core.limits`.
 
-Cycles: `each="path"` walks a function once per path (not again while it is on the way down to itself, and
-once per caller body for one variant), so that every path to a call is known; `each="walk"` walks a
-function once per `CallWalk` whatever the path, for searches that only need each function's contents.
+Cycles: `each="path"` walks a function once per path (never again while it is on the way down to itself;
+a callee called several times from one body is followed once per variant), so that every path to a call
+is known; `each="walk"` walks a function once per `CallWalk` whatever the path, from whichever root, for
+searches that need each function's contents once.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ class CallWalk(Generic[State, Found]):
         self.seen: set[str] = set()
         """With `each="walk"`: every function walked so far, from whichever root."""
         self.visits = 0
+        """The function bodies entered below the roots so far (held to `MAX_CALL_VISITS`)."""
 
     def walk(self, root: State, key: str, *, again: bool = False) -> Iterator[Found]:
         """What the visitor collects in `root` (the function `key`) and in the functions it reaches. With

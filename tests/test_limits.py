@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.core.errors import SourceError
+from generator.core.yamlio import read_yaml
 from generator.extract import program, targets
 from tests.conftest import REPO_ROOT
 from tests.extract.test_routes import shop_project
@@ -85,6 +86,60 @@ def test_a_router_that_includes_itself_is_a_located_error(tmp_path: Path) -> Non
     refused(root, "check", located, message)
 
 
+# The one call depth bound (MAX_CALL_DEPTH, 12), for an errors catalog's helpers and a route's dependencies
+# and calls alike: a chain exactly as deep is followed to its end, one call deeper is a located error.
+
+
+def raise_chain(root: Path, length: int, calls_from: int) -> Path:
+    """The shop application with `read_item` depending on `link0`, which reaches `link<length>` through
+    `length` links (those before `calls_from` as dependencies declared in their parameters, the rest as
+    calls); `link<length>` raises 418, `length + 1` calls below `read_item`."""
+    text = "from typing import Annotated\n\nfrom fastapi import Depends, HTTPException\n"
+    for index in range(length):
+        if index < calls_from:
+            parameter = f'v: Annotated[str, Depends(link{index + 1})] = ""'
+            text += f"\n\ndef link{index}({parameter}) -> str:\n    return v\n"
+        else:
+            text += f"\n\ndef link{index}() -> str:\n    return link{index + 1}()\n"
+    text += (
+        f'\n\ndef link{length}() -> str:\n    raise HTTPException(status_code=418, detail="I am a teapot")\n'
+    )
+    (root / "shop" / "deep.py").write_text(text, encoding="utf-8")
+    items = root / "shop" / "items.py"
+    text = items.read_text(encoding="utf-8")
+    old = "def read_item(item_id: int) -> dict[str, object]:"
+    assert old in text
+    text = text.replace(
+        old, 'def read_item(item_id: int, _: Annotated[str, Depends(link0)] = "") -> dict[str, object]:'
+    )
+    items.write_text(f"from typing import Annotated\n\nfrom shop.deep import link0\n{text}", encoding="utf-8")
+    return root
+
+
+def test_a_raise_at_the_call_depth_limit_is_documented(tmp_path: Path) -> None:
+    root = raise_chain(shop_project(tmp_path), 11, calls_from=6)
+    done = docgen(root, "extract")
+    assert done.returncode == 0, done.stdout + done.stderr
+    catalog = read_yaml(root / "data" / "shop-routes.yaml", "data/shop-routes.yaml").data
+    teapots = [(e["id"], e["function"], e["file"]) for e in catalog["errors"] if e["status"] == 418]
+    assert teapots == [("418-i-am-a-teapot", "shop.deep.link11", "shop/deep.py")]
+
+
+@pytest.mark.parametrize("calls_from", [6, 12], ids=["dependencies-then-calls", "dependencies"])
+def test_a_raise_past_the_call_depth_limit_through_dependencies_is_a_located_error(
+    tmp_path: Path, calls_from: int
+) -> None:
+    root = raise_chain(shop_project(tmp_path), 12, calls_from)
+    deep = root / "shop" / "deep.py"
+    # A dependency is followed from the function that declares it, so the error sits at its `def`.
+    located = f"shop/deep.py:{line_of(deep, 'return link12()' if calls_from < 12 else 'def link11(')}"
+    chain = " -> ".join(["shop.items.read_item", *(f"shop.deep.link{i}" for i in range(13))])
+    message = (
+        "shop.items.read_item reaches shop.deep.link12 through 13 calls, more than docgen follows (12): "
+    )
+    refused(root, "check", located, message + chain)
+
+
 def test_a_raise_past_the_call_depth_limit_is_a_located_error(tmp_path: Path) -> None:
     root = shop_project(tmp_path)
     items = root / "shop" / "items.py"
@@ -99,14 +154,32 @@ def test_a_raise_past_the_call_depth_limit_is_a_located_error(tmp_path: Path) ->
     refused(root, "check", located, message)
 
 
+def helper_chain(tmp_path: Path, top: int) -> Path:
+    """An errors catalog whose endpoint calls `h<top>`, which calls down to `h13`, which builds the error."""
+    chain = "".join(f"\ndef h{i}(r):\n    return h{i + 1}(r)\n" for i in range(13))
+    bottom = "\ndef h13(r):\n    return _rpc_error(None, -32000, 'Deep', status=400)\n"
+    source = f"{chain}{bottom}\ndef endpoint(r):\n    return h{top}(r)\n"
+    return make_project(tmp_path, source, extra={"docs/index.md": "# x\n"})
+
+
+def test_a_helper_at_the_depth_limit_is_documented(tmp_path: Path) -> None:
+    root = helper_chain(tmp_path, 2)
+    done = docgen(root, "extract")
+    assert done.returncode == 0, done.stdout + done.stderr
+    [entry] = read_yaml(root / "data" / "errors.yaml", "data/errors.yaml").data["entries"]
+    assert (entry["function"], entry["path"]) == ("h13", ["endpoint", *(f"h{i}" for i in range(2, 14))])
+
+
 def test_a_helper_past_the_depth_limit_is_a_located_error(tmp_path: Path) -> None:
-    chain = "".join(f"\ndef h{i}(r):\n    return h{i + 1}(r)\n" for i in range(10))
-    bottom = "\ndef h10(r):\n    return _rpc_error(None, -32000, 'Deep', status=400)\n"
-    root = make_project(
-        tmp_path, f"{chain}{bottom}\ndef endpoint(r):\n    return h0(r)\n", extra={"docs/index.md": "# x\n"}
+    root = helper_chain(tmp_path, 0)
+    located = f"app/server.py:{line_of(root / 'app' / 'server.py', 'return h12(r)')}"
+    chain = " -> ".join(["endpoint", *(f"h{i}" for i in range(13))])
+    refused(
+        root,
+        "extract",
+        located,
+        f"endpoint reaches h12 through 13 calls, more than docgen follows (12): {chain}",
     )
-    located = f"app/server.py:{line_of(root / 'app' / 'server.py', 'return h8(r)')}"
-    refused(root, "extract", located, "endpoint calls h0 -> h1 -> h2 -> h3 -> h4 -> h5 -> h6 -> h7 -> h8: 9")
 
 
 SERVER = "backend/app/mcp_server.py"

@@ -49,6 +49,15 @@ EXAMPLE_MAX_REPEAT = 100_000
 MAX_ROUTER_DEPTH = 20
 """How many `include_router` calls deep extract follows routers below an application."""
 
+MAX_CALL_DEPTH = 12
+"""How many calls deep extract follows a function into the functions of the loaded source it calls: an errors
+catalog's configured function into its helpers, an operation's function and dependencies to the raises they
+reach, an `except` handler's `try` body to where what it catches is raised (`generator/extract/walk.py`)."""
+
+MAX_CALL_VISITS = 50_000
+"""How many function bodies one such walk may enter in all (one errors catalog, one operation, one `try`):
+a bound on the work a fan of functions calling each other can ask for where each path is walked."""
+
 MAX_JSON_INT_DIGITS = 1_234
 """The longest integer (in decimal digits, as many as 2**4096 has) a committed OpenAPI document may hold."""
 

@@ -8,6 +8,8 @@ Owns:
   (`program`);
 - values and names: resolving static values (`resolve`), configured names (`names`), the constructors and
   their subclasses (`constructors`), which argument gives which field (`binding`);
+- following calls: the one depth-bounded, cycle-safe walk from a function into the functions it calls,
+  which `reach`, `handlers` and `raises` each give what to collect in a function (`walk`);
 - errors catalogs: finding constructor calls (`calls`), what a call calls (`targets`; locals made from
   classes: `local_names`; `cls(...)` in a classmethod: `class_calls`), following the configured functions
   into helpers (`reach`), the raise sites behind `except` handlers (`handlers`; the dispatch tables a `try`

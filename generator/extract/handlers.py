@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator, Mapping
 
 import griffe
 
-from generator.core.errors import SourceError
 from generator.core.models import RaiseSite
 from generator.core.records import record
 from generator.core.trees import nodes_below
@@ -32,9 +31,7 @@ from generator.extract.targets import (
     named,
     too_many_bases,
 )
-
-MAX_RAISE_VISITS = 20_000
-"""How many function bodies one handler's search may walk."""
+from generator.extract.walk import CallWalk, Into
 
 FileOf = Callable[[griffe.Module], str]
 """The project-relative file of a module (`sites.ModuleFiles`)."""
@@ -46,6 +43,11 @@ class HandlerRaises:
 
     scope: str
     sites: tuple[RaiseSite, ...]
+
+
+_Body = tuple[griffe.Function, list[ast.stmt] | None]
+"""What the search walks: a function, and the statements of it to walk (None: its whole body; a `try` body
+is part of one)."""
 
 
 _RAISE_OR_CALL = frozenset({ast.Raise, ast.Call})
@@ -85,7 +87,7 @@ class RaiseIndex:
         reach_key = (id(statement), caught)  # several calls of one handler, or handlers of one `try`
         if reach_key not in self._reached:
             place = (file_of(where.function.module), statement.lineno)
-            self._reached[reach_key] = tuple(self._reachable(statement.body, where, caught, place))
+            self._reached[reach_key] = tuple(self._reachable(statement.body, where, caught, place, file_of))
         reached = list(self._reached[reach_key])
         scope = "reachable"
         if not reached:
@@ -124,34 +126,46 @@ class RaiseIndex:
         return self._classes
 
     def _reachable(
-        self, statements: list[ast.stmt], where: Where, caught: frozenset[str], place: tuple[str, int]
+        self,
+        statements: list[ast.stmt],
+        where: Where,
+        caught: frozenset[str],
+        place: tuple[str, int],
+        file_of: FileOf,
     ) -> Iterator[tuple[griffe.Function, ast.Raise]]:
-        """The raises of `caught` the `try` body at `place` (file, line) reaches."""
+        """The raises of `caught` the `try` body at `place` (file, line) reaches: through its calls, and
+        through the functions of the dispatch tables it looks a callable up in (walked even when one is the
+        function holding the `try`, which the calls do not walk again)."""
         start = where.function
-        seen: set[str] = {start.path}
-        queue: list[tuple[griffe.Function, list[ast.stmt]]] = [(start, statements)]
         tables = DispatchTables(self.modules, self.targets)
-        for table_function in tables.functions_used(statements, where.node, start.module, place):
-            queue.append((table_function, self.targets.nodes[table_function.path].body))
+        used = list(tables.functions_used(statements, where.node, start.module, place))
+        walk: CallWalk[_Body, tuple[griffe.Function, ast.Raise]] = CallWalk(
+            lambda body: self._raises_in(body, caught),
+            each="walk",
+            hint="catch the exception nearer the code that raises it",
+            name=lambda body: local_name(body[0]),
+            file=lambda body: file_of(body[0].module),
+        )
+        walk.seen.add(start.path)
+        yield from walk.walk((start, statements), start.path, again=True)
+        for function in used:
+            yield from walk.walk((function, None), function.path, again=True)
+
+    def _raises_in(
+        self, body: _Body, caught: frozenset[str]
+    ) -> Iterator[tuple[griffe.Function, ast.Raise] | Into[_Body]]:
+        """The raises of `caught` in `body`, and the functions of the loaded source it calls."""
+        function, statements = body
+        if statements is None:
+            statements = self.targets.nodes[function.path].body
         follow = self.targets.follow
-        while queue:
-            if len(seen) > MAX_RAISE_VISITS:
-                raise SourceError(
-                    f"looking for where the exceptions this `try` catches are raised, docgen walked over "
-                    f"{MAX_RAISE_VISITS:,} functions (its limit) from {local_name(start)}",
-                    file=place[0],
-                    line=place[1],
-                    hint="catch the exception nearer the code that raises it",
-                )
-            function, body = queue.pop(0)
-            for node in (inner for statement in body for inner in nodes_below(statement, _RAISE_OR_CALL)):
-                if isinstance(node, ast.Raise) and _raises_one_of(node, function.module, caught, follow):
-                    yield function, node
-                elif isinstance(node, ast.Call):
-                    target = self.targets.target(node, function)
-                    if target is not None and target.path not in seen:
-                        seen.add(target.path)
-                        queue.append((target, self.targets.nodes[target.path].body))
+        for node in (inner for statement in statements for inner in nodes_below(statement, _RAISE_OR_CALL)):
+            if isinstance(node, ast.Raise) and _raises_one_of(node, function.module, caught, follow):
+                yield function, node
+            elif isinstance(node, ast.Call):
+                target = self.targets.target(node, function)
+                if target is not None:
+                    yield Into((target, None), target.path, node.lineno)
 
     def _anywhere(self, caught: frozenset[str]) -> Iterator[tuple[griffe.Function, ast.Raise]]:
         if caught not in self._everywhere:

@@ -4,11 +4,11 @@ dependencies into the functions of the loaded source they call, to each `raise`.
 A raised exception is an HTTP error when it is one of the framework's HTTP exceptions, a subclass of one
 (whose `__init__` fixes the status or detail through `super().__init__(...)`), or any exception an
 exception handler is registered for (the handler of the nearest class in its ancestry decides the status
-and body). The walk is bounded (MAX_DEPTH calls deep, each function once per operation); a call past the
-bound is an error at that call, never a raise left out. Methods are
-followed when the object is made right there (`Service().check(...)`), held by a local bound once to such a
-call (`service = Service()`, then `service.check(...)`), by a module-level name (`AUTH = Auth()`), or by a
-parameter annotated with the class (`service: Service = Depends(get_service)`), as `reach` does for
+and body). The walk is `generator.extract.walk`'s, one per operation: each function once, at most
+`MAX_CALL_DEPTH` calls deep; a call past the bound is an error at that call, never a raise left out.
+Methods are followed when the object is made right there (`Service().check(...)`), held by a local bound once
+to such a call (`service = Service()`, then `service.check(...)`), by a module-level name (`AUTH = Auth()`),
+or by a parameter annotated with the class (`service: Service = Depends(get_service)`), as `reach` does for
 errors catalogs; other calls it cannot resolve statically (methods of objects passed in without such an
 annotation, functions passed around) are not followed.
 """
@@ -20,7 +20,6 @@ from collections.abc import Iterator
 
 import griffe
 
-from generator.core.errors import SourceError
 from generator.core.records import record
 from generator.extract.calls import unparse
 from generator.extract.http_values import detail_text, status_number
@@ -28,9 +27,7 @@ from generator.extract.local_names import LocalNames, local_names
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
 from generator.extract.targets import final_target, instance_class
-
-MAX_DEPTH = 12
-"""How many calls deep the walk goes from an operation's function or dependency."""
+from generator.extract.walk import CallWalk, Into
 
 
 @record
@@ -58,6 +55,10 @@ class Reached:
     via: tuple[str, ...]
 
 
+_Step = tuple[Code, tuple[str, ...]]
+"""A function the walk of one operation enters, and the paths of the functions from the root to it."""
+
+
 class RaiseFinder:
     """Finds the HTTP errors of operations, for one program and framework."""
 
@@ -71,19 +72,26 @@ class RaiseFinder:
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
         """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
         found: dict[tuple[str, int], Reached] = {}
-        seen: set[str] = set()
+        hint = "raise the HTTP error nearer the route, or move the deep call nearer it"
+        walk: CallWalk[_Step, Reached] = CallWalk(
+            self._visit,
+            each="walk",
+            hint=hint,
+            name=lambda step: step[0].path,
+            file=lambda step: self.program.files(step[0].module),
+        )
         for root in [*endpoint.dependencies, self.program.code(endpoint.function)]:
-            for reached in self._from(root, (root.path,), seen, 0):
+            for reached in walk.walk((root, (root.path,)), root.path):
                 key = (reached.raised.file, reached.raised.line)
                 found.setdefault(key, reached)
         return list(found.values())
 
-    def _from(self, code: Code, via: tuple[str, ...], seen: set[str], depth: int) -> Iterator[Reached]:
-        if code.path in seen:
-            return
-        seen.add(code.path)
+    def _visit(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
+        """The HTTP errors `step`'s function raises itself, and the dependencies and functions it calls (for
+        the walk to follow), in the order a reader meets them."""
+        code, via = step
         for dependency in self.framework.parameter_dependencies(self.program, code):
-            yield from self._into(dependency, code, code.node.lineno, via, seen, depth)
+            yield Into((dependency, (*via, dependency.path)), dependency.path, code.node.lineno)
         for inner in _body_nodes(code.node):
             if isinstance(inner, ast.Raise) and inner.exc is not None:
                 call = _raised_call(inner.exc, code.node)
@@ -94,23 +102,8 @@ class RaiseFinder:
                 callee = self.program.function(self.program.qualify(inner.func, code.module))
                 callee = callee or self._method_of_instance(inner.func, code)
                 if callee is not None:
-                    yield from self._into(self.program.code(callee), code, inner.lineno, via, seen, depth)
-
-    def _into(
-        self, callee: Code, caller: Code, line: int, via: tuple[str, ...], seen: set[str], depth: int
-    ) -> Iterator[Reached]:
-        """Follow `caller`'s call (or dependency) at `line` into `callee`, which must be within MAX_DEPTH."""
-        if callee.path in seen:
-            return
-        if depth + 1 > MAX_DEPTH:
-            raise SourceError(
-                f"{via[0]} reaches {callee.path} through {depth + 1} calls, more than docgen follows "
-                f"({MAX_DEPTH}): {' -> '.join((*via, callee.path))}",
-                file=self.program.files(caller.module),
-                line=line,
-                hint="raise the HTTP error nearer the route, or move the deep call nearer it",
-            )
-        yield from self._from(callee, (*via, callee.path), seen, depth + 1)
+                    called = self.program.code(callee)
+                    yield Into((called, (*via, called.path)), called.path, inner.lineno)
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),

@@ -9,12 +9,12 @@ come out in the order a reader meets them.
 
 What is not followed: a call of a configured function (its calls are listed under its own name), a call of a
 configured constructor, a call through a value only known at run time (a callback, a registry filled by
-decorators, a local variable bound twice or to anything but a call of a class). A helper more than
-`MAX_HELPER_DEPTH` helpers below a configured function is an error at its call, and so is walking more than
-`MAX_HELPER_VISITS` bodies: a bound reached never leaves a call out. A function that calls itself, directly
-or round a longer cycle, is walked once per path. A helper that several functions call makes one entry per
-constructor call in it, under the first path that reaches it (configuration order, then source order), as a
-reader counts the errors.
+decorators, a local variable bound twice or to anything but a call of a class). The walk is
+`generator.extract.walk`'s, one per catalog: a helper more than `MAX_CALL_DEPTH` calls below a configured
+function is an error at its call, and so is walking more than `MAX_CALL_VISITS` bodies: a bound reached
+never leaves a call out. A function that calls itself, directly or round a longer cycle, is walked once per
+path. A helper that several functions call makes one entry per constructor call in it, under the first path
+that reaches it (configuration order, then source order), as a reader counts the errors.
 """
 
 from __future__ import annotations
@@ -30,12 +30,7 @@ from generator.core.records import record
 from generator.extract.calls import Call, CallFinder, callee_name
 from generator.extract.class_calls import CLS, ClassCalls, defining_class, receiver_class
 from generator.extract.targets import CallTargets, Follow, final_target, local_name, resolved
-
-MAX_HELPER_DEPTH = 8
-"""How many helpers deep below a configured function calls are followed."""
-MAX_HELPER_VISITS = 50_000
-"""How many helper bodies one catalog may walk in all (each path counts): a bound on the work a pull request
-can ask for with a fan of helpers calling each other."""
+from generator.extract.walk import CallWalk, Into
 
 
 @record
@@ -84,14 +79,21 @@ class Reach:
         """Dotted paths of the configured functions and constructors: never followed into."""
         self.targets = CallTargets(nodes, follow)
         self.nodes = nodes
-        self.visits = 0
         self.handoffs: dict[str, set[str]] = {}
+        """Configured function name -> paths of the configured functions it calls (and leaves to them)."""
         self.reached: set[str] = set()
         """The configured functions from which a constructor call was reached (listed or not)."""
         self._yielded: set[int] = set()
         """The constructor calls already listed (by id of their node, alive for the run)."""
-        """Configured function name -> paths of the configured functions it calls (and leaves to them)."""
         self._finders: dict[tuple[str, frozenset[str]], CallFinder] = {}
+        self._walk: CallWalk[Where, tuple[Where, Call]] = CallWalk(
+            self._visit,
+            each="path",
+            hint="configure a function nearer the constructor calls in 'functions:' (its calls are then "
+            "followed from there), or call the deep helper from nearer",
+            name=lambda where: where.name,
+            file=lambda where: files(where.function.module) if files else None,
+        )
 
     def start(self, function: griffe.Function, name: str, *, file: str) -> Where:
         """The configured function `function` (defined in `file`), named `name` as in the configuration."""
@@ -103,77 +105,50 @@ class Reach:
     def constructor_calls(self, where: Where) -> Iterator[tuple[Where, Call]]:
         """Every constructor call in `where` and in the helpers it reaches, in the order a reader meets them;
         each call's conditions include the guards of the calls that led to it."""
+        return self._walk.walk(where, where.function.path)
+
+    def _visit(self, where: Where) -> Iterator[tuple[Where, Call] | Into[Where]]:
+        """The constructor calls in `where`'s own body, and the helpers it calls (for the walk to follow)."""
         names = self.targets.candidate_names(where.function) | self.constructors | {CLS}
-        finder = self._finder(where.code, names)
-        stack = {where.function.path}
-        yield from self._walk(where, finder.calls(where.node.body), stack)
-
-    def _walk(self, where: Where, calls: Iterator[Call], stack: set[str]) -> Iterator[tuple[Where, Call]]:
-        followed: set[tuple[str, str | None]] = set()  # a helper called twice is walked once (per `cls`)
-        for each in calls:
+        for each in self._finder(where.code, names).calls(where.node.body):
             found = self.class_calls.resolve(each, where.cls)
-            if callee_name(found.call) in self.constructors:
-                self.reached.add(where.path[0])
-                if where.helpers and id(found.call) in self._yielded:
-                    continue  # a call in a shared helper is one entry, under the first path to it
-                self._yielded.add(id(found.call))
-                guarded = where.guards
-                yield (
-                    where,
-                    (
-                        dataclasses.replace(found, conditions=(*guarded, *found.conditions))
-                        if guarded
-                        else found
-                    ),
-                )
+            if callee_name(found.call) not in self.constructors:
+                helper = self._helper(found.call, where)
+                if helper is not None:
+                    yield self._into(helper, found, where)
                 continue
-            helper = self._helper(found.call, where, stack)
-            if helper is None:
-                continue
-            cls = self._cls_in(helper, found.call, where)
-            if (helper.path, cls) in followed:
-                continue
-            followed.add((helper.path, cls))
-            self.visits += 1
-            if self.visits > MAX_HELPER_VISITS:
-                raise SourceError(
-                    f"following the helpers of {where.path[0]} walked over {MAX_HELPER_VISITS:,} bodies "
-                    f"(docgen's limit), here at a call of {local_name(helper)}",
-                    file=self.files(where.function.module) if self.files else None,
-                    line=found.call.lineno,
-                    hint="configure the functions nearer the constructor calls",
-                )
-            inner = Where(
-                helper,
-                self.nodes[helper.path],
-                self.code[helper.path],
-                (*where.path, local_name(helper)),
-                (*where.guards, *found.conditions),
-                (*where.helpers, helper),
-                cls,
-                (*where.hops, (where.function, found.call)),
+            self.reached.add(where.path[0])
+            if where.helpers and id(found.call) in self._yielded:
+                continue  # a call in a shared helper is one entry, under the first path to it
+            self._yielded.add(id(found.call))
+            guarded = where.guards
+            yield (
+                where,
+                dataclasses.replace(found, conditions=(*guarded, *found.conditions)) if guarded else found,
             )
-            names = self.targets.candidate_names(helper) | self.constructors | {CLS}
-            stack.add(helper.path)
-            yield from self._walk(inner, self._finder(inner.code, names).calls(inner.node.body), stack)
-            stack.discard(helper.path)
 
-    def _helper(self, call: ast.Call, where: Where, stack: set[str]) -> griffe.Function | None:
+    def _into(self, helper: griffe.Function, found: Call, where: Where) -> Into[Where]:
+        """The call `found` in `where` of `helper`, as the walk follows it."""
+        cls = self._cls_in(helper, found.call, where)
+        inner = Where(
+            helper,
+            self.nodes[helper.path],
+            self.code[helper.path],
+            (*where.path, local_name(helper)),
+            (*where.guards, *found.conditions),
+            (*where.helpers, helper),
+            cls,
+            (*where.hops, (where.function, found.call)),
+        )
+        return Into(inner, helper.path, found.call.lineno, variant=cls)
+
+    def _helper(self, call: ast.Call, where: Where) -> griffe.Function | None:
+        """The function of the loaded source `call` calls, unless it is configured (then it is noted as a
+        handoff: its calls are listed under its own name)."""
         helper = self.targets.target(call, where.function)
         if helper is not None and helper.path in self.configured:
             self.handoffs.setdefault(where.path[0], set()).add(helper.path)
             return None
-        if helper is None or helper.path in stack:
-            return None
-        if len(where.path) > MAX_HELPER_DEPTH:
-            raise SourceError(
-                f"{where.path[0]} calls {' -> '.join((*where.path[1:], local_name(helper)))}: "
-                f"{len(where.path)} helpers deep, more than docgen follows ({MAX_HELPER_DEPTH})",
-                file=self.files(where.function.module) if self.files else None,
-                line=call.lineno,
-                hint="configure a function nearer the constructor calls in 'functions:' (its calls are then "
-                "followed from there), or call the deep helper from nearer",
-            )
         return helper
 
     def _cls_in(self, helper: griffe.Function, call: ast.Call, where: Where) -> str | None:

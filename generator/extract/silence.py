@@ -8,10 +8,10 @@ from collections.abc import Collection, Mapping
 import griffe
 
 from generator.core.errors import ConfigError, ConfigErrors, DocgenError
+from generator.core.limits import MAX_CALL_DEPTH
 from generator.core.settings import CatalogConfig
 from generator.extract.binding import Constructor
 from generator.extract.names import lookup
-from generator.extract.reach import MAX_HELPER_DEPTH
 from generator.extract.resolve import Resolver
 from generator.extract.targets import MAX_CLASS_BASES, base_classes, final_target, too_many_bases
 
@@ -82,7 +82,7 @@ class Silence:
                         f"functions.{name}",
                         f"the function '{name}' reaches no call of {_names(config.constructors)}",
                         "list the functions whose bodies (or helpers, up to "
-                        f"{MAX_HELPER_DEPTH} calls deep) build the error responses, or remove '{name}'",
+                        f"{MAX_CALL_DEPTH} calls deep) build the error responses, or remove '{name}'",
                     )
                 )
         for name in config.constructors:

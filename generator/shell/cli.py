@@ -53,8 +53,9 @@ def _limits_help() -> str:
         f"work,\n{cap.TEMPLATE_MAX_SECONDS:g} s, and {cap.TEMPLATE_MAX_TEXT:,} characters or items in any "
         "value or the output",
         "examples": f"size up to {cap.EXAMPLE_MAX_BYTES // mb} MiB, repeat up to {cap.EXAMPLE_MAX_REPEAT:,}",
-        "source": f"routers up to {cap.MAX_ROUTER_DEPTH} include_router calls deep; helpers, calls,\n"
-        "imports, base classes and dispatch tables within the bounds README.md lists",
+        "source": f"routers up to {cap.MAX_ROUTER_DEPTH} include_router calls deep; calls (helpers,\n"
+        f"dependencies) up to {cap.MAX_CALL_DEPTH} deep; imports, base classes and dispatch tables within\n"
+        "the bounds README.md lists",
     }
     lines = ["limits (fixed, so that an untrusted pull request cannot exhaust the machine; see README.md):"]
     for label, text in rows.items():

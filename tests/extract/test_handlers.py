@@ -5,6 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from generator.core.errors import SourceError
+from generator.core.limits import MAX_CALL_DEPTH
 from tests.helpers import make_project, run_extract_in_memory
 
 ERRORS = """\
@@ -129,3 +133,45 @@ def test_a_handler_of_a_class_outside_the_source_lists_nothing(tmp_path: Path) -
     )
     [entry] = entries(tmp_path)
     assert "raises" not in entry and "raises_scope" not in entry
+
+
+def deep_table_project(root: Path, length: int) -> Path:
+    """A `try` that looks its handler up in a dispatch table whose one function, `t0`, reaches `d<length>`
+    through `length` calls; `d<length>` raises the caught `BadInput`. Nothing but the table leads there, so
+    only the handler's search walks the chain (the errors catalog's walk does not follow a table)."""
+    chain = "".join(f"\ndef d{i}(r):\n    return d{i + 1}(r)\n" for i in range(length))
+    bottom = f"\ndef d{length}(r):\n    raise BadInput('deep')\n"
+    top = "from app.errors import BadInput\n\ndef t0(r):\n    return d0(r)\n"
+    table = f"{top}{chain}{bottom}\nTABLE = {{'t': t0}}\n"
+    return make_project(
+        root,
+        """\
+        from app.errors import BadInput
+        from app.handlers import TABLE
+
+        def endpoint(request):
+            try:
+                return TABLE[request.method](request)
+            except BadInput:
+                return _rpc_error(None, -32602, "Invalid params", status=200)
+        """,
+        extra={"app/errors.py": ERRORS, "app/handlers.py": table},
+    )
+
+
+def test_a_raise_at_the_call_depth_bound_behind_a_dispatch_table_is_reached(tmp_path: Path) -> None:
+    deep_table_project(tmp_path, MAX_CALL_DEPTH - 1)  # t0 -> d0 -> ... -> d11: twelve calls
+    [entry] = entries(tmp_path)
+    assert entry["raises_scope"] == "reachable"
+    assert raises(entry) == [("BadInput", "d11", "app/handlers.py", "deep")]
+
+
+def test_a_raise_past_the_call_depth_bound_behind_a_handler_is_a_located_error(tmp_path: Path) -> None:
+    root = deep_table_project(tmp_path, MAX_CALL_DEPTH)
+    with pytest.raises(SourceError) as caught:
+        run_extract_in_memory(root)
+    lines = (root / "app" / "handlers.py").read_text(encoding="utf-8").splitlines()
+    assert (caught.value.file, caught.value.line) == ("app/handlers.py", lines.index("    return d12(r)") + 1)
+    chain = " -> ".join(["t0", *(f"d{i}" for i in range(13))])
+    assert caught.value.message == f"t0 reaches d12 through 13 calls, more than docgen follows (12): {chain}"
+    assert caught.value.hint == "catch the exception nearer the code that raises it"

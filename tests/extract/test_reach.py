@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from generator.core.errors import ConfigError, ConfigErrors, SourceError
-from generator.extract import reach
+from generator.core.limits import MAX_CALL_DEPTH
 from tests.helpers import MKDOCS_ERRORS, make_files, make_project, run_extract_in_memory
 
 
@@ -144,19 +144,23 @@ def test_a_cycle_of_helpers_is_walked_once_per_path(tmp_path: Path) -> None:
 
 
 def test_a_helper_below_the_bound_is_a_located_error(tmp_path: Path) -> None:
-    depth = reach.MAX_HELPER_DEPTH
+    depth = MAX_CALL_DEPTH
     chain = "\n".join(f"def h{i}(r):\n    return h{i + 1}(r)\n" for i in range(depth + 1))
     bottom = f"def h{depth + 1}(r):\n    return _rpc_error(None, -32000, 'Deep', status=400)\n"
     make_project(tmp_path, f"{chain}\n{bottom}\ndef endpoint(r):\n    return h0(r)\n")
     with pytest.raises(SourceError) as caught:
         run_extract_in_memory(tmp_path)
     lines = (tmp_path / "app" / "server.py").read_text(encoding="utf-8").splitlines()
-    assert (caught.value.file, caught.value.line) == ("app/server.py", lines.index("    return h8(r)") + 1)
+    assert (caught.value.file, caught.value.line) == ("app/server.py", lines.index("    return h12(r)") + 1)
     assert caught.value.message == (
-        "endpoint calls h0 -> h1 -> h2 -> h3 -> h4 -> h5 -> h6 -> h7 -> h8: 9 helpers deep, more than docgen "
-        "follows (8)"
+        "endpoint reaches h12 through 13 calls, more than docgen follows (12): endpoint -> h0 -> h1 -> h2 -> "
+        "h3 -> h4 -> h5 -> h6 -> h7 -> h8 -> h9 -> h10 -> h11 -> h12"
     )
-    # Exactly MAX_HELPER_DEPTH helpers down, the call is found.
+    assert caught.value.hint == (
+        "configure a function nearer the constructor calls in 'functions:' (its calls are then followed from "
+        "there), or call the deep helper from nearer"
+    )
+    # Exactly MAX_CALL_DEPTH helpers down, the call is found.
     make_project(tmp_path, f"{chain}\n{bottom}\ndef endpoint(r):\n    return h2(r)\n")
     assert [len(e["path"]) for e in entries(tmp_path)] == [depth + 1]
 

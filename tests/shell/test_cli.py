@@ -58,6 +58,7 @@ def test_help_describes_docgen_and_its_commands(capsys: pytest.CaptureFixture[st
     assert "DOCGEN_CACHE_DIR" in shown and "DOCGEN_NO_CACHE=1" in shown
     assert "limits (fixed, so that an untrusted pull request cannot exhaust the machine" in shown
     assert "at most 16 MiB each" in shown and "10,000,000 units of work" in shown
+    assert "dependencies) up to 12 deep;" in shown
 
 
 SUBCOMMANDS = {

@@ -3,7 +3,7 @@ committed, whether the OpenAPI fragment is current, and whether the committed Op
 the code raises.
 
 Findings about an operation point at its route's line in the source, so that a pull request that adds a
-`raise HTTPException(...)` behind a route is annotated where the route is declared.
+raise of an HTTP error behind a route is annotated where the route is declared.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from generator.core.models import Operation, RouteError, RoutesCatalog
 from generator.core.openapi import documented_statuses
 from generator.core.project import CommittedCatalog, Project
 from generator.extract.pipeline import Extraction
+from generator.extract.resolve import Resolver
 from generator.extract.route_catalog import OperationLine
+from generator.extract.routes import framework_named
 
 Key = tuple[str, str]
 
@@ -141,7 +143,8 @@ def openapi_findings(
     """A status the code raises that `document` does not list for the operation, and an error status it
     lists that nothing raises (the framework's own statuses aside), each on the route's line."""
     listed = documented_statuses(document)
-    hint = f"merge {fragment} into the application's OpenAPI (README: A FastAPI application), commit {shown}"
+    guide = framework_named(catalog.framework, Resolver()).openapi_guide
+    hint = f"merge {fragment} into the application's OpenAPI ({guide}), commit {shown}"
     unraised_hint = "remove it from the route's documented responses, or raise it where it applies"
     for operation in catalog.operations:
         key = (operation.method, operation.path)

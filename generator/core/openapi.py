@@ -1,9 +1,10 @@
 """The errors of a routes catalog as OpenAPI 3.1: a fragment of `responses` per operation, merged into an
-application's own document with one call, and compared with a committed document by check.
+application's own document (`merge_responses`; each framework's own call to do it lives with the framework),
+and compared with a committed document by check.
 
 The fragment is a complete OpenAPI 3.1 document holding only paths, their path parameters and the error
 responses: each status an operation can answer with, each error at that status an example of its own (so
-two 400s of one route stay apart), with the body the framework writes (`{"detail": ...}` for FastAPI) and
+two 400s of one route stay apart), with the body the framework writes (its body key holding the detail) and
 the editors' cause and action as the example's description. Same catalog and notes, same bytes.
 """
 
@@ -13,7 +14,7 @@ import copy
 import http
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -102,22 +103,6 @@ def merge_responses(document: Mapping[str, Any], fragment: Mapping[str, Any]) ->
             if isinstance(target, dict):
                 target.setdefault("responses", {}).update(copy.deepcopy(operation["responses"]))
     return merged
-
-
-def with_error_responses(app: Any, fragment: Mapping[str, Any]) -> Callable[[], dict[str, Any]]:
-    """Make a FastAPI application's `/openapi.json` list the fragment's errors: `app.openapi` is replaced
-    by a function that merges them into the document FastAPI builds (once, as FastAPI caches it)."""
-    build = app.openapi
-    merged: dict[str, dict[str, Any]] = {}
-
-    def openapi() -> dict[str, Any]:
-        if "document" not in merged:
-            merged["document"] = merge_responses(build(), fragment)
-            app.openapi_schema = merged["document"]
-        return merged["document"]
-
-    app.openapi = openapi
-    return openapi
 
 
 def documented_statuses(document: Mapping[str, Any]) -> dict[tuple[str, str], set[int]]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeGuard
 
 from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.plugins import PluginGroup
 from generator.core.records import record
 from generator.core.settings_checks import (
     ARGUMENT_ROLES,
@@ -41,8 +42,9 @@ CATALOG_KEYS = {
     "tools": {"kind", "source", "decorators"},
     "routes": {"kind", "source", "framework", "app", "openapi"},
 }
-FRAMEWORKS = ("fastapi",)
-"""The web frameworks a routes catalog can read (generator/extract/routes.py says how one is added)."""
+FRAMEWORKS = PluginGroup("docgen.frameworks", "generator.frameworks:BUILTIN")
+"""The web frameworks a routes catalog can read: built in (`generator/frameworks/`), or installed by a package
+that declares one in the entry-point group (CONTRIBUTING.md: Add a web framework)."""
 DECORATOR_ROLES = {"tool", "resource", "prompt"}
 
 
@@ -352,8 +354,8 @@ def _routes(
     name: str, source: str, raw: dict[str, Any], path: tuple[str | int, ...], check: Validator, root: Path
 ) -> CatalogConfig:
     framework = raw.get("framework")
-    if framework not in FRAMEWORKS:
-        hint = f"known frameworks: {', '.join(FRAMEWORKS)}"
+    if not (isinstance(framework, str) and FRAMEWORKS.known(framework)):
+        hint = f"known frameworks: {', '.join(FRAMEWORKS.names())}"
         check.fail((*path, "framework"), f"expected the application's web framework, got {framework!r}", hint)
     openapi = raw.get("openapi")
     if openapi is not None and not (isinstance(openapi, str) and openapi):

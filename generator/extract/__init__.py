@@ -17,9 +17,10 @@ Owns:
   call's fields (`fields`), building error sites (`sites`), the calls each entry's fingerprint marks
   (`error_marks`), stable ids (`identity`);
 - the tools catalog (`tools`);
-- routes catalogs: the interface each web framework implements (`routes`), FastAPI's (`fastapi_routes`,
-  `fastapi_dependencies`, `fastapi_handlers`), the HTTP errors an operation reaches (`raises`) with their
-  status and detail (`http_values`), the catalog and its ids (`route_catalog`);
+- routes catalogs: the interface each web framework implements and the lookup of one by name (`routes`;
+  the frameworks themselves are in `generator.frameworks`, which imports this package, never the other way),
+  the HTTP errors an operation reaches (`raises`) with their status and detail (`http_values`), the catalog
+  and its ids (`route_catalog`);
 - the stage end to end (`pipeline`).
 
 Nothing here imports or runs the server, and nothing writes a file.

@@ -1,10 +1,9 @@
 """The status and the detail an HTTP error states, read from the expressions that give them.
 
 A status is a literal, a module constant, an `HTTPStatus` member, or a constant of the framework's own
-status module (`fastapi.status.HTTP_404_NOT_FOUND`, named by the framework). A detail is a string, an
-f-string (kept as a template with its placeholders, `No item has the id {item_id}`), a constant or enum
-member, or, when nothing can be told statically, the expression itself in braces, so that it is visible
-rather than lost.
+status module (which the framework recognises). A detail is a string, an f-string (kept as a template with
+its placeholders, `No item has the id {item_id}`), a constant or enum member, or, when nothing can be told
+statically, the expression itself in braces, so that it is visible rather than lost.
 """
 
 from __future__ import annotations
@@ -46,11 +45,11 @@ def _is_status(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599
 
 
-def detail_text(node: ast.expr | None, module: griffe.Module, resolver: Resolver, status: int | None) -> str:
-    """The detail `node` states as text; a missing or None detail is the status phrase, as Starlette and
-    FastAPI fill it in."""
+def detail_text(node: ast.expr | None, module: griffe.Module, resolver: Resolver, missing: str) -> str:
+    """The detail `node` states as text; a missing or None detail is `missing`, what the framework fills in
+    (`Framework.default_detail`)."""
     if node is None or (isinstance(node, ast.Constant) and node.value is None):
-        return phrase(status)
+        return missing
     if isinstance(node, ast.Constant):
         return str(node.value)
     if isinstance(node, ast.JoinedStr):

@@ -78,8 +78,8 @@ _ANNOTATED = frozenset({"Annotated", "typing.Annotated", "typing_extensions.Anno
 
 def annotated_class(annotation: ast.expr) -> ast.expr | None:
     """The one class an annotation names, as the name or attribute that names it: `Service`, `svc.Service`,
-    `Service | None`, `Optional[Service]`, or `Annotated[Service, Depends(...)]` (FastAPI's way of injecting
-    a service); None for anything else (a union of two classes, a string, a generic)."""
+    `Service | None`, `Optional[Service]`, or `Annotated[Service, ...]` (how a web framework's dependency
+    injection declares a service); None for anything else (a union of two classes, a string, a generic)."""
     if isinstance(annotation, ast.Subscript):
         outer = dotted_name(annotation.value)
         inner = annotation.slice

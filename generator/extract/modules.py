@@ -1,10 +1,10 @@
 """Load modules one file at a time, statically, and only those extraction reaches.
 
 The scanned package is not loaded whole: the configured module comes first, then every module of the same
-package it imports, transitively. Modules outside the package (an installed dependency such as `starlette`, a
-sibling package) are read only when a name being resolved leads there, and then only the files on the way
-(`fastapi/__init__.py`, then `fastapi/exceptions.py`, ...), found on the search paths without importing
-anything.
+package it imports, transitively. Modules outside the package (an installed dependency such as a web
+framework, a sibling package) are read only when a name being resolved leads there, and then only the files
+on the way (`framework/__init__.py`, then `framework/exceptions.py`, ...), found on the search paths
+without importing anything.
 
 Each file is visited on its own, so that a file griffe cannot read (a syntax error, syntax of a newer Python,
 a crash inside griffe) spoils only itself: it is recorded as broken, named in a warning, and becomes an error

@@ -2,8 +2,8 @@
 function and module, for the analyses that follow calls (routes and the errors they raise).
 
 Names are resolved the way Python binds them at module level, from griffe's static model: an imported
-name stands for its target's dotted path (inside the loaded package or not: `fastapi.HTTPException` is
-named, never loaded or imported). Nothing here runs the server.
+name stands for its target's dotted path (inside the loaded package or not: a web framework's exception
+class is named, never loaded or imported). Nothing here runs the server.
 """
 
 from __future__ import annotations

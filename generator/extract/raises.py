@@ -8,8 +8,8 @@ and body). The walk is `generator.extract.walk`'s, one per operation: each funct
 `MAX_CALL_DEPTH` calls deep; a call past the bound is an error at that call, never a raise left out.
 Methods are followed when the object is made right there (`Service().check(...)`), held by a local bound once
 to such a call (`service = Service()`, then `service.check(...)`), by a module-level name (`AUTH = Auth()`),
-or by a parameter annotated with the class (`service: Service = Depends(get_service)`), as `reach` does for
-errors catalogs; other calls it cannot resolve statically (methods of objects passed in without such an
+or by a parameter annotated with the class (`service: Service`, injected by the framework), as `reach` does
+for errors catalogs; other calls it cannot resolve statically (methods of objects passed in without such an
 annotation, functions passed around) are not followed.
 """
 
@@ -38,7 +38,7 @@ class Raised:
     """None when the status cannot be told statically."""
     detail: str
     exception: str
-    """The exception class as its module names it (`ItemNotFound`, `HTTPException`)."""
+    """The exception class as its module names it (`ItemNotFound`, or the framework's own)."""
     function: str
     file: str
     line: int
@@ -121,7 +121,7 @@ class RaiseFinder:
         """The class an instance was made from: right there (`Service()`), by the only binding of a local
         (`service = Service()`), or in a module of the package (`service = Service()` at module level,
         imported or not), or by the annotation of a parameter bound nowhere else (`service: Service`, as
-        FastAPI injects one); None for anything else."""
+        a framework's dependency injection passes one); None for anything else."""
         if isinstance(made, ast.Name):
             if code.path not in self._locals:
                 self._locals[code.path] = local_names(code.node)
@@ -129,7 +129,7 @@ class RaiseFinder:
             if made.id not in names.bound:
                 held = self.program.objects.get(self.program.qualify(made, code.module) or "")
                 return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
-            named = names.class_of(made.id)  # `service = Service()`, `service: Service = Depends(...)`
+            named = names.class_of(made.id)  # `service = Service()`, `service: Service = inject(...)`
             return self.program.klass(self.program.qualify(named, code.module)) if named is not None else None
         if not isinstance(made, ast.Call):
             return None
@@ -165,7 +165,7 @@ class RaiseFinder:
         """The status and detail the raise itself states, through the `__init__` of a subclass."""
         if base is None:
             message = call.args[0] if call.args else _keyword(call, "message")
-            return None, detail_text(message, module, self.resolver, None) if message else ""
+            return None, detail_text(message, module, self.resolver, "") if message else ""
         arguments = self.framework.http_exceptions[base]
         for path in ancestry[: ancestry.index(base)]:
             init = self.program.function(f"{path}.__init__")
@@ -174,7 +174,8 @@ class RaiseFinder:
                 return self._through(init, forwarded, call, module, arguments)
         status_node = _argument(call, arguments.status)
         status = self._status(status_node, module)
-        return status, detail_text(_argument(call, arguments.detail), module, self.resolver, status)
+        missing = self.framework.default_detail(status)
+        return status, detail_text(_argument(call, arguments.detail), module, self.resolver, missing)
 
     def _through(
         self,
@@ -196,7 +197,8 @@ class RaiseFinder:
                 node, scope = _argument(call, (position, node.id)), module
             values.append((node, scope))
         status = self._status(values[0][0], values[0][1])
-        return status, detail_text(values[1][0], values[1][1], self.resolver, status)
+        missing = self.framework.default_detail(status)
+        return status, detail_text(values[1][0], values[1][1], self.resolver, missing)
 
     def _status(self, node: ast.expr | None, module: griffe.Module) -> int | None:
         if node is None:

@@ -10,18 +10,12 @@ from generator.core.errors import ConfigError, SourceError
 from generator.core.models import Operation, RouteError, RoutesCatalog, Source
 from generator.core.records import record
 from generator.core.settings import CatalogConfig
-from generator.extract.fastapi_routes import FastAPIFramework
 from generator.extract.program import Program
 from generator.extract.raises import Raised, RaiseFinder, Reached
 from generator.extract.resolve import Resolver
-from generator.extract.routes import Endpoint, Framework
+from generator.extract.routes import Endpoint, framework_named
 
 MAX_ID = 48
-
-
-def frameworks(resolver: Resolver) -> dict[str, Framework]:
-    """The frameworks docgen reads, by the name mkdocs.yml gives them (settings.FRAMEWORKS)."""
-    return {"fastapi": FastAPIFramework(resolver)}
 
 
 @record
@@ -48,8 +42,8 @@ def routes_catalog(
     config: CatalogConfig, program: Program, previous: Sequence[RouteError], resolver: Resolver
 ) -> RoutesExtraction:
     """The routes catalog of `program`; errors keep the ids of `previous` where they are the same error."""
-    framework = frameworks(resolver)[config.framework]
     try:
+        framework = framework_named(config.framework, resolver)
         endpoints = framework.endpoints(program, config.app)
     except ConfigError as err:
         err.file = config.config_file  # the configuration actually read (under --config, that file)

@@ -1,10 +1,12 @@
 """HTTP operations found statically, behind one interface that each web framework implements.
 
 A `Framework` knows how its applications declare routes (decorators, routers and their prefixes), which
-dependencies an operation runs, which exception classes are HTTP errors and where their status and detail
-sit, and how exception handlers are registered. `generator.extract.route_catalog` names the implementations
-(FastAPI today, in `fastapi_routes`; Litestar or Flask would be one module each), and
-`generator.extract.raises` follows each operation's code to the errors it raises, whatever the framework.
+dependencies an operation runs, which exception classes are HTTP errors, where their status and detail sit
+and what a missing detail becomes, and how exception handlers are registered. The implementations live in
+`generator/frameworks/` (one subpackage each) or in another installed package, found by name through
+`core.settings.FRAMEWORKS` (`framework_named`); `generator.extract.raises` follows each operation's code
+to the errors it raises, whatever the framework. The interface is defined here, where the extractor reads
+through it, because the extractor may not import the frameworks that import it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from typing import Protocol
 
 import griffe
 
+from generator.core.errors import ConfigError
 from generator.core.records import record
+from generator.core.settings import FRAMEWORKS
 from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
 
@@ -46,7 +50,8 @@ class Handler:
     detail: str | None
     """The detail, as text or a template with placeholders; None: the exception's own detail."""
     body_key: str
-    """The key of the response body that holds the detail (FastAPI: `detail`)."""
+    """The key of the response body that holds the detail (the framework's own, unless the handler
+    writes another)."""
 
 
 @record
@@ -63,15 +68,22 @@ class Framework(Protocol):
 
     name: str
     body_key: str
-    """The key of the error body the framework writes (`{"detail": ...}` for FastAPI)."""
+    """The key of the error body the framework writes (`detail` when it writes `{"detail": ...}`)."""
     automatic_statuses: frozenset[int]
-    """Statuses the framework documents by itself (FastAPI's 422 for request validation)."""
+    """Statuses the framework documents by itself (422 for a request that fails validation, say)."""
     http_exceptions: Mapping[str, ExceptionArguments]
     """Dotted path of each HTTP exception class -> where it takes its arguments."""
+    openapi_guide: str
+    """Where a user reads how to merge the OpenAPI fragment into the application's document (a README
+    section), named in check's findings about a committed document."""
     resolver: Resolver
 
     def constant_status(self, path: str) -> int | None:
         """The status a constant of the framework names (its `status` module), or None."""
+        ...
+
+    def default_detail(self, status: int | None) -> str:
+        """The detail the framework gives an HTTP exception raised without one (or with None)."""
         ...
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
@@ -86,6 +98,16 @@ class Framework(Protocol):
     def handlers(self, program: Program) -> dict[str, Handler]:
         """Dotted path of an exception class -> the handler registered for it."""
         ...
+
+
+def framework_named(name: str, resolver: Resolver) -> Framework:
+    """The framework `name` (built in or installed), reading with `resolver`; a ConfigError when it is not
+    known or does not load. Only a name that settings accepted reaches here."""
+    factory = FRAMEWORKS.load(name)
+    if not callable(factory):
+        raise ConfigError(f"the framework '{name}' is not a class or factory: {factory!r}")
+    framework: Framework = factory(resolver)
+    return framework
 
 
 def join_paths(*parts: str) -> str:

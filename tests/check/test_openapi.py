@@ -15,7 +15,7 @@ from types import ModuleType
 import pytest
 from openapi_spec_validator import validate
 
-from generator.core.openapi import with_error_responses
+from generator.frameworks.fastapi.openapi import with_error_responses
 from generator.shell.cli import main
 from tests.extract.test_routes import EXPECTED, FIXTURE, shop_project
 
@@ -94,6 +94,10 @@ def test_a_new_raise_missing_from_the_committed_openapi_is_flagged_on_the_route(
     assert (
         f"shop/items.py:{route_line}: openapi-undocumented: get /items/{{item_id}}: raises 410 "
         "('Negative ids are gone'), which openapi.json does not list for this operation"
+    ) in out
+    assert (  # where the framework (FastAPI here) tells how to merge the fragment into its document
+        "hint: merge data/shop-routes.openapi.json into the application's OpenAPI (README: A FastAPI "
+        "application), commit openapi.json"
     ) in out
     assert f"shop/items.py:{route_line}: route-error-added: 410-negative-ids-are-gone:" in out
     # Brought up to date, the catalog and the page are clean; the committed document still lacks the 410.

@@ -1,4 +1,4 @@
-"""FastAPI (and Starlette's exceptions) as a `Framework`: applications, routers, prefixes, dependencies.
+"""FastAPI's operations: applications, routers, their prefixes and dependencies.
 
 Read from the syntax alone, in two passes over every module: first what each name stands for (`app =
 FastAPI(...)`, `router = APIRouter(prefix=..., dependencies=[...])`, at module level or inside a function
@@ -12,8 +12,6 @@ application (a library of routers) is read from its routers that nothing include
 from __future__ import annotations
 
 import ast
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import griffe
@@ -21,17 +19,14 @@ import griffe
 from generator.core.errors import ConfigError, SourceError, suggest
 from generator.core.limits import MAX_ROUTER_DEPTH
 from generator.extract.calls import unparse
-from generator.extract.fastapi_dependencies import depends_target, parameter_dependencies
-from generator.extract.fastapi_handlers import registered_handlers
 from generator.extract.http_values import detail_text
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.resolve import Resolver, Unresolvable
-from generator.extract.routes import METHODS, Endpoint, ExceptionArguments, Handler, join_paths, schema_path
+from generator.extract.routes import METHODS, Endpoint, join_paths, schema_path
+from generator.frameworks.fastapi.dependencies import depends_target
 
 APPS = {"fastapi.FastAPI", "fastapi.applications.FastAPI"}
 ROUTERS = {"fastapi.APIRouter", "fastapi.routing.APIRouter"}
-HTTP_EXCEPTION = ExceptionArguments(status=(0, "status_code"), detail=(1, "detail"))
-_STATUS_NAME = re.compile(r"^(?:fastapi|starlette)\.status\.(?:HTTP|WS)_(\d{3})_\w+$")
 
 
 _Route = tuple[str, str, griffe.Function, list[Code], str, int]
@@ -62,49 +57,24 @@ class _Include:
     line: int
 
 
-class FastAPIFramework:
-    """FastAPI applications read statically."""
-
-    def __init__(self, resolver: Resolver) -> None:
-        self.name = "fastapi"
-        self.body_key = "detail"
-        self.automatic_statuses = frozenset({422})
-        self.http_exceptions: Mapping[str, ExceptionArguments] = {
-            "fastapi.HTTPException": HTTP_EXCEPTION,
-            "fastapi.exceptions.HTTPException": HTTP_EXCEPTION,
-            "starlette.exceptions.HTTPException": HTTP_EXCEPTION,
-        }
-        self.resolver = resolver
-
-    def constant_status(self, path: str) -> int | None:
-        """The status a framework constant names (`fastapi.status.HTTP_404_NOT_FOUND` is 404)."""
-        match = _STATUS_NAME.match(path)
-        return int(match.group(1)) if match else None
-
-    def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
-        routers = _Reader(program, self.resolver).read()
-        free = [router for router in routers.values() if not router.included]
-        roots = [router for router in free if router.is_app] or free
-        if app is not None:
-            apps = sorted(key for key, router in routers.items() if router.is_app and ":" not in key)
-            if app not in apps:
-                hint = suggest(app, apps) or f"applications found: {', '.join(apps) or 'none'}"
-                raise ConfigError(
-                    f"no FastAPI application '{app}' in the source", file="mkdocs.yml", hint=hint
-                )
-            roots = [routers[app]]
-        found: list[Endpoint] = []
-        unique = {id(root): root for root in roots}.values()  # a router returned by a factory has two names
-        for root in sorted(unique, key=lambda r: r.key):
-            found.extend(_walk(routers, root, "", [], ()))
-        order = {method: index for index, method in enumerate(METHODS)}
-        return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
-
-    def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
-        return parameter_dependencies(program, code)
-
-    def handlers(self, program: Program) -> dict[str, Handler]:
-        return registered_handlers(program, self)
+def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
+    """Every operation of the application `app` (None: of every application not mounted in another, or,
+    with no application, of every router nothing includes), in path then method order."""
+    routers = _Reader(program, resolver).read()
+    free = [router for router in routers.values() if not router.included]
+    roots = [router for router in free if router.is_app] or free
+    if app is not None:
+        apps = sorted(key for key, router in routers.items() if router.is_app and ":" not in key)
+        if app not in apps:
+            hint = suggest(app, apps) or f"applications found: {', '.join(apps) or 'none'}"
+            raise ConfigError(f"no FastAPI application '{app}' in the source", file="mkdocs.yml", hint=hint)
+        roots = [routers[app]]
+    found: list[Endpoint] = []
+    unique = {id(root): root for root in roots}.values()  # a router returned by a factory has two names
+    for root in sorted(unique, key=lambda r: r.key):
+        found.extend(_walk(routers, root, "", [], ()))
+    order = {method: index for index, method in enumerate(METHODS)}
+    return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 
 
 def _walk(
@@ -292,7 +262,7 @@ class _Reader:
         if node is None:
             return None
         if isinstance(node, ast.JoinedStr):
-            return detail_text(node, module, self.resolver, None)
+            return detail_text(node, module, self.resolver, "")
         try:
             value = self.resolver.evaluate(node, module).value
         except (Unresolvable, SourceError):  # SourceError: it leads to a module that cannot be read

@@ -1,0 +1,23 @@
+"""Web frameworks: everything docgen knows about one framework, one subpackage each, read by routes catalogs.
+
+Owns:
+
+- the one registry of built-in frameworks (`BUILTIN` below: the name `framework:` gives in mkdocs.yml ->
+  `module:attribute` of the class), which `core.settings.FRAMEWORKS` reads without importing a framework;
+  a package outside docgen adds one through the entry-point group `docgen.frameworks` instead;
+- FastAPI and Starlette (`fastapi`): its applications, routers, prefixes and dependencies, its exception
+  handlers, its HTTP exception with the status and detail it takes and the detail it fills in, the body
+  its errors have on the wire, and its OpenAPI document taking the catalog's error responses.
+
+Each framework implements `generator.extract.routes.Framework`, the interface the generic extractor
+(`generator.extract.raises`, `generator.extract.route_catalog`) reads operations and HTTP errors through;
+the interface stays there because the extractor consumes it and may not import this package.
+
+Nothing here imports or runs the server. This module imports nothing, so that checking a configuration's
+`framework:` costs no framework's import.
+
+May import: `generator.core`, `generator.extract`.
+"""
+
+BUILTIN = {"fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework"}
+"""The frameworks docgen ships: name -> `module:attribute` of the class, imported only when configured."""

@@ -1,0 +1,58 @@
+"""FastAPI (with Starlette, whose exceptions and status constants it re-exports) as a `Framework`.
+
+What FastAPI means by an HTTP error: `HTTPException(status_code, detail)` from `fastapi` or Starlette, a
+missing detail filled in with the status phrase, `{"detail": ...}` as the body on the wire, 422 answered
+for any request that fails validation, the constants of `fastapi.status` naming statuses. How it declares
+routes, dependencies and exception handlers is read by `routes`, `dependencies` and `handlers` beside this.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from generator.extract.http_values import phrase
+from generator.extract.program import Code, Program
+from generator.extract.resolve import Resolver
+from generator.extract.routes import Endpoint, ExceptionArguments, Handler
+from generator.frameworks.fastapi.dependencies import parameter_dependencies
+from generator.frameworks.fastapi.handlers import registered_handlers
+from generator.frameworks.fastapi.routes import application_endpoints
+
+HTTP_EXCEPTION = ExceptionArguments(status=(0, "status_code"), detail=(1, "detail"))
+_STATUS_NAME = re.compile(r"^(?:fastapi|starlette)\.status\.(?:HTTP|WS)_(\d{3})_\w+$")
+
+
+class FastAPIFramework:
+    """FastAPI applications read statically."""
+
+    name = "fastapi"
+    body_key = "detail"
+    automatic_statuses = frozenset({422})
+    http_exceptions: Mapping[str, ExceptionArguments] = {
+        "fastapi.HTTPException": HTTP_EXCEPTION,
+        "fastapi.exceptions.HTTPException": HTTP_EXCEPTION,
+        "starlette.exceptions.HTTPException": HTTP_EXCEPTION,
+    }
+    openapi_guide = "README: A FastAPI application"
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+
+    def constant_status(self, path: str) -> int | None:
+        """The status a framework constant names (`fastapi.status.HTTP_404_NOT_FOUND` is 404)."""
+        match = _STATUS_NAME.match(path)
+        return int(match.group(1)) if match else None
+
+    def default_detail(self, status: int | None) -> str:
+        """Starlette fills in a missing (or None) detail with the status phrase (`Not Found`)."""
+        return phrase(status)
+
+    def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
+        return application_endpoints(program, self.resolver, app)
+
+    def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
+        return parameter_dependencies(program, code)
+
+    def handlers(self, program: Program) -> dict[str, Handler]:
+        return registered_handlers(program, self)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorsCatalog, entries_by_id
 from generator.core.project import Project
+from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.pipeline import Extraction
 
 
@@ -18,7 +19,10 @@ def contract_findings(project: Project, extraction: Extraction) -> Iterator[Find
             continue
         relative = project.settings.relative(project.settings.catalog_path(name))
         new = entries_by_id(fresh.entries)
-        sites = {e.id: site for e, site in zip(fresh.entries, extraction.sites[name], strict=True)}
+        sites = {
+            e.id: site
+            for e, site in zip(fresh.entries, extraction.of(name, ErrorsExtraction).sites, strict=True)
+        }
         for entry in old.entries:
             current = new.get(entry.id)
             if current is None:

@@ -16,6 +16,7 @@ from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.project import Project
 from generator.examples.client_calls import RUNNERS_ROOT
 from generator.examples.requests import Example, examples_of
+from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.pipeline import Extraction
 
 
@@ -37,7 +38,7 @@ def evidence_findings(project: Project, extraction: Extraction) -> Iterator[Find
                     f"add 'example:' under 'entries: {entry.id}:' (or 'untriggerable:' with the reason)",
                 )
         yield from _against_evidence(
-            project, name, catalog, examples, extraction.roots.get(name, frozenset())
+            project, name, catalog, examples, extraction.of(name, ErrorsExtraction).roots
         )
 
 

@@ -9,6 +9,7 @@ from generator.core.models import ErrorsCatalog
 from generator.core.notes import Notes
 from generator.core.project import Project
 from generator.core.spec import ASPECTS, Comparison, Spec, compare, here, mapping, required
+from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.pipeline import Extraction
 from generator.extract.sites import ErrorSite
 
@@ -21,7 +22,10 @@ def spec_findings(project: Project, extraction: Extraction) -> Iterator[Finding]
             continue
         notes = project.notes[name]
         yield from _unknown_conditions(notes, spec)
-        sites = {entry.id: site for entry, site in zip(catalog.entries, extraction.sites[name], strict=True)}
+        sites = {
+            entry.id: site
+            for entry, site in zip(catalog.entries, extraction.of(name, ErrorsExtraction).sites, strict=True)
+        }
         for comparison in compare(catalog, notes, spec):
             yield from _comparison_findings(spec, comparison, sites)
         yield from _unknown_baseline(spec)

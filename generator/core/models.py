@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 from generator.core.records import record
 
@@ -357,16 +357,24 @@ class RoutesCatalog:
         )
 
 
-Catalog = ErrorsCatalog | ToolsCatalog | RoutesCatalog
+class Catalog(Protocol):
+    """What every catalog value gives, whatever its kind: the stages hand catalogs on by this, and the kind
+    that built one (`generator/core/kinds.py`) is what reads the rest of it."""
 
+    @property
+    def name(self) -> str: ...
 
-def catalog_from_data(data: Mapping[str, Any]) -> Catalog:
-    """The typed catalog of checked catalog data, by its `kind`."""
-    if data["kind"] == "tools":
-        return ToolsCatalog.from_data(data)
-    if data["kind"] == "routes":
-        return RoutesCatalog.from_data(data)
-    return ErrorsCatalog.from_data(data)
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        """The files (and symbols) it was extracted from."""
+        ...
+
+    def as_data(self) -> dict[str, Json]:
+        """Its file's plain data, key for key in the written order."""
+        ...
 
 
 def entries_by_id(entries: Sequence[ErrorEntry]) -> dict[str, ErrorEntry]:

@@ -1,0 +1,122 @@
+"""Catalog kinds: what makes an errors, a tools or a routes catalog (or one a plugin adds) what it is.
+
+A kind is one object that every stage asks about the catalogs of that kind: its configuration keys and how
+they are checked, its typed model, its extraction, its findings and what its regions see. The stages never
+test a kind's name; they look the kind up here by the `kind:` a catalog's configuration (or its committed
+file) gives, and call it.
+
+Core may import no other docgen package, so this registry knows the built-in kinds by dotted path and
+imports each only when a catalog of that kind is configured: a project of errors catalogs never imports the
+routes readers. Other kinds come from installed distributions that declare them in the `docgen.kinds`
+entry-point group (`name = "package.module:OBJECT"`); that group is read only when a name is not built in,
+because scanning every installed distribution's metadata costs more than the rest of reading the settings.
+
+This module fixes only what core itself calls (`CatalogKind`); each stage declares the part it calls in its
+own module (`extract/kind_stage.py`, `check/kind_stage.py`, `render/kind_stage.py`), so that a kind's stage
+methods are typed by the stage's own values without core importing them.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Mapping
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from generator.core.catalog_config import CatalogConfig
+from generator.core.errors import ConfigError
+from generator.core.models import Catalog
+from generator.core.settings_checks import Validator
+from generator.core.yamlio import LoadedYaml
+
+GROUP = "docgen.kinds"
+"""The entry-point group an installed distribution declares its catalog kinds in."""
+
+BUILT_IN = {
+    "errors": "generator.kinds.errors:KIND",
+    "tools": "generator.kinds.tools:KIND",
+    "routes": "generator.kinds.routes:KIND",
+}
+"""The kinds docgen ships, by dotted path: found without reading any distribution's metadata, so an editable
+checkout (whose entry points may be stale or missing) works as well as an installed one."""
+
+
+@runtime_checkable
+class CatalogKind(Protocol):
+    """What core asks of a catalog kind: its name, its configuration and its typed model."""
+
+    @property
+    def name(self) -> str:
+        """The `kind:` value that selects it."""
+        ...
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """Every key its catalog's configuration may hold (besides `kind` and `source`)."""
+        ...
+
+    @property
+    def has_notes(self) -> bool:
+        """Whether its catalogs have entries with an id that editors write notes for (`<name>.notes.yaml`)."""
+        ...
+
+    def configure(
+        self,
+        name: str,
+        source: str,
+        raw: Mapping[str, Any],
+        path: tuple[str | int, ...],
+        check: Validator,
+        root: Path,
+    ) -> CatalogConfig:
+        """The catalog's configuration with its keys checked: problems go to `check`, located at `path`
+        (`source` is checked already; `root` is the project's folder, for paths the keys give)."""
+        ...
+
+    def summary(self, catalog: Catalog) -> str:
+        """What `docgen extract` says of one of its catalogs after the file's name (`12 entries`)."""
+        ...
+
+    def parse(self, loaded: LoadedYaml) -> Catalog:
+        """The typed catalog a committed catalog file holds; a located `CatalogError` when the file does not
+        have the kind's shape (its schema)."""
+        ...
+
+
+def known() -> tuple[str, ...]:
+    """Every kind a configuration may name: the built-in ones, then those installed distributions add."""
+    return (*BUILT_IN, *sorted(name for name in _installed() if name not in BUILT_IN))
+
+
+def is_known(name: object) -> bool:
+    """Whether `name` names a kind, reading the installed ones only when it is not built in."""
+    return isinstance(name, str) and (name in BUILT_IN or name in _installed())
+
+
+def kind_of(name: str) -> CatalogKind:
+    """The kind called `name` (one `is_known` accepts), imported on first use."""
+    return _load(name)
+
+
+@functools.cache
+def _load(name: str) -> CatalogKind:
+    target = BUILT_IN.get(name) or _installed()[name]
+    module_name, _, attribute = target.partition(":")
+    try:
+        found: object = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as err:
+        raise ConfigError(f"catalog kind {name!r} cannot be loaded from {target}: {err}") from err
+    if not isinstance(found, CatalogKind) or found.name != name:
+        raise ConfigError(
+            f"{target} is not a docgen catalog kind called {name!r}",
+            hint="see CatalogKind in generator/core/kinds.py for what a kind gives",
+        )
+    return found
+
+
+@functools.cache
+def _installed() -> dict[str, str]:
+    """Kind name -> dotted path, from the `docgen.kinds` entry points of installed distributions."""
+    return {point.name: point.value for point in entry_points(group=GROUP)}

@@ -26,9 +26,8 @@ def header(name: str, sources: Sequence[str], *, notes: bool) -> str:
 def dump_catalog(catalog: Catalog) -> str:
     """The catalog as YAML text, the same bytes for the same facts."""
     sources = [source.path for source in catalog.sources]
-    return dump_yaml(
-        catalog.as_data(), header=header(catalog.name, sources, notes=kinds.kind_of(catalog.kind).has_notes)
-    )
+    notes = "notes" in kinds.kind_of(catalog.kind).companions
+    return dump_yaml(catalog.as_data(), header=header(catalog.name, sources, notes=notes))
 
 
 def parse_catalog(loaded: LoadedYaml) -> Catalog:

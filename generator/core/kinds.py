@@ -21,15 +21,21 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Mapping
-from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from generator.core.catalog_config import CatalogConfig
 from generator.core.errors import ConfigError
 from generator.core.models import Catalog
 from generator.core.settings_checks import Validator
 from generator.core.yamlio import LoadedYaml
+
+Companion = Literal["notes", "evidence", "openapi"]
+"""A file a catalog can have beside it: `notes`, editors' prose keyed by the ids of its entries
+(`<name>.notes.yaml`; the catalog's header points at it); `evidence`, what probe observed of the notes'
+examples (`<name>.evidence.yaml`), and the catalog as committed at a base ref, for contract changes;
+`openapi`, an OpenAPI fragment written beside it (`<name>.openapi.json`) and the document its configuration
+names."""
 
 GROUP = "docgen.kinds"
 """The entry-point group an installed distribution declares its catalog kinds in."""
@@ -58,8 +64,8 @@ class CatalogKind(Protocol):
         ...
 
     @property
-    def has_notes(self) -> bool:
-        """Whether its catalogs have entries with an id that editors write notes for (`<name>.notes.yaml`)."""
+    def companions(self) -> frozenset[Companion]:
+        """The files its catalogs have beside them, which the project loader reads for them."""
         ...
 
     def configure(
@@ -119,4 +125,7 @@ def _load(name: str) -> CatalogKind:
 @functools.cache
 def _installed() -> dict[str, str]:
     """Kind name -> dotted path, from the `docgen.kinds` entry points of installed distributions."""
+    # Imported here: importlib.metadata costs a few milliseconds that a run of built-in kinds never needs.
+    from importlib.metadata import entry_points  # noqa: PLC0415
+
     return {point.name: point.value for point in entry_points(group=GROUP)}

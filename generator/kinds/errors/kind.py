@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
+from generator.core.kinds import Companion
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.schemas import validate
 from generator.core.settings_checks import (
@@ -35,7 +36,7 @@ class ErrorsKind:
 
     name = "errors"
     keys = frozenset({"constructors", "functions", "arguments", "publish_conditions", "public_constants"})
-    has_notes = True
+    companions: frozenset[Companion] = frozenset({"notes", "evidence"})
 
     def configure(
         self,

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
+from generator.core.kinds import Companion
 from generator.core.models import Catalog, RoutesCatalog
 from generator.core.schemas import validate
 from generator.core.settings import FRAMEWORKS
@@ -31,7 +32,7 @@ class RoutesKind:
 
     name = "routes"
     keys = frozenset({"framework", "app", "openapi"})
-    has_notes = True
+    companions: frozenset[Companion] = frozenset({"notes", "openapi"})
 
     def configure(
         self,

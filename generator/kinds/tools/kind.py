@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
+from generator.core.kinds import Companion
 from generator.core.models import Catalog, ToolsCatalog
 from generator.core.records import record
 from generator.core.schemas import validate
@@ -37,7 +38,7 @@ class ToolsKind:
 
     name = "tools"
     keys = frozenset({"decorators"})
-    has_notes = False
+    companions: frozenset[Companion] = frozenset()
 
     def configure(
         self,

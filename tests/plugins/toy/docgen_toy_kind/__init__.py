@@ -16,6 +16,7 @@ from typing import Any
 
 from generator.core.catalog_config import CatalogConfig
 from generator.core.errors import CatalogError
+from generator.core.kinds import Companion
 from generator.core.models import Json, Source
 from generator.core.settings_checks import Validator
 from generator.core.yamlio import LoadedYaml
@@ -48,7 +49,7 @@ class StringsResult:
 class StringsKind:
     name = "strings"
     keys = frozenset({"prefix"})
-    has_notes = False
+    companions: frozenset[Companion] = frozenset()
 
     def configure(
         self,

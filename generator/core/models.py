@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import field
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 from generator.core.records import record
 
@@ -141,6 +141,10 @@ class ErrorsCatalog:
     constants: Mapping[str, Json]
     entries: tuple[ErrorEntry, ...]
     kind: Literal["errors"] = field(default="errors", init=False)
+
+    def note_ids(self) -> tuple[str, ...]:
+        """The ids editors key their notes by: the entries', in catalog order."""
+        return tuple(entry.id for entry in self.entries)
 
     def as_data(self) -> dict[str, Json]:
         return {
@@ -334,6 +338,10 @@ class RoutesCatalog:
     operations: tuple[Operation, ...]
     kind: Literal["routes"] = field(default="routes", init=False)
 
+    def note_ids(self) -> tuple[str, ...]:
+        """The ids editors key their notes by: the errors', in catalog order."""
+        return tuple(error.id for error in self.errors)
+
     def as_data(self) -> dict[str, Json]:
         return {
             "catalog": self.name,
@@ -375,6 +383,25 @@ class Catalog(Protocol):
     def as_data(self) -> dict[str, Json]:
         """Its file's plain data, key for key in the written order."""
         ...
+
+
+class NotedCatalog(Catalog, Protocol):
+    """A catalog whose items editors write notes for, keyed by the items' ids."""
+
+    def note_ids(self) -> tuple[str, ...]: ...
+
+
+@runtime_checkable
+class WithConstants(Protocol):
+    """A catalog that carries the constants of its source, which notes may use (an errors catalog does)."""
+
+    @property
+    def constants(self) -> Mapping[str, Json]: ...
+
+
+def constants_of(catalog: Catalog) -> Mapping[str, Json]:
+    """The constants `catalog` carries; none for a catalog of a kind that carries none."""
+    return catalog.constants if isinstance(catalog, WithConstants) else {}
 
 
 def entries_by_id(entries: Sequence[ErrorEntry]) -> dict[str, ErrorEntry]:

@@ -45,6 +45,11 @@ class CheckingKind(Protocol):
         notes."""
         ...
 
+    def late_findings(self, project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:
+        """The findings that compare the catalog with what the sources cite now (evidence, for one): check
+        asks for them once the pages are rendered and `Project.sources` knows what extraction found."""
+        ...
+
 
 def kind_findings(
     project: Project, extraction: Extraction, name: str, committed: CommittedCatalog
@@ -66,3 +71,10 @@ def kind_notes(
     """What catalog `name`'s notes say, by its kind (None: a kind without notes)."""
     kind = kinds.kind_of(extraction.results[name].catalog.kind)
     return kind.check_notes(project, extraction, name, drift) if isinstance(kind, CheckingKind) else None
+
+
+def kind_late_findings(project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:
+    """The late findings (`CheckingKind.late_findings`) about catalog `name`, by its kind."""
+    kind = kinds.kind_of(extraction.results[name].catalog.kind)
+    if isinstance(kind, CheckingKind):
+        yield from kind.late_findings(project, extraction, name)

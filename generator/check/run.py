@@ -12,10 +12,8 @@ from collections.abc import Iterator
 from generator.check.build_config import build_config_findings
 from generator.check.credentials import credential_findings, withhold
 from generator.check.drift import FIX
-from generator.check.evidence import evidence_findings
-from generator.check.kind_stage import kind_findings, kind_notes
+from generator.check.kind_stage import kind_findings, kind_late_findings, kind_notes
 from generator.check.pages import region_findings, source_findings
-from generator.check.spec import spec_findings
 from generator.core.findings import Finding, Kind
 from generator.core.models import Catalog
 from generator.core.notes import Notes
@@ -78,13 +76,9 @@ def check_report(project: Project) -> CheckReport:
     refused = site_refusals(renderer.inputs, rendered)
     findings.extend(credential_findings(project, refused))
     findings.extend(source_findings(project.sources, project.pages, project.fronts, rendered, docs))
-    findings.extend(evidence_findings(project, extraction))
-    findings.extend(spec_findings(project, extraction))
+    for name in extraction.results:
+        findings.extend(kind_late_findings(project, extraction, name))
     findings.extend(build_config_findings(project.settings))
-    if project.base_ref is not None:
-        from generator.check.contract import contract_findings  # noqa: PLC0415 (only with --base)
-
-        findings.extend(contract_findings(project, extraction))
     if refused:  # no finding quotes a value that looks like a credential (a page's diff would)
         findings = withhold(findings, renderer.inputs, refused)
         by_catalog = {name: withhold(found, renderer.inputs, refused) for name, found in by_catalog.items()}

@@ -74,3 +74,17 @@ def extract_notices(project: Project, name: str, result: KindResult) -> Iterator
             f"{notes.file} so the prose follows it"
         )
     yield from notes_notices(notes, result.catalog)
+
+
+def late_findings(project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:
+    """Examples and evidence, the specification the notes name, and, with a base ref, contract changes."""
+    from generator.kinds.errors.evidence import evidence_findings  # noqa: PLC0415
+    from generator.kinds.errors.spec import spec_findings  # noqa: PLC0415
+
+    found = extracted(extraction, name)
+    yield from evidence_findings(project, found, name)
+    yield from spec_findings(project, found, name)
+    if project.base_ref is not None:
+        from generator.kinds.errors.contract import contract_findings  # noqa: PLC0415 (only with --base)
+
+        yield from contract_findings(project, found, name)

@@ -102,6 +102,11 @@ class ErrorsKind:
 
         return errors_notes(project, extraction, name, drift)
 
+    def late_findings(self, project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:
+        from generator.kinds.errors.check import late_findings  # noqa: PLC0415
+
+        return late_findings(project, extraction, name)
+
     def view(self, catalog: Catalog, *, conditions: bool) -> dict[str, Any]:
         from generator.kinds.errors.render import errors_view  # noqa: PLC0415
 

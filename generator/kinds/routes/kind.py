@@ -97,6 +97,9 @@ class RoutesKind:
 
         return findings(project, extraction, name)
 
+    def late_findings(self, project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:
+        return iter(())
+
     def check_notes(
         self, project: Project, extraction: Extraction, name: str, drift: list[Finding]
     ) -> CheckedNotes:

@@ -77,6 +77,9 @@ class ToolsKind:
         assert isinstance(catalog, ToolsCatalog)
         return tools_drift(committed, catalog)
 
+    def late_findings(self, project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:
+        return iter(())
+
     def check_notes(
         self, project: Project, extraction: Extraction, name: str, drift: list[Finding]
     ) -> CheckedNotes | None:

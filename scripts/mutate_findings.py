@@ -4,10 +4,11 @@
     .venv/bin/python scripts/mutate_findings.py notes-gap  # the producers of some kinds only
     .venv/bin/python scripts/mutate_findings.py raise-added -- tests/check  # against some tests only
 
-A producer is each place in generator/check/ that names a finding kind (`Kind.NOTES_GAP`): the `yield
-Finding(...)` statement around it is replaced by `pass`, or, where kinds sit in a table (the facts drift
-compares, the fields a contract covers), that row is taken out. The tests run with `-x` after each removal
-(the browser test aside); a removal the tests do not notice is printed as SURVIVED and the script exits 1.
+A producer is each place in generator/check/ or generator/kinds/ that names a finding kind
+(`Kind.NOTES_GAP`): the `yield Finding(...)` statement around it is replaced by `pass`, or, where kinds sit
+in a table (the facts drift compares, the fields a contract covers), that row is taken out. The tests run
+with `-x` after each removal (the browser test aside); a removal the tests do not notice is printed as
+SURVIVED and the script exits 1.
 Every file is restored afterwards, whatever happens.
 """
 
@@ -22,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECK = ROOT / "generator" / "check"
+KINDS = ROOT / "generator" / "kinds"
+"""The catalog kinds produce the findings about their own catalogs (generator/kinds/errors/evidence.py)."""
 sys.path.insert(0, str(ROOT))
 
 from generator.core.findings import Kind  # noqa: E402
@@ -84,7 +87,8 @@ def survives(producer: Producer, paths: list[str]) -> bool:
 def main(argv: list[str]) -> int:
     kinds, paths = (argv[: argv.index("--")], argv[argv.index("--") + 1 :]) if "--" in argv else (argv, [])
     wanted = {Kind(value) for value in kinds} or set(Kind)
-    found = [p for path in sorted(CHECK.glob("*.py")) for p in producers(path) if p.kind in wanted]
+    files = [*sorted(CHECK.glob("*.py")), *sorted(KINDS.rglob("*.py"))]
+    found = [p for path in files for p in producers(path) if p.kind in wanted]
     unproduced = wanted - {p.kind for p in found}
     for kind in sorted(unproduced):
         print(f"NO PRODUCER {kind.value}")

@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.core.credentials import texts_of
 from generator.core.findings import Finding, Kind
-from generator.core.models import ErrorsCatalog
+from generator.core.models import constants_of
 from generator.core.project import Project
 from generator.render.inputs import RenderInputs
 from generator.render.published import Refusal, refusal_message, refusal_place
@@ -39,7 +39,7 @@ def withhold(findings: Sequence[Finding], inputs: RenderInputs, refused: Sequenc
 
 def _value(inputs: RenderInputs, refusal: Refusal) -> object:
     catalog = inputs.catalogs[refusal.catalog]
-    return catalog.constants.get(refusal.name) if isinstance(catalog, ErrorsCatalog) else None
+    return constants_of(catalog).get(refusal.name)
 
 
 def _withheld(finding: Finding, secrets: Sequence[str]) -> Finding:

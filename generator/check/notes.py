@@ -12,7 +12,7 @@ import jinja2.meta
 from generator.check.typos import typo_findings
 from generator.core.errors import suggest
 from generator.core.findings import Finding, Kind
-from generator.core.models import ErrorsCatalog, RoutesCatalog
+from generator.core.models import ErrorsCatalog, RoutesCatalog, constants_of
 from generator.core.notes import PROSE_FIELDS, Notes, NotesReport, notes_report
 from generator.core.records import record
 from generator.render.filters import FILTERS
@@ -55,7 +55,7 @@ def notes_findings(
             "notes for an entry that is no longer in the catalog",
             "rename the key to the entry's new id (see likely-successor), or delete the notes",
         )
-    constants = catalog.constants if isinstance(catalog, ErrorsCatalog) else {}
+    constants = constants_of(catalog)
     for found in unknown:
         yield Finding(
             Kind.NOTES_UNKNOWN_CONSTANT,

@@ -18,7 +18,7 @@ from generator.core.openapi import documented_statuses
 from generator.core.project import CommittedCatalog, Project
 from generator.extract.pipeline import Extraction
 from generator.extract.resolve import Resolver
-from generator.extract.route_catalog import OperationLine
+from generator.extract.route_catalog import OperationLine, RoutesExtraction
 from generator.extract.routes import framework_named
 
 Key = tuple[str, str]
@@ -29,9 +29,11 @@ def routes_findings(
 ) -> Iterator[Finding]:
     """Every finding about routes catalog `name`."""
     committed = project.committed[name]
-    lines = {(line.method, line.path): line for line in extraction.operation_lines[name]}
+    found = extraction.results[name]
+    assert isinstance(found, RoutesExtraction)  # what the routes kind extracts
+    lines = {(line.method, line.path): line for line in found.lines}
     if committed is not None and isinstance(committed.catalog, RoutesCatalog):
-        yield from _RoutesDrift(committed, fresh, lines, extraction.raise_lines[name]).findings()
+        yield from _RoutesDrift(committed, fresh, lines, found.sites).findings()
     fragment = project.settings.relative(project.settings.fragment_path(name))
     if project.fragments.get(name) != extraction.outputs[fragment]:
         message = "the OpenAPI fragment is out of date" if project.fragments.get(name) else "not written yet"

@@ -11,16 +11,12 @@ from collections.abc import Iterator
 
 from generator.check.build_config import build_config_findings
 from generator.check.credentials import credential_findings, withhold
-from generator.check.drift import FIX, CatalogDrift, tools_drift
-from generator.check.evidence import evidence_findings
-from generator.check.notes import notes_findings, unknown_constants, without_unknown_constants
+from generator.check.drift import FIX
+from generator.check.kind_stage import kind_findings, kind_late_findings, kind_notes
 from generator.check.pages import region_findings, source_findings
-from generator.check.run_time_values import run_time_value_findings
-from generator.check.spec import spec_findings
-from generator.check.typos import mistyped_keys, with_keys_renamed
 from generator.core.findings import Finding, Kind
-from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
-from generator.core.notes import Notes, notes_report
+from generator.core.models import Catalog
+from generator.core.notes import Notes
 from generator.core.project import Project
 from generator.core.records import record
 from generator.extract.pipeline import Extraction, extract
@@ -62,12 +58,11 @@ def check_report(project: Project) -> CheckReport:
     by_catalog: dict[str, list[Finding]] = {}
     safe_notes: dict[str, Notes] = {}
     renamed = dict(project.notes)
-    for name, fresh in extraction.catalogs.items():
-        drift = list(_catalog_findings(project, extraction, name, fresh))
-        if isinstance(fresh, ErrorsCatalog | RoutesCatalog):
-            renamed[name], safe_notes[name] = _notes_drift(
-                drift, project.notes[name], fresh, extraction, name
-            )
+    for name, found in extraction.results.items():
+        drift = list(_catalog_findings(project, extraction, name, found.catalog))
+        checked = kind_notes(project, extraction, name, drift)
+        if checked is not None:
+            renamed[name], safe_notes[name] = checked.renamed, checked.safe
         by_catalog[name] = drift
         findings.extend(drift)
     # What follows reads the notes as if each misspelt key were right: the typo is reported once.
@@ -81,41 +76,13 @@ def check_report(project: Project) -> CheckReport:
     refused = site_refusals(renderer.inputs, rendered)
     findings.extend(credential_findings(project, refused))
     findings.extend(source_findings(project.sources, project.pages, project.fronts, rendered, docs))
-    findings.extend(evidence_findings(project, extraction))
-    findings.extend(spec_findings(project, extraction))
+    for name in extraction.results:
+        findings.extend(kind_late_findings(project, extraction, name))
     findings.extend(build_config_findings(project.settings))
-    if project.base_ref is not None:
-        from generator.check.contract import contract_findings  # noqa: PLC0415 (only with --base)
-
-        findings.extend(contract_findings(project, extraction))
     if refused:  # no finding quotes a value that looks like a credential (a page's diff would)
         findings = withhold(findings, renderer.inputs, refused)
         by_catalog = {name: withhold(found, renderer.inputs, refused) for name, found in by_catalog.items()}
     return CheckReport(findings, by_catalog, rendered, docs)
-
-
-def _notes_drift(
-    drift: list[Finding],
-    notes: Notes,
-    fresh: ErrorsCatalog | RoutesCatalog,
-    extraction: Extraction,
-    name: str,
-) -> tuple[Notes, Notes]:
-    """Add the findings of one catalog's notes to `drift`; return the notes with misspelt keys renamed,
-    and those notes without the fields that name unknown constants (what the pages render from)."""
-    typos = mistyped_keys(fresh, notes)
-    if isinstance(fresh, RoutesCatalog):  # it has no constants
-        drift.extend(notes_findings(notes, fresh, (), typos=typos))
-        renamed = with_keys_renamed(notes, typos)
-        return renamed, renamed
-    unknown = unknown_constants(notes, fresh)
-    drift.extend(notes_findings(notes, fresh, unknown, notes_report(fresh, notes), typos))
-    renamed = with_keys_renamed(notes, typos)
-    safe = with_keys_renamed(without_unknown_constants(notes, unknown), typos)
-    drift.extend(
-        run_time_value_findings(renamed, fresh, extraction.sites[name], notes_report(fresh, renamed))
-    )
-    return renamed, safe
 
 
 def _catalog_findings(
@@ -131,31 +98,7 @@ def _catalog_findings(
         message = f"the committed catalog is a {committed.catalog.kind} catalog; mkdocs.yml says {fresh.kind}"
         yield Finding(Kind.CATALOG_STALE, committed.file, 1, name, message, f"run `{FIX}`")
         return
-    if isinstance(fresh, RoutesCatalog):
-        from generator.check.routes import routes_findings  # noqa: PLC0415 (see extract's _routes)
-
-        yield from routes_findings(project, extraction, name, fresh)
-        return
-    if not isinstance(fresh, ErrorsCatalog):
-        yield from tools_drift(committed, fresh)
-        return
-    drift = CatalogDrift(
-        committed=committed,
-        fresh=fresh,
-        sites=extraction.sites[name],
-        module_names=extraction.module_names[name],
-    )
-    yield from drift.findings()
-    for successor in extraction.successors.get(name, []):
-        yield Finding(
-            Kind.LIKELY_SUCCESSOR,
-            committed.file,
-            None,
-            successor.new_id,
-            f"most likely replaces '{successor.old_id}' (similarity {successor.similarity:.2f})",
-            f"if it does, rename '{successor.old_id}' to '{successor.new_id}' in "
-            f"{project.notes[name].file} so its prose follows",
-        )
+    yield from kind_findings(project, extraction, name, committed)
 
 
 def _schema_copies(project: Project, extraction: Extraction) -> Iterator[Finding]:

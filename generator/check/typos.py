@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Iterator, Mapping
 
 from generator.core.findings import Finding, Kind
-from generator.core.models import ErrorsCatalog, RoutesCatalog
+from generator.core.models import NotedCatalog
 from generator.core.notes import Notes
 
 MAX_EDITS = 2
@@ -15,11 +15,10 @@ MAX_EDITS = 2
 from every id is a rename or a removal (an orphan), which a guess would hide."""
 
 
-def mistyped_keys(catalog: ErrorsCatalog | RoutesCatalog, notes: Notes) -> dict[str, str]:
+def mistyped_keys(catalog: NotedCatalog, notes: Notes) -> dict[str, str]:
     """Notes key -> the entry id it misspells: each key that names no entry and is at most MAX_EDITS letters
     away from exactly one id without notes, where no other such key is that close to the same id."""
-    items = catalog.entries if isinstance(catalog, ErrorsCatalog) else catalog.errors
-    ids = {item.id for item in items}
+    ids = set(catalog.note_ids())
     unnoted = sorted(ids - set(notes.entries))
     guesses: dict[str, str] = {}
     for key in sorted(set(notes.entries) - ids):

@@ -1,6 +1,7 @@
 """What every stage shares: settings, errors, YAML, schemas, the loaded project, typed models, findings.
 
-Owns: the configuration (`settings`, its located checks in `settings_checks`), the exception tree (`errors`),
+Owns: the configuration (`settings`, one catalog's in `catalog_config`, its located checks in
+`settings_checks`), the catalog kinds' protocol and registry (`kinds`), the exception tree (`errors`),
 YAML in and out with the line of every key (`yamlio`, `yamlbounds`, `yamlnodes`, parsed files kept by content
 in `yaml_cache`), the JSON Schemas and checking a file against one (`schemas`, `schema_check`), the loaded
 project and the one loader (`project`), the typed values (declared with `records`): catalogs (`models`,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from generator.core.models import Catalog, catalog_from_data
+from generator.core import kinds
+from generator.core.models import Catalog
 from generator.core.schemas import validate
 from generator.core.yamlio import LoadedYaml, dump_yaml
 
@@ -25,12 +26,14 @@ def header(name: str, sources: Sequence[str], *, notes: bool) -> str:
 def dump_catalog(catalog: Catalog) -> str:
     """The catalog as YAML text, the same bytes for the same facts."""
     sources = [source.path for source in catalog.sources]
-    return dump_yaml(catalog.as_data(), header=header(catalog.name, sources, notes=catalog.kind != "tools"))
+    notes = "notes" in kinds.kind_of(catalog.kind).companions
+    return dump_yaml(catalog.as_data(), header=header(catalog.name, sources, notes=notes))
 
 
 def parse_catalog(loaded: LoadedYaml) -> Catalog:
-    """The catalog a loaded catalog file holds, checked against the schema of its kind."""
+    """The catalog a loaded catalog file holds, checked against the schema of its kind (a file of no known
+    kind is checked against the errors catalog's, whose message names the kinds it expected)."""
     kind = loaded.data.get("kind") if isinstance(loaded.data, dict) else None
-    schema = {"tools": "tools-catalog", "routes": "routes-catalog"}.get(str(kind), "errors-catalog")
-    validate(loaded, schema, REGENERATE)
-    return catalog_from_data(loaded.data)
+    if not kinds.is_known(kind):
+        validate(loaded, "errors-catalog", REGENERATE)
+    return kinds.kind_of(str(kind)).parse(loaded)

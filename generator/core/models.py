@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 from generator.core.records import record
 
@@ -141,6 +141,10 @@ class ErrorsCatalog:
     constants: Mapping[str, Json]
     entries: tuple[ErrorEntry, ...]
     kind: Literal["errors"] = field(default="errors", init=False)
+
+    def note_ids(self) -> tuple[str, ...]:
+        """The ids editors key their notes by: the entries', in catalog order."""
+        return tuple(entry.id for entry in self.entries)
 
     def as_data(self) -> dict[str, Json]:
         return {
@@ -334,6 +338,10 @@ class RoutesCatalog:
     operations: tuple[Operation, ...]
     kind: Literal["routes"] = field(default="routes", init=False)
 
+    def note_ids(self) -> tuple[str, ...]:
+        """The ids editors key their notes by: the errors', in catalog order."""
+        return tuple(error.id for error in self.errors)
+
     def as_data(self) -> dict[str, Json]:
         return {
             "catalog": self.name,
@@ -357,16 +365,43 @@ class RoutesCatalog:
         )
 
 
-Catalog = ErrorsCatalog | ToolsCatalog | RoutesCatalog
+class Catalog(Protocol):
+    """What every catalog value gives, whatever its kind: the stages hand catalogs on by this, and the kind
+    that built one (`generator/core/kinds.py`) is what reads the rest of it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def sources(self) -> tuple[Source, ...]:
+        """The files (and symbols) it was extracted from."""
+        ...
+
+    def as_data(self) -> dict[str, Json]:
+        """Its file's plain data, key for key in the written order."""
+        ...
 
 
-def catalog_from_data(data: Mapping[str, Any]) -> Catalog:
-    """The typed catalog of checked catalog data, by its `kind`."""
-    if data["kind"] == "tools":
-        return ToolsCatalog.from_data(data)
-    if data["kind"] == "routes":
-        return RoutesCatalog.from_data(data)
-    return ErrorsCatalog.from_data(data)
+class NotedCatalog(Catalog, Protocol):
+    """A catalog whose items editors write notes for, keyed by the items' ids."""
+
+    def note_ids(self) -> tuple[str, ...]: ...
+
+
+@runtime_checkable
+class WithConstants(Protocol):
+    """A catalog that carries the constants of its source, which notes may use (an errors catalog does)."""
+
+    @property
+    def constants(self) -> Mapping[str, Json]: ...
+
+
+def constants_of(catalog: Catalog) -> Mapping[str, Json]:
+    """The constants `catalog` carries; none for a catalog of a kind that carries none."""
+    return catalog.constants if isinstance(catalog, WithConstants) else {}
 
 
 def entries_by_id(entries: Sequence[ErrorEntry]) -> dict[str, ErrorEntry]:

@@ -12,7 +12,7 @@ from dataclasses import field
 from typing import Any, TypeVar
 
 from generator.core.errors import CatalogError, CatalogErrors
-from generator.core.models import ErrorEntry, ErrorsCatalog, Json, RoutesCatalog
+from generator.core.models import ErrorEntry, ErrorsCatalog, Json, NotedCatalog
 from generator.core.records import record
 from generator.core.run_time_values import EntryRunTimeValues, StatedValue, compare_statements, statement_hint
 from generator.core.schemas import located_problem, schema_problems
@@ -196,25 +196,21 @@ class NotesReport:
     run time or a statement (errors catalogs only), in catalog order."""
 
 
-def notes_report(catalog: ErrorsCatalog | RoutesCatalog, notes: Notes) -> NotesReport:
+def notes_report(catalog: NotedCatalog, notes: Notes) -> NotesReport:
     """Compare a catalog's ids (of its entries, or of a routes catalog's errors) with the ids its notes
-    file writes about."""
-    items = catalog.entries if isinstance(catalog, ErrorsCatalog) else catalog.errors
-    ids = [item.id for item in items]
+    file writes about; for an errors catalog, also the code comments a gap shows meanwhile and its values
+    set at run time."""
+    ids = catalog.note_ids()
     gaps = tuple(i for i in ids if not notes.entry(i).cause or not notes.entry(i).action)
     orphans = tuple(sorted(set(notes.entries) - set(ids)))
+    if not isinstance(catalog, ErrorsCatalog):  # drafts and run-time values are facts of errors entries
+        return NotesReport(gaps, orphans)
     missing = set(gaps)
-    drafts = {
-        item.id: item.draft_cause
-        for item in items
-        if isinstance(item, ErrorEntry) and item.draft_cause and item.id in missing
-    }
+    drafts = {e.id: e.draft_cause for e in catalog.entries if e.draft_cause and e.id in missing}
     return NotesReport(gaps, orphans, drafts, _run_time_values(catalog, notes))
 
 
-def _run_time_values(catalog: ErrorsCatalog | RoutesCatalog, notes: Notes) -> dict[str, EntryRunTimeValues]:
-    if not isinstance(catalog, ErrorsCatalog):
-        return {}
+def _run_time_values(catalog: ErrorsCatalog, notes: Notes) -> dict[str, EntryRunTimeValues]:
     found = {}
     for entry in catalog.entries:
         statements = notes.entry(entry.id).run_time_values

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from importlib.metadata import EntryPoint, entry_points
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from generator.core.errors import ConfigError
 from generator.core.records import record
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 
 @record
@@ -41,11 +43,23 @@ class PluginGroup:
         """Whether a plugin has the name `name`: built in, or declared by an installed package."""
         return name in self.builtin() or any(point.name == name for point in self._installed())
 
+    def where(self, name: str) -> str:
+        """`module:attribute` of the plugin `name`, for messages; empty when no plugin has that name."""
+        path = self.builtin().get(name)
+        if path is None:
+            path = next((point.value for point in self._installed() if point.name == name), "")
+        return path
+
     def load(self, name: str) -> object:
         """The plugin `name`, imported now; a ConfigError when no plugin has that name or it cannot load."""
         path = self.builtin().get(name)
         if path is not None:
-            return _attribute(path)
+            try:
+                return _attribute(path)
+            except (ImportError, AttributeError) as err:
+                raise ConfigError(
+                    f"the built-in plugin '{name}' of {self.group} ({path}) cannot be loaded: {err}"
+                ) from err
         point = next((point for point in self._installed() if point.name == name), None)
         if point is None:
             raise ConfigError(f"no plugin '{name}' in {self.group}", hint=f"known: {', '.join(self.names())}")
@@ -59,6 +73,14 @@ class PluginGroup:
 
     def _installed(self) -> tuple[EntryPoint, ...]:
         return tuple(entry_points(group=self.group))
+
+
+def entry_points(*, group: str) -> tuple[EntryPoint, ...]:
+    """The entry points installed distributions declare in `group`."""
+    # Imported here: importlib.metadata costs a few milliseconds that a run of built-ins never needs.
+    from importlib import metadata  # noqa: PLC0415
+
+    return tuple(metadata.entry_points(group=group))
 
 
 def _attribute(path: str) -> object:

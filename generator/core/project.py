@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
+from generator.core import kinds
 from generator.core.catalog import parse_catalog
 from generator.core.diff_lines import ChangedLines
 from generator.core.errors import CatalogError, TemplateError
 from generator.core.evidence import Evidence, parse_evidence
 from generator.core.git_ref import Commit, bytes_at, changed_lines, verified_commit
-from generator.core.models import Catalog, ErrorsCatalog, ToolsCatalog
+from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.notes import Notes, parse_notes
 from generator.core.openapi import read_openapi
 from generator.core.pages import FrontMatter, page_fronts, read_pages
@@ -45,15 +46,16 @@ class CommittedCatalog:
 
     def entry_line(self, entry_id: str) -> int | None:
         """The line of an errors catalog entry (its `- id:`)."""
-        entries = self.catalog.entries if isinstance(self.catalog, ErrorsCatalog) else ()
-        index = next((i for i, entry in enumerate(entries) if entry.id == entry_id), None)
-        return self.document.line(("entries", index)) if index is not None else None
+        return self.item_line("entries", entry_id, key="id")
 
-    def item_line(self, kind: str, name: str) -> int | None:
-        """The line of a tool, resource or prompt (its `- name:`) in a tools catalog."""
-        items = self.catalog.items(kind) if isinstance(self.catalog, ToolsCatalog) else ()
-        index = next((i for i, item in enumerate(items) if item.name == name), None)
-        return self.document.line((kind, index)) if index is not None else None
+    def item_line(self, listed: str, name: str, *, key: str = "name") -> int | None:
+        """The line of the item of list `listed` whose `key` is `name`, as the file has it (a tool,
+        resource or prompt's `- name:` in a tools catalog, by default); None when there is none."""
+        data = self.document.data
+        items = data.get(listed) if isinstance(data, dict) else None
+        found = (i for i, item in enumerate(items or ()) if isinstance(item, dict) and item.get(key) == name)
+        index = next(found, None)
+        return self.document.line((listed, index)) if index is not None else None
 
 
 @record
@@ -65,7 +67,7 @@ class Project:
     """Catalog name -> the committed catalog; None when it has not been extracted yet."""
     notes: Mapping[str, Notes]
     evidence: Mapping[str, Evidence]
-    """Errors catalog name -> its evidence, for the catalogs probe has run for."""
+    """Catalog name -> its evidence, for the catalogs (of a kind with evidence) probe has run for."""
     specs: Mapping[str, Spec]
     """Specification name -> the specification, for every one a notes file names."""
     schema_copies: Mapping[str, str | None]
@@ -80,7 +82,8 @@ class Project:
     """Template name (relative to templates_dir) -> source."""
     base_ref: str | None = None
     base: Mapping[str, ErrorsCatalog | None] = field(default_factory=dict)
-    """With `base_ref`: each errors catalog as committed at that ref (None: not there, or unreadable)."""
+    """With `base_ref`: each catalog of a kind with evidence (errors catalogs) as committed at that ref
+    (None: not there, unreadable, or of another kind)."""
     changed: ChangedLines | None = None
     """With `base_ref`: the lines changed since that ref, the only ones `--format github` annotates."""
     fragments: Mapping[str, str | None] = field(default_factory=dict)
@@ -175,7 +178,7 @@ def _fragments(settings: Settings) -> dict[str, str | None]:
     found: dict[str, str | None] = {}
     for name, config in settings.catalogs.items():
         path = settings.fragment_path(name)
-        if config.kind == "routes":
+        if "openapi" in kinds.kind_of(config.kind).companions:
             found[name] = read_text(path, settings.relative(path), newline="") if path.is_file() else None
     return found
 
@@ -183,7 +186,7 @@ def _fragments(settings: Settings) -> dict[str, str | None]:
 def _openapi_documents(settings: Settings) -> dict[str, dict[str, Any]]:
     found = {}
     for name, config in settings.catalogs.items():
-        if config.kind == "routes" and config.openapi is not None:
+        if "openapi" in kinds.kind_of(config.kind).companions and config.openapi is not None:
             path = settings.root / config.openapi
             found[name] = read_openapi(path, settings.relative(path))
     return found
@@ -202,7 +205,7 @@ def _evidence(settings: Settings) -> dict[str, Evidence]:
     found = {}
     for name, config in settings.catalogs.items():
         path = settings.evidence_path(name)
-        if config.kind == "errors" and path.is_file():
+        if "evidence" in kinds.kind_of(config.kind).companions and path.is_file():
             found[name] = parse_evidence(read_yaml(path, settings.relative(path), within=settings.root))
     return found
 
@@ -264,7 +267,7 @@ def _templates(settings: Settings) -> dict[str, str]:
 def _base_catalogs(settings: Settings, commit: Commit) -> dict[str, ErrorsCatalog | None]:
     found: dict[str, ErrorsCatalog | None] = {}
     for name, config in settings.catalogs.items():
-        if config.kind == "errors":
+        if "evidence" in kinds.kind_of(config.kind).companions:
             found[name] = _catalog_at(settings, commit, settings.relative(settings.catalog_path(name)))
     return found
 

@@ -9,79 +9,26 @@ import contextlib
 from collections.abc import Mapping
 from dataclasses import field
 from pathlib import Path
-from typing import Any, Literal, TypeGuard
+from typing import Any
 
+from generator.core import kinds
+
+# Re-exported: the stages name a catalog's configuration as part of the settings.
+from generator.core.catalog_config import ArgumentRef as ArgumentRef  # noqa: PLC0414
+from generator.core.catalog_config import CatalogConfig as CatalogConfig  # noqa: PLC0414
 from generator.core.errors import ConfigError, ConfigErrors
 from generator.core.plugins import PluginGroup
 from generator.core.records import record
 from generator.core.settings_checks import (
-    ARGUMENT_ROLES,
     Validator,
-    configured_name_lines,
-    constructor_maps,
     python_path_folders,
-    role_map,
 )
 from generator.core.yamlio import LoadedYaml, read_yaml
 
-CatalogKind = Literal["errors", "tools", "routes"]
-ArgumentRef = int | str
-"""Where a constructor argument sits: a 0-based position, or a keyword name."""
-
 TOP_KEYS = {"catalogs", "data_dir", "templates_dir", "python_path"}
-CATALOG_KEYS = {
-    "errors": {
-        "kind",
-        "source",
-        "constructors",
-        "functions",
-        "arguments",
-        "publish_conditions",
-        "public_constants",
-    },
-    "tools": {"kind", "source", "decorators"},
-    "routes": {"kind", "source", "framework", "app", "openapi"},
-}
 FRAMEWORKS = PluginGroup("docgen.frameworks", "generator.frameworks:BUILTIN")
 """The web frameworks a routes catalog can read: built in (`generator/frameworks/`), or installed by a package
 that declares one in the entry-point group (CONTRIBUTING.md: Add a web framework)."""
-DECORATOR_ROLES = {"tool", "resource", "prompt"}
-
-
-@record
-class CatalogConfig:
-    """How to build one catalog from source."""
-
-    name: str
-    kind: CatalogKind
-    source: str
-    """A Python file or package directory, relative to the project root."""
-    constructors: tuple[str, ...] = ()
-    """Names of the error constructor: a function called, or an exception class raised."""
-    functions: tuple[str, ...] = ()
-    """The functions whose bodies are scanned for constructor calls, in page order."""
-    arguments: Mapping[str, ArgumentRef] = field(default_factory=dict)
-    """Role (code, message, status, data) -> 0-based position or keyword of the constructor: the map of every
-    constructor that has none of its own."""
-    constructor_arguments: Mapping[str, Mapping[str, ArgumentRef]] = field(default_factory=dict)
-    """Constructor name -> its own argument map, for constructors given as `Name: {arguments: {...}}`."""
-    config_file: str = field(default="mkdocs.yml", compare=False)
-    """The configuration file these settings were read from, as messages name it."""
-    lines: Mapping[str, int] = field(default_factory=dict, compare=False)
-    """`constructors.NAME` / `functions.NAME` -> the line of the configuration that names it."""
-    decorators: Mapping[str, str] = field(default_factory=dict)
-    """Role (tool, resource, prompt) -> decorator name, for tools catalogs."""
-    framework: str = ""
-    """Routes catalogs: the web framework the application is written with."""
-    openapi: str | None = None
-    """Routes catalogs: a committed OpenAPI document (relative to the project root) that check compares."""
-    app: str | None = None
-    """Routes catalogs: the dotted path of the application documented (default: every application that
-    is not mounted in another)."""
-    publish_conditions: bool = False
-    """Errors catalogs: the site shows each entry's guarding conditions (source text) and publishes them."""
-    public_constants: tuple[str, ...] = ()
-    """Errors catalogs: constants that look like credentials but are public, so the site may show them."""
 
 
 @record
@@ -300,13 +247,17 @@ def _catalog(
     if not isinstance(raw, dict):
         check.fail(path, "expected a mapping with at least 'kind' and 'source'")
         return None
-    kind = raw.get("kind")
-    if not _is_kind(kind):
-        check.fail((*path, "kind"), f"expected 'errors', 'tools' or 'routes', got {kind!r}")
+    name_of_kind = raw.get("kind")
+    if not kinds.is_known(name_of_kind):
+        known = kinds.known()
+        listed = [repr(known_kind) for known_kind in known]
+        expected = f"{', '.join(listed[:-1])} or {listed[-1]}"
+        check.fail((*path, "kind"), f"expected {expected}, got {name_of_kind!r}")
         # Still report mistyped keys (`knd:` is the likeliest reason kind is missing).
-        check.unknown_keys(raw, set().union(*CATALOG_KEYS.values()), path)
+        check.unknown_keys(raw, {"kind", "source"}.union(*(kinds.kind_of(each).keys for each in known)), path)
         return None
-    check.unknown_keys(raw, CATALOG_KEYS[kind], path)
+    kind = kinds.kind_of(str(name_of_kind))
+    check.unknown_keys(raw, {"kind", "source", *kind.keys}, path)
     source = raw.get("source")
     if not isinstance(source, str) or not source:
         check.fail((*path, "source"), "expected the path of a Python file or package")
@@ -316,67 +267,4 @@ def _catalog(
         check.fail((*path, "source"), f"{source} is outside the project", hint)
     elif not (root / source).exists():
         check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
-    if kind == "routes":
-        return _routes(name, source, raw, path, check, root)
-    if kind == "tools":
-        decorators = role_map(
-            raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check, positions=False
-        )
-        return CatalogConfig(name, kind, source, decorators=decorators)
-    return _errors_catalog(name, source, raw, path, check)
-
-
-def _errors_catalog(
-    name: str, source: str, raw: Mapping[str, Any], path: tuple[str | int, ...], check: Validator
-) -> CatalogConfig:
-    names, own = constructor_maps(raw.get("constructors"), (*path, "constructors"), check)
-    arguments: dict[str, Any] = {}
-    if "arguments" in raw or len(own) < len(names):
-        arguments = role_map(raw.get("arguments"), ARGUMENT_ROLES, {"message"}, (*path, "arguments"), check)
-    return CatalogConfig(
-        name,
-        "errors",
-        source,
-        constructors=names,
-        functions=check.names(raw.get("functions"), (*path, "functions")),
-        arguments=arguments,
-        constructor_arguments=own,
-        config_file=check.loaded.file,
-        lines=configured_name_lines(raw, path, check),
-        publish_conditions=check.flag(raw.get("publish_conditions", False), (*path, "publish_conditions")),
-        public_constants=check.names(
-            raw.get("public_constants", []), (*path, "public_constants"), required=False
-        ),
-    )
-
-
-def _routes(
-    name: str, source: str, raw: dict[str, Any], path: tuple[str | int, ...], check: Validator, root: Path
-) -> CatalogConfig:
-    framework = raw.get("framework")
-    if not (isinstance(framework, str) and FRAMEWORKS.known(framework)):
-        hint = f"known frameworks: {', '.join(FRAMEWORKS.names())}"
-        check.fail((*path, "framework"), f"expected the application's web framework, got {framework!r}", hint)
-    openapi = raw.get("openapi")
-    if openapi is not None and not (isinstance(openapi, str) and openapi):
-        check.fail((*path, "openapi"), f"expected the path of an OpenAPI JSON document, got {openapi!r}")
-        openapi = None
-    elif isinstance(openapi, str) and not (root / openapi).resolve().is_relative_to(root):
-        check.fail((*path, "openapi"), f"{openapi} is outside the project", "give a path inside the project")
-    app = raw.get("app")
-    if app is not None and not (isinstance(app, str) and app):
-        check.fail((*path, "app"), f"expected the dotted path of the application, got {app!r}")
-        app = None
-    return CatalogConfig(
-        name,
-        "routes",
-        source,
-        framework=str(framework or ""),
-        openapi=openapi,
-        app=app,
-        config_file=check.loaded.file,
-    )
-
-
-def _is_kind(value: object) -> TypeGuard[CatalogKind]:
-    return isinstance(value, str) and value in CATALOG_KEYS
+    return kind.configure(name, source, raw, path, check, root)

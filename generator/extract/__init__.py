@@ -15,13 +15,13 @@ Owns:
   into helpers (`reach`), the raise sites behind `except` handlers (`handlers`; the dispatch tables a `try`
   looks a callable up in: `dispatch_tables`), refusing a configuration that finds nothing (`silence`), each
   call's fields (`fields`), building error sites (`sites`), the calls each entry's fingerprint marks
-  (`error_marks`), stable ids (`identity`);
-- the tools catalog (`tools`);
+  (`error_marks`), stable ids (`identity`), the catalog and what its findings need (`error_catalog`);
 - routes catalogs: the interface each web framework implements and the lookup of one by name (`routes`;
   the frameworks themselves are in `generator.frameworks`, which imports this package, never the other way),
   the HTTP errors an operation reaches (`raises`) with their status and detail (`http_values`), the catalog
   and its ids (`route_catalog`);
-- the stage end to end (`pipeline`).
+- what extract asks of a catalog kind, and the run each kind reads the source through (`kind_stage`);
+- the stage end to end (`pipeline`), each catalog built by its kind (`generator/kinds/`).
 
 Nothing here imports or runs the server, and nothing writes a file.
 

@@ -35,7 +35,15 @@ import jinja2
 from jinja2.exceptions import SecurityError
 
 from generator.core.errors import TemplateError, suggest
-from generator.core.models import TOOL_KINDS, Catalog, ErrorEntry, ErrorsCatalog, RoutesCatalog, ToolsCatalog
+from generator.core.models import (
+    TOOL_KINDS,
+    Catalog,
+    ErrorEntry,
+    ErrorsCatalog,
+    RoutesCatalog,
+    ToolsCatalog,
+    constants_of,
+)
 from generator.core.notes import in_notes_order, stated_values
 from generator.core.pages import holds_marker
 from generator.render.evidence_context import (
@@ -246,7 +254,7 @@ def stated_context(inputs: RenderInputs, catalog: str, entry: ErrorEntry) -> dic
 
 def render_entry_notes(inputs: RenderInputs, catalog: str, entry_id: str) -> tuple[str | None, str | None]:
     """An entry's `cause` and `action` with the catalog's constants filled in; None for each missing one."""
-    constants = ShownConstants(catalog, errors_of(inputs, catalog).constants)
+    constants = ShownConstants(catalog, constants_of(inputs.catalogs[catalog]))
     notes = inputs.notes_of(catalog)
     written = notes.entry(entry_id)
     cause = _render_note(inputs, catalog, entry_id, "cause", written.cause, constants)

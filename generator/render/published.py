@@ -22,24 +22,19 @@ from __future__ import annotations
 
 import ast
 import posixpath
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from generator.core.credentials import credential_reason
 from generator.core.errors import CredentialError
-from generator.core.models import ErrorsCatalog, RoutesCatalog
 from generator.core.project import Project
 from generator.core.records import record
 from generator.core.schemas import CATALOG_SCHEMA
 from generator.core.settings import Settings
 from generator.core.symbols import SourceFiles
-from generator.render.context import render_entry_notes, stated_context
 from generator.render.inputs import RenderInputs
+from generator.render.kind_stage import rendering
 from generator.render.renderer import PageResult
-from generator.render.shown import entry_view, recording
-
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)")
 
 
 @record
@@ -53,34 +48,11 @@ class Refusal:
 
 
 def catalog_as_json(inputs: RenderInputs, name: str, shown: Iterable[str] = ()) -> dict[str, Any]:
-    """The catalog `name` as published beside a page whose regions show the constants `shown`: its facts,
-    plus each entry's notes rendered (`cause` and `action` as Markdown, null where the notes have a gap)
-    and, for an entry with values set at run time that the notes state, those statements (`stated`)."""
+    """The catalog `name` as published beside a page whose regions show the constants `shown`: as its kind
+    publishes it (an errors catalog's entries with their notes rendered, for one), or its facts."""
     catalog = inputs.catalogs[name]
-    data: dict[str, Any] = catalog.as_data()
-    if isinstance(catalog, ErrorsCatalog):
-        conditions = name in inputs.publish_conditions
-        entries = []
-        with recording() as read:
-            for entry in catalog.entries:
-                cause, action = render_entry_notes(inputs, name, entry.id)
-                shown_entry = entry_view(entry, conditions=conditions)
-                if cause is not None:  # the page shows the comment from the code only in place of a cause
-                    shown_entry.pop("draft_cause", None)
-                entries.append({**shown_entry, "cause": cause, "action": action})
-                stated = stated_context(inputs, name, entry)
-                if stated:
-                    entries[-1]["stated"] = stated
-        data["entries"] = entries
-        names = {*shown, *read.get(name, ()), *_named_by_entries(catalog)}
-        data["constants"] = {key: value for key, value in catalog.constants.items() if key in names}
-    if isinstance(catalog, RoutesCatalog):
-        errors = []
-        for error in catalog.errors:
-            cause, action = render_entry_notes(inputs, name, error.id)
-            errors.append({**error.as_data(), "cause": cause, "action": action})
-        data["errors"] = errors
-    return data
+    kind = rendering(catalog)
+    return kind.published(inputs, name, shown) if kind is not None else catalog.as_data()
 
 
 def schema_href(json_path: str) -> str:
@@ -93,13 +65,6 @@ def published_document(data: Mapping[str, Any], json_path: str) -> dict[str, Any
     """A catalog's published data (`catalog_as_json`) as the file at `json_path` carries it: `$schema`
     first, naming the published catalog schema."""
     return {"$schema": schema_href(json_path), **data}
-
-
-def _named_by_entries(catalog: ErrorsCatalog) -> set[str]:
-    """The constants the entries themselves show: those each uses, and those its message names."""
-    names = {name for entry in catalog.entries for name in entry.constants_used}
-    names.update(name for entry in catalog.entries for name in _PLACEHOLDER.findall(entry.message))
-    return names & set(catalog.constants)
 
 
 def refusals(inputs: RenderInputs, name: str, published: Mapping[str, Any]) -> list[Refusal]:
@@ -118,8 +83,12 @@ def published_refusals(inputs: RenderInputs, shown: Mapping[str, Iterable[str]])
     """The refusals of every catalog a page publishes, given the constants its regions show (by catalog)."""
     found = []
     for name in sorted(shown):
-        if isinstance(inputs.catalogs.get(name), ErrorsCatalog):
-            found.extend(refusals(inputs, name, catalog_as_json(inputs, name, shown[name])["constants"]))
+        # A catalog publishes constants if its kind gives it some (errors catalogs do).
+        constants = (
+            catalog_as_json(inputs, name, shown[name]).get("constants") if name in inputs.catalogs else None
+        )
+        if isinstance(constants, Mapping):
+            found.extend(refusals(inputs, name, constants))
     return found
 
 

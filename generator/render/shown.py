@@ -17,7 +17,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from generator.core.models import Catalog, ErrorEntry, ErrorsCatalog
+from generator.core.models import Catalog, ErrorEntry
+from generator.render.kind_stage import rendering
 
 Shown = dict[str, set[str]]
 """Catalog name -> the names of its constants read."""
@@ -68,13 +69,10 @@ class ShownConstants(Mapping[str, Any]):
 
 
 def catalog_view(catalog: Catalog, *, conditions: bool) -> dict[str, Any]:
-    """A catalog as templates see it: its data, with an errors catalog's constants as `ShownConstants` and
-    its entries' `conditions` only where the configuration publishes them."""
-    data: dict[str, Any] = catalog.as_data()
-    if isinstance(catalog, ErrorsCatalog):
-        data["constants"] = ShownConstants(catalog.name, catalog.constants)
-        data["entries"] = [entry_view(entry, conditions=conditions) for entry in catalog.entries]
-    return data
+    """A catalog as templates see it: as its kind shows it (an errors catalog's constants as
+    `ShownConstants`, its entries' `conditions` only where the configuration publishes them), or its data."""
+    kind = rendering(catalog)
+    return kind.view(catalog, conditions=conditions) if kind is not None else catalog.as_data()
 
 
 def entry_view(entry: ErrorEntry, *, conditions: bool) -> dict[str, Any]:

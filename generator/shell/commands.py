@@ -12,14 +12,14 @@ from pathlib import Path
 
 from generator.check.run import check_report, run_check
 from generator.check.stamps import fingerprints, stamp
+from generator.core import kinds
 from generator.core.errors import ConfigError, OutputError
-from generator.core.models import Catalog, ErrorsCatalog, RoutesCatalog
-from generator.core.notes import notes_report
-from generator.core.project import Project, load_project
+from generator.core.project import load_project
 from generator.core.reports import as_github_log, as_json, as_markdown, as_text
 from generator.core.settings import Settings
 from generator.core.workflow_commands import inert
 from generator.core.writer import write_outputs
+from generator.extract.kind_stage import notices
 from generator.extract.pipeline import extract
 from generator.render.discarded import discarded_edits
 from generator.render.published import refuse_credentials
@@ -38,48 +38,13 @@ def extract_command(settings: Settings, args: argparse.Namespace) -> int:
     for warning in result.warnings:
         _say(f"warning: {warning}")
     changed = write_outputs(settings.root, result.outputs)
-    for name, data in result.catalogs.items():
+    for name, found in result.results.items():
         path = settings.relative(settings.catalog_path(name))
         state = "updated" if path in changed else "unchanged"
-        _say(f"{path}: {state} ({_counted(data)})")
-        for successor in result.successors.get(name, []):
-            _say(
-                f"{path}: new entry '{successor.new_id}' most likely replaces '{successor.old_id}' "
-                f"(similarity {successor.similarity:.2f}); if so, rename its key in "
-                f"{project.notes[name].file} so the prose follows it"
-            )
-        if isinstance(data, ErrorsCatalog | RoutesCatalog):
-            _report_notes(project, name, data)
+        _say(f"{path}: {state} ({kinds.kind_of(found.catalog.kind).summary(found.catalog)})")
+        for line in notices(project, name, found):
+            _say(line)
     return 0
-
-
-def _counted(data: Catalog) -> str:
-    if isinstance(data, ErrorsCatalog):
-        return f"{len(data.entries)} entries"
-    if isinstance(data, RoutesCatalog):
-        listed = sum(len(operation.errors) for operation in data.operations)
-        return f"{len(data.operations)} operations, {len(data.errors)} errors, {listed} listed on operations"
-    return f"{len(data.tools)} tools"
-
-
-def _report_notes(project: Project, name: str, catalog: ErrorsCatalog | RoutesCatalog) -> None:
-    notes = project.notes[name]
-    report = notes_report(catalog, notes)
-    for entry_id in report.gaps:
-        drafted = entry_id in report.drafts
-        shown = " (until then the page shows its code comment, marked as a draft)" if drafted else ""
-        _say(f"{notes.file}: entry '{entry_id}' has no cause or action yet; add them under 'entries:'{shown}")
-    for entry_id in report.orphans:
-        _say(f"{notes.file}: notes for '{entry_id}', which is no longer in the catalog; move or delete them")
-    for entry_id, values in report.run_time.items():
-        for field, expression in values.unstated.items():
-            _say(
-                f"{notes.file}: entry '{entry_id}' has its {field} set at run time by `{expression}`; "
-                f"state what a client gets under 'run_time_values: {field}:'"
-            )
-        for stale in values.stale:
-            where = f"entry '{entry_id}', run_time_values: {stale.statement.field}"
-            _say(f"{notes.file}: {where}: {stale.reason()}")
 
 
 def render_command(settings: Settings, args: argparse.Namespace) -> int:

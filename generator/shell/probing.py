@@ -20,6 +20,7 @@ from generator.core.records import record
 from generator.core.settings import Settings
 from generator.core.writer import write_outputs
 from generator.examples.requests import Example, endpoint_of, examples_of
+from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.pipeline import Extraction, extract
 from generator.probe import replay
 from generator.probe.clients import RUNNER_CLIENTS, ClientRun, Runner, changed_cells, probe_clients, runners
@@ -88,7 +89,9 @@ def _probe_catalog(
     previous = project.evidence.get(catalog.name)
     clients = _probe_clients(settings, args, examples, previous, endpoint, found) if found else ClientRun()
     seen = replay.observe(target, list(examples.values()), timeout=args.timeout)
-    source = source_fingerprints(project.sources, catalog, extraction.roots.get(catalog.name, frozenset()))
+    source = source_fingerprints(
+        project.sources, catalog, extraction.of(catalog.name, ErrorsExtraction).roots
+    )
     fresh = replay.build_evidence(
         catalog, examples, seen, date=date, target=target.label, source=source, clients=clients
     )

@@ -17,6 +17,7 @@ from generator.core.errors import CatalogError, CatalogErrors
 from generator.core.models import ErrorEntry, ErrorsCatalog, Source, ToolsCatalog
 from generator.core.notes import EntryNotes, Notes, notes_report, parse_notes
 from generator.core.yamlio import load_yaml, read_yaml
+from generator.extract.error_catalog import ErrorsExtraction
 from generator.shell.cli import main
 from tests.helpers import (
     MKDOCS_ERRORS,
@@ -460,7 +461,7 @@ def entries_of(text: str) -> list[dict[str, Any]]:
 
 def literal_status_call(root: Path) -> tuple[int, Path, str, str]:
     """The first call site passing its status as an int literal: entry index, file, call lines, status."""
-    sites = run_extract_in_memory(root).sites["errors"]
+    sites = run_extract_in_memory(root).of("errors", ErrorsExtraction).sites
     for index, site in enumerate(sites):
         path = root / site.file
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from generator.core.symbols import call_span
+from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.error_marks import entry_facts
 from tests.helpers import run_extract_in_memory
 
@@ -34,7 +35,7 @@ def test_each_constructor_call_of_the_server_leads_to_its_entry_and_nothing_else
     assert json.loads(facts)["id"] == "origin-not-allowed"
     handle = next(call for text, call in calls.items() if text.startswith("_handle("))
     assert call_span(handle) not in marks  # _handle is configured: its entries are its own
-    assert extraction.roots["mcp-errors"] == {
+    assert extraction.of("mcp-errors", ErrorsExtraction).roots == {
         f"{SERVER}:{name}" for name in ("_rpc_error", "mcp_endpoint", "_handle")
     }
 

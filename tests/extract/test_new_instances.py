@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from generator.core.errors import ConfigError
+from generator.extract.error_catalog import ErrorsExtraction
 from generator.shell.cli import main
 from tests.helpers import make_project, run_extract_in_memory
 
@@ -73,7 +74,7 @@ def located(root: Path) -> list[tuple[str, str, list[str], int, Any]]:
     """(function, file, path, line, status) of every entry, in catalog order."""
     result = run_extract_in_memory(root)
     entries = result.catalogs["errors"].as_data()["entries"]
-    lines = [site.line for site in result.sites["errors"]]
+    lines = [site.line for site in result.of("errors", ErrorsExtraction).sites]
     return [
         (e["function"], e["file"], e["path"], line, e["status"])
         for e, line in zip(entries, lines, strict=True)

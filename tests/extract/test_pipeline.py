@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from generator.core.errors import ConfigError, SourceError
+from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.pipeline import Extraction
 from tests.helpers import SEED_ROWS, make_files, make_project, run_extract_in_memory
 
@@ -229,7 +230,7 @@ def test_a_function_imported_from_another_module_is_read_where_it_is_defined(tmp
     [entry] = result.catalogs["errors"].as_data()["entries"]
     assert (entry["file"], entry["status"], entry["constants_used"]) == ("app/handlers.py", 409, ["REFUSED"])
     assert entry["draft_cause"] == "The handler refused the request."
-    assert result.sites["errors"][0].line == 9  # in app/handlers.py, not app/server.py
+    assert result.of("errors", ErrorsExtraction).sites[0].line == 9  # in app/handlers.py, not app/server.py
     assert result.catalogs["errors"].as_data()["sources"] == [
         {"path": "app/server.py", "symbols": ["_rpc_error", "endpoint"]},
         {"path": "app/handlers.py", "symbols": ["handle"]},

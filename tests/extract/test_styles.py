@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from generator.extract.error_catalog import ErrorsExtraction
 from generator.shell.cli import main
 from tests.helpers import run_extract_in_memory
 
@@ -362,7 +363,7 @@ def test_the_catalog_has_exactly_the_expected_entries(tmp_path: Path, name: str)
         {k: {**defaults, **e}[k] for k in FACTS if k in {**defaults, **e}} for e in style.entries
     ]
     assert {e["file"] for e in found} == {style.server}
-    assert [site.line for site in result.sites["errors"]] == style.lines
+    assert [site.line for site in result.of("errors", ErrorsExtraction).sites] == style.lines
 
 
 @pytest.mark.parametrize("name", STYLES)

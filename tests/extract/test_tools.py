@@ -10,7 +10,7 @@ import pytest
 
 from generator.core.errors import SourceError
 from generator.core.writer import write_outputs
-from generator.extract.tools import json_type
+from generator.kinds.tools.extract import json_type
 from tests.helpers import make_files, read_catalog, run_extract_in_memory
 
 MKDOCS_TOOLS = """\

@@ -5,26 +5,25 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from generator.core.findings import Finding, Kind
-from generator.core.models import ErrorsCatalog
 from generator.core.notes import Notes
 from generator.core.project import Project
 from generator.core.spec import ASPECTS, Comparison, Spec, compare, here, mapping, required
-from generator.extract.pipeline import Extraction
+from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.sites import ErrorSite
 
 
-def spec_findings(project: Project, extraction: Extraction) -> Iterator[Finding]:
-    """New differences, stale baseline entries and unknown conditions, for every catalog that names a spec."""
-    for name, catalog in extraction.catalogs.items():
-        spec = project.spec_of(name)
-        if not isinstance(catalog, ErrorsCatalog) or spec is None:
-            continue
-        notes = project.notes[name]
-        yield from _unknown_conditions(notes, spec)
-        sites = {entry.id: site for entry, site in zip(catalog.entries, extraction.sites[name], strict=True)}
-        for comparison in compare(catalog, notes, spec):
-            yield from _comparison_findings(spec, comparison, sites)
-        yield from _unknown_baseline(spec)
+def spec_findings(project: Project, found: ErrorsExtraction, name: str) -> Iterator[Finding]:
+    """New differences, stale baseline entries and unknown conditions of errors catalog `name`, when its
+    notes name a specification."""
+    spec = project.spec_of(name)
+    if spec is None:
+        return
+    catalog, notes = found.catalog, project.notes[name]
+    yield from _unknown_conditions(notes, spec)
+    sites = {entry.id: site for entry, site in zip(catalog.entries, found.sites, strict=True)}
+    for comparison in compare(catalog, notes, spec):
+        yield from _comparison_findings(spec, comparison, sites)
+    yield from _unknown_baseline(spec)
 
 
 def _unknown_conditions(notes: Notes, spec: Spec) -> Iterator[Finding]:

@@ -16,29 +16,26 @@ from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.project import Project
 from generator.examples.client_calls import RUNNERS_ROOT
 from generator.examples.requests import Example, examples_of
-from generator.extract.pipeline import Extraction
+from generator.extract.error_catalog import ErrorsExtraction
 
 
-def evidence_findings(project: Project, extraction: Extraction) -> Iterator[Finding]:
-    """Findings about examples and evidence, for every errors catalog whose notes have examples."""
-    for name, catalog in extraction.catalogs.items():
-        notes = project.notes[name]
-        if not isinstance(catalog, ErrorsCatalog) or not notes.examples():
-            continue
-        examples = examples_of(catalog, notes)
-        for entry in catalog.entries:
-            if entry.id not in examples:
-                yield Finding(
-                    Kind.EXAMPLE_MISSING,
-                    notes.file,
-                    notes.line("entries", entry.id),
-                    entry.id,
-                    "the entry has no example request, so probe cannot show it is true",
-                    f"add 'example:' under 'entries: {entry.id}:' (or 'untriggerable:' with the reason)",
-                )
-        yield from _against_evidence(
-            project, name, catalog, examples, extraction.roots.get(name, frozenset())
-        )
+def evidence_findings(project: Project, found: ErrorsExtraction, name: str) -> Iterator[Finding]:
+    """Findings about the examples and evidence of errors catalog `name`, when its notes have examples."""
+    notes, catalog = project.notes[name], found.catalog
+    if not notes.examples():
+        return
+    examples = examples_of(catalog, notes)
+    for entry in catalog.entries:
+        if entry.id not in examples:
+            yield Finding(
+                Kind.EXAMPLE_MISSING,
+                notes.file,
+                notes.line("entries", entry.id),
+                entry.id,
+                "the entry has no example request, so probe cannot show it is true",
+                f"add 'example:' under 'entries: {entry.id}:' (or 'untriggerable:' with the reason)",
+            )
+    yield from _against_evidence(project, name, catalog, examples, found.roots)
 
 
 def _against_evidence(

@@ -1,0 +1,103 @@
+"""What extract asks of a catalog kind, and the run every kind's extraction reads the source through.
+
+`generator/core/kinds.py` finds the kind; a kind that builds catalogs from source also gives `extract`
+(`ExtractingKind`). It returns one typed result of its own (`KindResult`): the catalog, plus whatever its
+findings need later (call sites, lines), so that no stage keeps a dictionary of them per kind.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Protocol, runtime_checkable
+
+import griffe
+
+from generator.core import kinds
+from generator.core.catalog_config import CatalogConfig
+from generator.core.errors import ConfigError
+from generator.core.models import Catalog
+from generator.core.project import Project
+from generator.extract.error_marks import MarkedCalls
+from generator.extract.modules import SourceModules
+from generator.extract.program import ModuleTrees, Program, imported_modules
+from generator.extract.resolve import STDLIB_ENUMS, Resolver
+from generator.extract.sites import FunctionBodies, ModuleFiles
+from generator.extract.source import load_source, locate
+
+
+class KindResult(Protocol):
+    """What one catalog's extraction gives, whatever its kind: at least the catalog."""
+
+    @property
+    def catalog(self) -> Catalog: ...
+
+
+@runtime_checkable
+class ExtractingKind(Protocol):
+    """A catalog kind as extract calls it."""
+
+    def extract(self, run: ExtractRun, name: str, config: CatalogConfig) -> KindResult:
+        """Catalog `name` built from its configured source (the committed one, `run.project.committed`,
+        gives the ids to keep); files to write beside it go to `run.outputs`."""
+        ...
+
+
+def extracting(kind: str) -> ExtractingKind:
+    """The kind called `kind`, as extract calls it."""
+    found = kinds.kind_of(kind)
+    if not isinstance(found, ExtractingKind):
+        raise ConfigError(f"catalog kind {kind!r} cannot extract a catalog: it has no `extract`")
+    return found
+
+
+class ExtractRun:
+    """One run of extract: the project, and the modules of its source read once however many catalogs
+    need them."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        settings = project.settings
+        self.root = settings.root
+        self.bodies = ModuleTrees()
+        self.modules = SourceModules(
+            settings.root, [self.bodies], search_paths=settings.python_path, stop_at=STDLIB_ENUMS
+        )
+        self.resolver = Resolver(self.modules)
+        self.files = ModuleFiles(settings.root)
+        self.outputs: dict[str, str] = {}
+        """Project-relative path -> text: what the kinds write besides their catalogs."""
+        self.marks = MarkedCalls()
+        """The calls that lead to catalogued errors, which the kinds that have them add."""
+
+    def module(self, config: CatalogConfig) -> tuple[griffe.Module, FunctionBodies]:
+        """The configured source's module as griffe reads it, and the function bodies of this run."""
+        location = locate(self.root, config.source)
+        return load_source(self.modules, location, root=self.root), self.bodies
+
+    def program(self, config: CatalogConfig) -> Program:
+        """The modules of the configured source's package that it imports, transitively, as a program to
+        follow calls in."""
+        module = self.module(config)[0]
+        return Program(imported_modules(self.modules, module, self.bodies), self.bodies, self.files)
+
+    def trees(self) -> dict[bytes, ast.Module]:
+        """Every module tree griffe parsed in this run, by the bytes it was parsed from."""
+        return dict(self.bodies.trees)
+
+
+@runtime_checkable
+class ReportingKind(Protocol):
+    """A catalog kind with more to tell an editor after `docgen extract` than the catalog's summary."""
+
+    def notices(self, project: Project, name: str, result: KindResult) -> Iterator[str]:
+        """Lines for the editor about catalog `name` as just extracted (a likely successor's notes to
+        rename, a gap in the notes), each naming its file."""
+        ...
+
+
+def notices(project: Project, name: str, result: KindResult) -> Iterator[str]:
+    """What `docgen extract` tells the editor about catalog `name`, by its kind (nothing, for most)."""
+    kind = kinds.kind_of(result.catalog.kind)
+    if isinstance(kind, ReportingKind):
+        yield from kind.notices(project, name, result)

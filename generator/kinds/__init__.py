@@ -1,0 +1,19 @@
+"""The built-in catalog kinds, one subpackage each: `errors`, `tools`, `routes`.
+
+Each subpackage's `KIND` is what `generator/core/kinds.py` finds (through `BUILT_IN` below) by the `kind:`
+of a catalog's configuration; it gives the kind's configuration keys and their checks, its typed model, and
+what each stage asks of it (`extract/kind_stage.py`, `check/kind_stage.py`, `render/kind_stage.py`). A
+subpackage's `kind` module imports only core, and each stage's part on first use, so that reading the
+settings does not import every stage.
+
+May import: every stage package (`core`, `templating`, `examples`, `extract`, `render`, `check`); nothing
+imports it but by the registry's dotted paths.
+"""
+
+BUILT_IN = {
+    "errors": "generator.kinds.errors:KIND",
+    "tools": "generator.kinds.tools:KIND",
+    "routes": "generator.kinds.routes:KIND",
+}
+"""The kinds docgen ships: name -> `module:attribute` of each `KIND`, read by `core.kinds.KINDS` without
+importing a kind, so that an editable checkout (whose entry points may be stale) works as an installed one."""

@@ -1,0 +1,121 @@
+"""The errors kind as the registry finds it. Each stage's part is imported when that stage first asks, so
+reading the settings imports none of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator.core.catalog import REGENERATE
+from generator.core.catalog_config import CatalogConfig
+from generator.core.kinds import Companion
+from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.schemas import validate
+from generator.core.settings_checks import (
+    ARGUMENT_ROLES,
+    Validator,
+    configured_name_lines,
+    constructor_maps,
+    role_map,
+)
+from generator.core.yamlio import LoadedYaml
+
+if TYPE_CHECKING:
+    from generator.check.kind_stage import CheckedNotes
+    from generator.core.findings import Finding
+    from generator.core.project import CommittedCatalog, Project
+    from generator.extract.error_catalog import ErrorsExtraction
+    from generator.extract.kind_stage import ExtractRun, KindResult
+    from generator.extract.pipeline import Extraction
+    from generator.render.inputs import RenderInputs
+
+
+class ErrorsKind:
+    """Errors catalogs: configured by their constructors and the functions that call them."""
+
+    name = "errors"
+    keys = frozenset({"constructors", "functions", "arguments", "publish_conditions", "public_constants"})
+    companions: frozenset[Companion] = frozenset({"notes", "evidence"})
+
+    def configure(
+        self,
+        name: str,
+        source: str,
+        raw: Mapping[str, Any],
+        path: tuple[str | int, ...],
+        check: Validator,
+        root: Path,
+    ) -> CatalogConfig:
+        names, own = constructor_maps(raw.get("constructors"), (*path, "constructors"), check)
+        arguments: dict[str, Any] = {}
+        if "arguments" in raw or len(own) < len(names):
+            roles = (*path, "arguments")
+            arguments = role_map(raw.get("arguments"), ARGUMENT_ROLES, {"message"}, roles, check)
+        return CatalogConfig(
+            name,
+            "errors",
+            source,
+            constructors=names,
+            functions=check.names(raw.get("functions"), (*path, "functions")),
+            arguments=arguments,
+            constructor_arguments=own,
+            config_file=check.loaded.file,
+            lines=configured_name_lines(raw, path, check),
+            publish_conditions=check.flag(
+                raw.get("publish_conditions", False), (*path, "publish_conditions")
+            ),
+            public_constants=check.names(
+                raw.get("public_constants", []), (*path, "public_constants"), required=False
+            ),
+        )
+
+    def parse(self, loaded: LoadedYaml) -> ErrorsCatalog:
+        validate(loaded, "errors-catalog", REGENERATE)
+        return ErrorsCatalog.from_data(loaded.data)
+
+    def summary(self, catalog: Catalog) -> str:
+        assert isinstance(catalog, ErrorsCatalog)  # the registry hands a kind its own catalogs
+        return f"{len(catalog.entries)} entries"
+
+    def extract(self, run: ExtractRun, name: str, config: CatalogConfig) -> ErrorsExtraction:
+        from generator.extract.error_catalog import extract_errors  # noqa: PLC0415 (see the module)
+
+        return extract_errors(run, name, config)
+
+    def notices(self, project: Project, name: str, result: KindResult) -> Iterator[str]:
+        from generator.kinds.errors.check import extract_notices  # noqa: PLC0415
+
+        return extract_notices(project, name, result)
+
+    def findings(
+        self, project: Project, extraction: Extraction, name: str, committed: CommittedCatalog
+    ) -> Iterator[Finding]:
+        from generator.kinds.errors.check import errors_findings  # noqa: PLC0415
+
+        return errors_findings(project, extraction, name, committed)
+
+    def check_notes(
+        self, project: Project, extraction: Extraction, name: str, drift: list[Finding]
+    ) -> CheckedNotes:
+        from generator.kinds.errors.check import errors_notes  # noqa: PLC0415
+
+        return errors_notes(project, extraction, name, drift)
+
+    def late_findings(self, project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:
+        from generator.kinds.errors.check import late_findings  # noqa: PLC0415
+
+        return late_findings(project, extraction, name)
+
+    def view(self, catalog: Catalog, *, conditions: bool) -> dict[str, Any]:
+        from generator.kinds.errors.render import errors_view  # noqa: PLC0415
+
+        return errors_view(catalog, conditions=conditions)
+
+    def published(self, inputs: RenderInputs, name: str, shown: Iterable[str]) -> dict[str, Any]:
+        from generator.kinds.errors.render import errors_published  # noqa: PLC0415
+
+        return errors_published(inputs, name, shown)
+
+
+KIND = ErrorsKind()

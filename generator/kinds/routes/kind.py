@@ -1,0 +1,127 @@
+"""The routes kind as the registry finds it. Each stage's part is imported when that stage first asks: a
+project without a routes catalog (most JSON-RPC and MCP servers) never imports the web-framework readers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator.core.catalog import REGENERATE
+from generator.core.catalog_config import CatalogConfig
+from generator.core.kinds import Companion
+from generator.core.models import Catalog, RoutesCatalog
+from generator.core.schemas import validate
+from generator.core.settings import FRAMEWORKS
+from generator.core.settings_checks import Validator
+from generator.core.yamlio import LoadedYaml
+
+if TYPE_CHECKING:
+    from generator.check.kind_stage import CheckedNotes
+    from generator.core.findings import Finding
+    from generator.core.project import CommittedCatalog, Project
+    from generator.extract.kind_stage import ExtractRun, KindResult
+    from generator.extract.pipeline import Extraction
+    from generator.extract.route_catalog import RoutesExtraction
+    from generator.render.inputs import RenderInputs
+
+
+class RoutesKind:
+    """Routes catalogs: configured by the application's web framework, and optionally the application and
+    a committed OpenAPI document to compare."""
+
+    name = "routes"
+    keys = frozenset({"framework", "app", "openapi"})
+    companions: frozenset[Companion] = frozenset({"notes", "openapi"})
+
+    def configure(
+        self,
+        name: str,
+        source: str,
+        raw: Mapping[str, Any],
+        path: tuple[str | int, ...],
+        check: Validator,
+        root: Path,
+    ) -> CatalogConfig:
+        framework = raw.get("framework")
+        if not (isinstance(framework, str) and FRAMEWORKS.known(framework)):
+            hint = f"known frameworks: {', '.join(FRAMEWORKS.names())}"
+            message = f"expected the application's web framework, got {framework!r}"
+            check.fail((*path, "framework"), message, hint)
+        openapi = raw.get("openapi")
+        if openapi is not None and not (isinstance(openapi, str) and openapi):
+            check.fail((*path, "openapi"), f"expected the path of an OpenAPI JSON document, got {openapi!r}")
+            openapi = None
+        elif isinstance(openapi, str) and not (root / openapi).resolve().is_relative_to(root):
+            hint = "give a path inside the project"
+            check.fail((*path, "openapi"), f"{openapi} is outside the project", hint)
+        app = raw.get("app")
+        if app is not None and not (isinstance(app, str) and app):
+            check.fail((*path, "app"), f"expected the dotted path of the application, got {app!r}")
+            app = None
+        return CatalogConfig(
+            name,
+            "routes",
+            source,
+            framework=str(framework or ""),
+            openapi=openapi,
+            app=app,
+            config_file=check.loaded.file,
+        )
+
+    def parse(self, loaded: LoadedYaml) -> RoutesCatalog:
+        validate(loaded, "routes-catalog", REGENERATE)
+        return RoutesCatalog.from_data(loaded.data)
+
+    def summary(self, catalog: Catalog) -> str:
+        assert isinstance(catalog, RoutesCatalog)  # the registry hands a kind its own catalogs
+        listed = sum(len(operation.errors) for operation in catalog.operations)
+        counted = f"{len(catalog.operations)} operations, {len(catalog.errors)} errors"
+        return f"{counted}, {listed} listed on operations"
+
+    def extract(self, run: ExtractRun, name: str, config: CatalogConfig) -> RoutesExtraction:
+        from generator.kinds.routes.extract import extract_routes  # noqa: PLC0415 (see the module)
+
+        return extract_routes(run, name, config)
+
+    def notices(self, project: Project, name: str, result: KindResult) -> Iterator[str]:
+        from generator.kinds.notes_notices import notes_notices  # noqa: PLC0415
+
+        assert isinstance(result.catalog, RoutesCatalog)
+        return notes_notices(project.notes[name], result.catalog)
+
+    def findings(
+        self, project: Project, extraction: Extraction, name: str, committed: CommittedCatalog
+    ) -> Iterator[Finding]:
+        from generator.kinds.routes.check import findings  # noqa: PLC0415
+
+        return findings(project, extraction, name)
+
+    def late_findings(self, project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:
+        return iter(())
+
+    def check_notes(
+        self, project: Project, extraction: Extraction, name: str, drift: list[Finding]
+    ) -> CheckedNotes:
+        from generator.kinds.routes.check import check_notes  # noqa: PLC0415
+
+        return check_notes(project, extraction, name, drift)
+
+    def view(self, catalog: Catalog, *, conditions: bool) -> dict[str, Any]:
+        return catalog.as_data()
+
+    def published(self, inputs: RenderInputs, name: str, shown: Iterable[str]) -> dict[str, Any]:
+        from generator.render.context import render_entry_notes  # noqa: PLC0415
+
+        catalog = inputs.catalogs[name]
+        assert isinstance(catalog, RoutesCatalog)
+        data: dict[str, Any] = catalog.as_data()
+        errors = []
+        for error in catalog.errors:
+            cause, action = render_entry_notes(inputs, name, error.id)
+            errors.append({**error.as_data(), "cause": cause, "action": action})
+        data["errors"] = errors
+        return data
+
+
+KIND = RoutesKind()

@@ -1,0 +1,89 @@
+"""The tools kind as the registry finds it. Its catalogs have no notes: drift is all check says of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator.core.catalog import REGENERATE
+from generator.core.catalog_config import CatalogConfig
+from generator.core.kinds import Companion
+from generator.core.models import Catalog, ToolsCatalog
+from generator.core.records import record
+from generator.core.schemas import validate
+from generator.core.settings_checks import Validator, role_map
+from generator.core.yamlio import LoadedYaml
+
+if TYPE_CHECKING:
+    from generator.check.kind_stage import CheckedNotes
+    from generator.core.findings import Finding
+    from generator.core.project import CommittedCatalog, Project
+    from generator.extract.kind_stage import ExtractRun
+    from generator.extract.pipeline import Extraction
+
+DECORATOR_ROLES = {"tool", "resource", "prompt"}
+
+
+@record
+class ToolsExtraction:
+    """A tools catalog as extracted: findings about it need nothing more."""
+
+    catalog: ToolsCatalog
+
+
+class ToolsKind:
+    """Tools catalogs: configured by the names of the decorators that register tools, resources and
+    prompts."""
+
+    name = "tools"
+    keys = frozenset({"decorators"})
+    companions: frozenset[Companion] = frozenset()
+
+    def configure(
+        self,
+        name: str,
+        source: str,
+        raw: Mapping[str, Any],
+        path: tuple[str | int, ...],
+        check: Validator,
+        root: Path,
+    ) -> CatalogConfig:
+        decorators = role_map(
+            raw.get("decorators"), DECORATOR_ROLES, set(), (*path, "decorators"), check, positions=False
+        )
+        return CatalogConfig(name, "tools", source, decorators=decorators)
+
+    def parse(self, loaded: LoadedYaml) -> ToolsCatalog:
+        validate(loaded, "tools-catalog", REGENERATE)
+        return ToolsCatalog.from_data(loaded.data)
+
+    def summary(self, catalog: Catalog) -> str:
+        assert isinstance(catalog, ToolsCatalog)  # the registry hands a kind its own catalogs
+        return f"{len(catalog.tools)} tools"
+
+    def extract(self, run: ExtractRun, name: str, config: CatalogConfig) -> ToolsExtraction:
+        from generator.kinds.tools.extract import tools_catalog  # noqa: PLC0415
+
+        module = run.module(config)[0]
+        return ToolsExtraction(tools_catalog(config, module, run.resolver, run.files(module)))
+
+    def findings(
+        self, project: Project, extraction: Extraction, name: str, committed: CommittedCatalog
+    ) -> Iterator[Finding]:
+        from generator.check.drift import tools_drift  # noqa: PLC0415
+
+        catalog = extraction.results[name].catalog
+        assert isinstance(catalog, ToolsCatalog)
+        return tools_drift(committed, catalog)
+
+    def late_findings(self, project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:
+        return iter(())
+
+    def check_notes(
+        self, project: Project, extraction: Extraction, name: str, drift: list[Finding]
+    ) -> CheckedNotes | None:
+        return None
+
+
+KIND = ToolsKind()

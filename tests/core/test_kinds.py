@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib.metadata
 from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -20,9 +19,9 @@ def entry_points(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The entry-point groups asked for while the test runs; the registry's caches start empty."""
     asked: list[str] = []
 
-    def fake(*, group: str) -> list[SimpleNamespace]:
+    def fake(*, group: str) -> list[importlib.metadata.EntryPoint]:
         asked.append(group)
-        return [SimpleNamespace(name="broken", value="generator.core.kinds:GROUP")]
+        return [importlib.metadata.EntryPoint(name="broken", value="generator.core.kinds:KINDS", group=group)]
 
     monkeypatch.setattr(importlib.metadata, "entry_points", fake)
     kinds.kind_of.cache_clear()
@@ -48,4 +47,4 @@ def test_an_entry_point_that_is_not_a_kind_is_a_config_error(entry_points: list[
     assert entry_points == ["docgen.kinds"]
     with pytest.raises(ConfigError) as caught:
         kinds.kind_of("broken")
-    assert caught.value.message == "generator.core.kinds:GROUP is not a docgen catalog kind called 'broken'"
+    assert caught.value.message == "generator.core.kinds:KINDS is not a docgen catalog kind called 'broken'"

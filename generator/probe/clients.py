@@ -253,11 +253,11 @@ def probe_clients(
 
             return observe_clients(calls, servers, own_servers=True, found=found)
         assert url is not None
-        _require_reachable(url)
+        require_reachable(url)
         return observe_clients(calls, lambda _name: nullcontext(url), own_servers=False, found=found)
 
 
-def _require_reachable(url: str) -> None:
+def require_reachable(url: str) -> None:
     """Fail early, and as the replay would, when nothing listens at `url`."""
     parts = urlsplit(url)
     port = parts.port or (443 if parts.scheme == "https" else 80)

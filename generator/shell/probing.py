@@ -23,7 +23,15 @@ from generator.examples.requests import Example, endpoint_of, examples_of
 from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.pipeline import Extraction, extract
 from generator.probe import replay
-from generator.probe.clients import RUNNER_CLIENTS, ClientRun, Runner, changed_cells, probe_clients, runners
+from generator.probe.clients import (
+    RUNNER_CLIENTS,
+    ClientRun,
+    Runner,
+    changed_cells,
+    probe_clients,
+    require_reachable,
+    runners,
+)
 from generator.probe.kept import keep_skipped
 
 
@@ -45,21 +53,33 @@ class Probed:
 def run_probe(settings: Settings, args: argparse.Namespace, *, date: str) -> int:
     """Probe every catalog with examples (or `--catalog`); write their evidence; name each failed row."""
     project = load_project(settings, site=False)
+    catalogs = project.catalogs()
+    names = _probe_catalogs(project, catalogs, args.catalog)
+    _check_target(args, settings)
     skipped = skipped_runners(args)
     found = runners(skipped)  # a client that cannot run stops probe here, before anything runs
-    catalogs = project.catalogs()
     extraction = _marked_sources(project)
     done = [
         _probe_catalog(
             settings, args, project, catalogs[name], extraction, date=date, found=found, skipped=skipped
         )
-        for name in _probe_catalogs(project, catalogs, args.catalog)
+        for name in names
     ]
     write_outputs(settings.root, {probed.path: probed.text for probed in done})
     for probed in done:
         for line in probed.rows:
             _say(line)
     return _closing(args, done, skipped)
+
+
+def _check_target(args: argparse.Namespace, settings: Settings) -> None:
+    """Refuse an `--app` that does not import, or an `--url` that is not http(s) or that nothing answers at,
+    before asking what this machine lacks: a mistake in the command is the one to hear first."""
+    if args.app:
+        replay.load_app(args.app, settings.root)
+    else:
+        replay.url_target(args.url)
+        require_reachable(args.url)
 
 
 def skipped_runners(args: argparse.Namespace) -> list[str]:

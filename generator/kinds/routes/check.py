@@ -1,5 +1,5 @@
 """What check says about a routes catalog: its operations' and errors' drift, its OpenAPI fragment and
-document (`check/routes.py`), and its notes (gaps, orphans, misspelt keys; it has no constants)."""
+document (`findings.py`), and its notes (gaps, orphans, misspelt keys; it has no constants)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from collections.abc import Iterator
 
 from generator.check.kind_stage import CheckedNotes
 from generator.check.notes import notes_findings
-from generator.check.routes import routes_findings
 from generator.check.typos import mistyped_keys, with_keys_renamed
 from generator.core.findings import Finding
 from generator.core.models import RoutesCatalog
 from generator.core.project import Project
 from generator.extract.pipeline import Extraction
+from generator.kinds.routes.findings import routes_findings
 
 
 def _fresh(extraction: Extraction, name: str) -> RoutesCatalog:

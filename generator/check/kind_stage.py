@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Protocol, runtime_checkable
 
-from generator.check.drift import FIX
 from generator.core import kinds
 from generator.core.findings import Finding, Kind
 from generator.core.notes import Notes
 from generator.core.project import CommittedCatalog, Project
 from generator.core.records import record
 from generator.extract.pipeline import Extraction
+
+FIX = "docgen extract && docgen render"
+"""The command that brings the catalogs and pages up to date, as findings advise it."""
 
 
 @record

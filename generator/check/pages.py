@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator, Mapping, Sequence
 
-from generator.check.drift import FIX
+from generator.check.kind_stage import FIX
 from generator.check.links import link_findings
 from generator.check.stamps import StaleStamp, cited_symbols, stale_findings, stale_stamps, stamp_findings
 from generator.core.findings import Finding, Kind

@@ -11,8 +11,7 @@ from collections.abc import Iterator
 
 from generator.check.build_config import build_config_findings
 from generator.check.credentials import credential_findings, withhold
-from generator.check.drift import FIX
-from generator.check.kind_stage import kind_findings, kind_late_findings, kind_notes
+from generator.check.kind_stage import FIX, kind_findings, kind_late_findings, kind_notes
 from generator.check.pages import region_findings, source_findings
 from generator.core.findings import Finding, Kind
 from generator.core.models import Catalog

@@ -2,8 +2,9 @@
 of its error constructors.
 
 `kind` is the adapter the registry finds; `check` and `render` are its parts in those stages, and the
-findings only errors catalogs have live here too: examples and probe evidence (`evidence`), conformance
-with the specification the notes name (`spec`), and contract changes since a base ref (`contract`).
+findings only errors catalogs have live here too: the catalog's drift, entry by entry (`drift`), examples
+and probe evidence (`evidence`), conformance with the specification the notes name (`spec`), and contract
+changes since a base ref (`contract`).
 """
 
 from generator.kinds.errors.kind import KIND as KIND

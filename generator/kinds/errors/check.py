@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from generator.check.drift import CatalogDrift
 from generator.check.kind_stage import CheckedNotes
 from generator.check.notes import notes_findings, unknown_constants, without_unknown_constants
 from generator.check.run_time_values import run_time_value_findings
@@ -16,6 +15,7 @@ from generator.core.project import CommittedCatalog, Project
 from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.kind_stage import KindResult
 from generator.extract.pipeline import Extraction
+from generator.kinds.errors.drift import CatalogDrift
 from generator.kinds.notes_notices import notes_notices
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from generator.check.drift import FIX
+from generator.check.kind_stage import FIX
 from generator.core.findings import Finding, Kind
 from generator.core.models import Operation, RouteError, RoutesCatalog
 from generator.core.openapi import documented_statuses

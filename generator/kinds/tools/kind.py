@@ -71,7 +71,7 @@ class ToolsKind:
     def findings(
         self, project: Project, extraction: Extraction, name: str, committed: CommittedCatalog
     ) -> Iterator[Finding]:
-        from generator.check.drift import tools_drift  # noqa: PLC0415
+        from generator.kinds.tools.drift import tools_drift  # noqa: PLC0415
 
         catalog = extraction.results[name].catalog
         assert isinstance(catalog, ToolsCatalog)

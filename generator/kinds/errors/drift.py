@@ -10,15 +10,14 @@ import dataclasses
 import difflib
 from collections.abc import Iterator, Mapping, Sequence
 
+from generator.check.kind_stage import FIX
 from generator.core.catalog import dump_catalog
 from generator.core.findings import Finding, Kind
-from generator.core.models import TOOL_KINDS, ErrorEntry, ErrorsCatalog, Json, RaiseSite, ToolsCatalog
+from generator.core.models import ErrorEntry, ErrorsCatalog, Json, RaiseSite
 from generator.core.project import CommittedCatalog
 from generator.core.records import record
 from generator.extract.identity import canonical_expression, canonical_message
 from generator.extract.sites import ErrorSite
-
-FIX = "docgen extract && docgen render"
 
 # The facts of an entry check compares, each with the finding a change of it makes.
 _CHANGES = {
@@ -265,27 +264,3 @@ def _values(entry: ErrorEntry) -> str:
         if value is not None or field in entry.dynamic:
             parts.append(shown.format("?" if value is None else value))
     return " / ".join(parts)
-
-
-def tools_drift(committed: CommittedCatalog, fresh: ToolsCatalog) -> Iterator[Finding]:
-    """Tools, resources and prompts added, removed or changed."""
-    assert isinstance(committed.catalog, ToolsCatalog)
-    path = committed.file
-    for kind in TOOL_KINDS:
-        old = {item.name: item for item in committed.catalog.items(kind)}
-        new = {item.name: item for item in fresh.items(kind)}
-        for name in sorted(new.keys() - old.keys()):
-            yield Finding(Kind.TOOL_ADDED, path, None, name, f"a new entry in {kind}", f"run `{FIX}`")
-        for name in sorted(old.keys() - new.keys()):
-            line = committed.item_line(kind, name)
-            yield Finding(Kind.TOOL_REMOVED, path, line, name, f"gone from {kind}", f"run `{FIX}`")
-        for name in sorted(old.keys() & new.keys()):
-            if old[name] != new[name]:
-                yield Finding(
-                    Kind.TOOL_CHANGED,
-                    path,
-                    committed.item_line(kind, name),
-                    name,
-                    f"its description or parameters changed in {kind}",
-                    f"run `{FIX}`",
-                )

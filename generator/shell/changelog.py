@@ -11,6 +11,7 @@ no later commit can repair it, so it is named, and its changes are listed at the
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Mapping
 
 from generator.core.changes import History, entry_history
@@ -20,10 +21,19 @@ from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.settings import Settings
 from generator.core.workflow_commands import inert
 
+
+class _Stderr(logging.Handler):
+    """Writes each record to the standard error of the moment (a handler made at import would keep the
+    stream it saw then, which a test runner may have closed since)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sys.stderr.write(self.format(record) + "\n")
+
+
 log = logging.getLogger("docgen.changelog")
 """Not under `mkdocs`: strict mode counts only the warnings of that logger and its children."""
 if not log.handlers:
-    _handler = logging.StreamHandler()
+    _handler = _Stderr()
     _handler.setFormatter(logging.Formatter("WARNING -  %(message)s"))
     log.addHandler(_handler)
     log.propagate = False

@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.core.project import load_project
+from generator.core.settings import load_settings
+from generator.shell.changelog import histories
 from generator.shell.cli import main
 from tests.check.test_run import check
 from tests.test_published_schema import assert_conforms
@@ -212,3 +215,21 @@ def test_a_build_outside_git_says_the_history_is_unavailable_and_passes_strict(
     assert "<table>" not in region
     data = json.loads((tmp_path / "site" / BUILT_JSON).read_text(encoding="utf-8"))
     assert "removed" not in data and all("history" not in entry for entry in data["entries"])
+
+
+def test_a_committed_version_that_does_not_parse_is_named_in_a_warning(
+    repo_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_site(repo_root, tmp_path / "project")
+    now = (root / CATALOG).read_text(encoding="utf-8")
+    repository = Repository(root)
+    broken = repository.commit("entries: [unclosed\n", 1)
+    fixed = repository.commit(now, 2)
+    settings = load_settings(root / "mkdocs.yml")
+    catalogs = load_project(settings, site=False).catalogs()
+    found = histories(settings, catalogs)["mcp-errors"]
+    assert found is not None and [commit for commit, _ in found.unreadable] == [broken]
+    # The unreadable version's changes show at the next one that reads: every error added there.
+    assert {events[0].commit for events in found.events.values()} == {fixed}
+    warning = capsys.readouterr().err
+    assert f"WARNING -  docgen: {CATALOG}: its version at commit {broken[:12]} could not be read" in warning

@@ -233,3 +233,18 @@ def test_a_committed_version_that_does_not_parse_is_named_in_a_warning(
     assert {events[0].commit for events in found.events.values()} == {fixed}
     warning = capsys.readouterr().err
     assert f"WARNING -  docgen: {CATALOG}: its version at commit {broken[:12]} could not be read" in warning
+
+
+def test_a_shallow_clone_says_the_history_is_unavailable_and_passes_strict(
+    history: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    root, _ = history
+    clone = tmp_path / "clone"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", root.as_uri(), str(clone)], check=True, capture_output=True
+    )
+    done = mkdocs_build(clone, tmp_path / "site")
+    assert done.returncode == 0, done.stderr
+    assert "changelog is not available in this build (a shallow clone)" in done.stderr
+    built = (tmp_path / "site" / BUILT_PAGE).read_text(encoding="utf-8")
+    assert "The history of these errors is not available in this build" in built

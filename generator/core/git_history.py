@@ -4,7 +4,7 @@ History follows the first parent from HEAD, so a merged pull request counts as o
 merged. The path goes to git as a literal pathspec after `--` and the versions are read through one
 `git cat-file --batch` (names on standard input), so neither a file name nor `.gitattributes` can make git
 run anything. A checkout that is not a git repository, or has no commit yet, has no history: `None`, which
-the caller turns into a located finding rather than an empty changelog.
+the site build shows as a changelog not available (with a warning) rather than an empty one.
 """
 
 from __future__ import annotations

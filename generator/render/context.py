@@ -19,6 +19,7 @@ attributes), `site` (`url`, `repo_url`) and, when the region or page names one, 
 - `route-errors`: `rows`, one per error of each operation of a routes catalog (the error's fields plus
   `method`, `path`, `detail_text` (the detail as text for Markdown: `<`, `>` and `&` escaped), `via`, `cause`,
   `action`, `anchor`, `route_anchor`, `first`), `json_href`, `openapi_file`.
+- `error-changelog`: `changelog`, see `generator.render.changelog`.
 - `error-examples`, `spec-differences` and `client-differences`: see `generator.render.evidence_context` and
   `generator.render.client_context`.
 """
@@ -46,6 +47,7 @@ from generator.core.models import (
 )
 from generator.core.notes import in_notes_order, stated_values
 from generator.core.pages import holds_marker
+from generator.render.changelog import changelog_context
 from generator.render.evidence_context import (
     client_differences_region,
     error_examples,
@@ -321,4 +323,5 @@ _BUILDERS: dict[str, Builder] = {
     "error-examples": error_examples,
     "spec-differences": spec_differences,
     "client-differences": client_differences_region,
+    "error-changelog": changelog_context,
 }

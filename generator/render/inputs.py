@@ -7,6 +7,7 @@ from dataclasses import field
 
 import jinja2
 
+from generator.core.changes import History
 from generator.core.evidence import Evidence
 from generator.core.models import Catalog
 from generator.core.notes import Notes
@@ -40,6 +41,8 @@ class RenderInputs:
         source_ref: The git ref source links point at (a branch for committed pages, a commit for the site).
         symbol_lines: Links each cited symbol to its lines (by default, no lines).
         publish_conditions, public_constants: From each catalog's configuration (see README.md).
+        histories: Errors catalog name -> its history from git, or None where the site build found none;
+            None as a whole where no history is asked for (see generator/render/changelog.py).
     """
 
     catalogs: Mapping[str, Catalog]
@@ -59,6 +62,8 @@ class RenderInputs:
     """The catalogs whose configuration publishes their entries' guarding conditions."""
     public_constants: Mapping[str, frozenset[str]] = field(default_factory=dict)
     """Catalog name -> the constants its configuration lists as public (never refused as credentials)."""
+    histories: Mapping[str, History | None] | None = None
+    """Only the MkDocs plugin's site renderer has them: committed pages hold the changelog's placeholder."""
 
     def notes_of(self, catalog: str) -> Notes:
         """The notes of `catalog` (empty ones when it has none)."""

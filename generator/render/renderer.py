@@ -15,6 +15,7 @@ from typing import Any
 import jinja2
 from jinja2.exceptions import SecurityError
 
+from generator.core.changes import History
 from generator.core.errors import DocgenError, TemplateError, suggest
 from generator.core.models import Catalog
 from generator.core.notes import Notes
@@ -231,11 +232,13 @@ def renderer_for(
     source_ref: str = "HEAD",
     symbol_lines: SymbolLines = no_lines,
     environment: jinja2.Environment | None = None,
+    histories: Mapping[str, History | None] | None = None,
 ) -> Renderer:
     """A renderer over `project`: its committed catalogs and notes unless others are given (check renders
     what extract found), its templates, pages (for titles), evidence and specifications.
 
-    `environment` shares the templates another renderer of the same project has compiled.
+    `environment` shares the templates another renderer of the same project has compiled; `histories` (the
+    errors catalogs' histories from git) fill the changelog region, as only the site build does.
     """
     settings = project.settings
     inputs = RenderInputs(
@@ -255,6 +258,7 @@ def renderer_for(
         symbol_lines=symbol_lines,
         publish_conditions=frozenset(n for n, c in settings.catalogs.items() if c.publish_conditions),
         public_constants={n: frozenset(c.public_constants) for n, c in settings.catalogs.items()},
+        histories=histories,
     )
     return Renderer(inputs)
 

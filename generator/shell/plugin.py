@@ -6,6 +6,9 @@ Configured in mkdocs.yml as the `docgen` plugin (the same section the CLI reads)
   re-rendered and committed; for the site, source links point at the commit being built, with line ranges;
 - logs a WARNING per region whose committed text differs from what render writes now, so
   `mkdocs build --strict` fails on stale pages and says to run `docgen render`;
+- fills the errors' changelog region, which committed pages hold as a placeholder, with each error's history
+  from git, and adds that history to the catalog's JSON (see generator/render/changelog.py); outside git or
+  in a shallow clone the region says the history is not available, with a warning strict mode does not count;
 - publishes each catalog a page draws from as JSON beside the built page
   (`developers/mcp-errors/mcp-errors.json`), with only the constants the site shows and without the entries'
   guarding conditions unless the catalog publishes them; a shown constant that looks like a credential stops
@@ -42,9 +45,12 @@ from generator.core.settings import Settings, settings_from_plugin_config
 from generator.core.workflow_commands import inert
 from generator.core.yamlio import read_text
 from generator.examples.requests import examples_of
+from generator.render.changelog import with_history
 from generator.render.context import catalog_json_path
+from generator.render.inputs import no_lines
 from generator.render.published import catalog_as_json, published_document, refuse_credentials
 from generator.render.renderer import PageResult, Renderer, renderer_for
+from generator.shell.changelog import histories
 
 if TYPE_CHECKING:  # the live-reload server (http.server, watchdog) is not loaded by `mkdocs build`
     from mkdocs.livereload import LiveReloadServer
@@ -116,15 +122,18 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             from generator.extract.pipeline import extract  # noqa: PLC0415
 
             catalogs = extract(project, dump=False).catalogs
-        committed = site = renderer_for(project, catalogs=catalogs)
-        if settings.repo_url:  # the site links each cited symbol to its lines at the built commit
-            site = renderer_for(
-                project,
-                catalogs=catalogs,
-                source_ref=_commit(settings.root),
-                symbol_lines=project.sources.lines,
-                environment=committed.inputs.environment,
-            )
+        committed = renderer_for(project, catalogs=catalogs)
+        # The site fills the errors' changelog from git and, with a repository URL, links each cited symbol
+        # to its lines at the built commit.
+        linked = bool(settings.repo_url)
+        site = renderer_for(
+            project,
+            catalogs=catalogs,
+            source_ref=_commit(settings.root) if linked else "HEAD",
+            symbol_lines=project.sources.lines if linked else no_lines,
+            environment=committed.inputs.environment,
+            histories=histories(settings, catalogs),
+        )
         self.site_pages, self._site_renderer = {}, site
         results = []
         for page, text in pages.items():
@@ -132,11 +141,8 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             if not result.regions:
                 continue
             _warn_about(result, settings)
-            # Rendered again only where the site differs: source links, or a hand edit it overwrites.
-            if site is not committed or any(region.state == "hand-edited" for region in result.regions):
-                self.site_pages[page] = site.render_page(text, page=page, force=True).text
-            else:
-                self.site_pages[page] = result.text
+            # Rendered again for the site: the changelog, source links, and any hand edit it overwrites.
+            self.site_pages[page] = site.render_page(text, page=page, force=True).text
             results.append(result)
         _warn_about_evidence(project, catalogs, {name for result in results for name in result.catalogs})
         refuse_credentials(site.inputs, results, project)  # a strict build or not, nothing is published
@@ -150,7 +156,9 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         assert self._site_renderer is not None
         for name in result.catalogs:
             path = catalog_json_path(result.page, name)
-            data = catalog_as_json(self._site_renderer.inputs, name, self._shown.get(name, ()))
+            inputs = self._site_renderer.inputs
+            data = catalog_as_json(inputs, name, self._shown.get(name, ()))
+            data = with_history(data, (inputs.histories or {}).get(name))
             document = published_document(data, path)
             text = json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
             if files.get_file_from_path(path) is None:

@@ -1,27 +1,39 @@
-"""Contract changes for clients since a base git ref: an error's code or status changed, or it vanished."""
+"""Contract changes for clients since a base git ref: an error's code or status changed, or it vanished.
+
+The changes are classified by `generator.core.changes`, as the errors' changelog on the site classifies each
+commit, so a pull request and the changelog agree on what is breaking. Only breaking changes are findings: a
+new error (additive) or a reworded message (editorial) needs no announcement before it merges.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+from generator.core.changes import BREAKING, Facts, changes
 from generator.core.findings import Finding, Kind
-from generator.core.models import entries_by_id
+from generator.core.models import ErrorEntry, entries_by_id
 from generator.core.project import Project
 from generator.extract.error_catalog import ErrorsExtraction
+
+_FACT_KINDS = {"code": Kind.CONTRACT_CODE, "status": Kind.CONTRACT_STATUS}
 
 
 def contract_findings(project: Project, found: ErrorsExtraction, name: str) -> Iterator[Finding]:
     """Breaking changes for clients since the project's base ref, in errors catalog `name` (`found` now,
-    against the catalog as the project loaded it at that ref)."""
+    against the catalog as the project loaded it at that ref), in the base catalog's order."""
     old = project.base.get(name)
     if old is None:
         return
     relative = project.settings.relative(project.settings.catalog_path(name))
-    new = entries_by_id(found.catalog.entries)
+    before = entries_by_id(old.entries)
     sites = {e.id: site for e, site in zip(found.catalog.entries, found.sites, strict=True)}
-    for entry in old.entries:
-        current = new.get(entry.id)
-        if current is None:
+    order = {entry.id: index for index, entry in enumerate(old.entries)}
+    found_changes = changes(facts(old.entries), facts(found.catalog.entries))
+    for change in sorted(found_changes, key=lambda change: order.get(change.entry, len(order))):
+        if change.effect != BREAKING:
+            continue
+        if change.what == "removed":
+            entry = before[change.entry]
             yield Finding(
                 Kind.CONTRACT_REMOVED,
                 relative,
@@ -33,20 +45,22 @@ def contract_findings(project: Project, found: ErrorsExtraction, name: str) -> I
                 breaking=True,
             )
             continue
-        site = sites[entry.id]
-        for kind, before, after, field in (
-            (Kind.CONTRACT_CODE, entry.code, current.code, "code"),
-            (Kind.CONTRACT_STATUS, entry.status, current.status, "status"),
-        ):
-            if before != after:
-                yield Finding(
-                    kind,
-                    site.file,
-                    site.line,
-                    entry.id,
-                    f"the {field} clients see changed since {project.base_ref}",
-                    "breaking for clients that branch on it: announce it or revert it",
-                    old=str(before),
-                    new=str(after),
-                    breaking=True,
-                )
+        site = sites[change.entry]
+        yield Finding(
+            _FACT_KINDS[change.what],
+            site.file,
+            site.line,
+            change.entry,
+            f"the {change.what} clients see changed since {project.base_ref}",
+            "breaking for clients that branch on it: announce it or revert it",
+            old=str(change.before),
+            new=str(change.after),
+            breaking=True,
+        )
+
+
+def facts(entries: Sequence[ErrorEntry]) -> dict[str, Facts]:
+    """Error id -> what clients receive of it, as `changes` compares them."""
+    return {
+        entry.id: {"code": entry.code, "status": entry.status, "message": entry.message} for entry in entries
+    }

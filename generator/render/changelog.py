@@ -30,6 +30,9 @@ from generator.render.regions import Region
 SHORT_COMMIT = 7
 """How many characters of a commit id the page shows (the JSON carries the full id)."""
 
+REGION = "error-changelog"
+"""The region that shows the changelog: only the site build fills it (see the module's description)."""
+
 
 def changelog_context(
     inputs: RenderInputs, region: Region, page: str, context: Mapping[str, Any]

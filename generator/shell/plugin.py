@@ -45,6 +45,7 @@ from generator.core.settings import Settings, settings_from_plugin_config
 from generator.core.workflow_commands import inert
 from generator.core.yamlio import read_text
 from generator.examples.requests import examples_of
+from generator.render.changelog import REGION as CHANGELOG_REGION
 from generator.render.changelog import with_history
 from generator.render.context import catalog_json_path
 from generator.render.inputs import no_lines
@@ -123,27 +124,16 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
 
             catalogs = extract(project, dump=False).catalogs
         committed = renderer_for(project, catalogs=catalogs)
-        # The site fills the errors' changelog from git and, with a repository URL, links each cited symbol
-        # to its lines at the built commit.
-        linked = bool(settings.repo_url)
-        site = renderer_for(
-            project,
-            catalogs=catalogs,
-            source_ref=_commit(settings.root) if linked else "HEAD",
-            symbol_lines=project.sources.lines if linked else no_lines,
-            environment=committed.inputs.environment,
-            histories=histories(settings, catalogs),
-        )
-        self.site_pages, self._site_renderer = {}, site
-        results = []
-        for page, text in pages.items():
-            result = committed.render_page(text, page=page)
-            if not result.regions:
-                continue
+        rendered = {page: committed.render_page(text, page=page) for page, text in pages.items()}
+        results = [result for result in rendered.values() if result.regions]
+        for result in results:
             _warn_about(result, settings)
-            # Rendered again for the site: the changelog, source links, and any hand edit it overwrites.
-            self.site_pages[page] = site.render_page(text, page=page, force=True).text
-            results.append(result)
+        site = self._site(settings, project, catalogs, committed, results)
+        self._site_renderer = site
+        linked = bool(settings.repo_url)
+        self.site_pages = {
+            result.page: _site_text(site, committed, result, pages, linked) for result in results
+        }
         _warn_about_evidence(project, catalogs, {name for result in results for name in result.catalogs})
         refuse_credentials(site.inputs, results, project)  # a strict build or not, nothing is published
         self._shown = {}
@@ -151,6 +141,28 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             for name in result.catalogs:
                 self._shown.setdefault(name, set()).update(result.shown.get(name, ()))
         return results
+
+    @staticmethod
+    def _site(
+        settings: Settings,
+        project: Project,
+        catalogs: Mapping[str, Catalog],
+        committed: Renderer,
+        results: list[PageResult],
+    ) -> Renderer:
+        """The renderer of the site's pages: the committed one, unless the site links cited symbols to the
+        built commit (`repo_url`) or a page shows the errors' changelog, which only the build fills."""
+        linked = bool(settings.repo_url)
+        if not linked and not any(_fills_history(result) for result in results):
+            return committed
+        return renderer_for(
+            project,
+            catalogs=catalogs,
+            source_ref=_commit(settings.root) if linked else "HEAD",
+            symbol_lines=project.sources.lines if linked else no_lines,
+            environment=committed.inputs.environment,
+            histories=histories(settings, catalogs),
+        )
 
     def _publish(self, result: PageResult, files: Files, config: MkDocsConfig) -> None:
         assert self._site_renderer is not None
@@ -267,3 +279,21 @@ def _commit(root: Path) -> str:
     except OSError:
         return "HEAD"
     return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "HEAD"
+
+
+def _site_text(
+    site: Renderer, committed: Renderer, result: PageResult, pages: Mapping[str, str], linked: bool
+) -> str:
+    """The page as the site shows it: rendered again only where the site differs from what is committed (the
+    changelog, source links), or where a hand edit is to be overwritten on the site."""
+    if (site is not committed and (linked or _fills_history(result))) or _hand_edited(result):
+        return site.render_page(pages[result.page], page=result.page, force=True).text
+    return result.text
+
+
+def _fills_history(result: PageResult) -> bool:
+    return any(region.name == CHANGELOG_REGION for region in result.regions)
+
+
+def _hand_edited(result: PageResult) -> bool:
+    return any(region.state == "hand-edited" for region in result.regions)

@@ -8,8 +8,8 @@ project and the one loader (`project`), the typed values (declared with `records
 written and read by `catalog`), notes (`notes`) and what they state of values set at run time
 (`run_time_values`), probe evidence (`evidence`), the specification's classification (`spec`), pages and
 their front matter (`pages`), cited symbols and their fingerprints (`symbols`); findings as values
-(`findings`) and the reports made of them (`reports`), OpenAPI fragments of routes catalogs and their merge
-into an application's document (`openapi`), plugins found by name, built in or installed through an entry
+(`findings`) and the reports made of them (`reports`), a committed OpenAPI document read with its bounds
+(`openapi`), plugins found by name, built in or installed through an entry
 point (`plugins`), the one writer (`writer`), files as committed at a verified git ref and the lines changed
 since it (`git_ref`, `diff_lines`), text for a GitHub Actions log that runs no command it echoes
 (`workflow_commands`), the folder caches live in (`cache_dir`), and the limits every input is held to

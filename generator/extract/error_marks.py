@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 
+from generator.core.fingerprints import CallSpan
 from generator.core.models import ErrorEntry
-from generator.core.symbols import CallSpan
 from generator.extract.fields import ErrorSite
 from generator.extract.identity import canonical_expression, canonical_message
 

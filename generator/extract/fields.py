@@ -14,9 +14,9 @@ import ast
 import griffe
 
 from generator.core.errors import SourceError
+from generator.core.fingerprints import CallSpan
 from generator.core.records import record
 from generator.core.settings import CatalogConfig
-from generator.core.symbols import CallSpan
 from generator.extract.binding import Bound, Constructor, ForwardedTooFar, bind, maps
 from generator.extract.calls import Call, callee_name, placeholder, template, unparse
 from generator.extract.handlers import HandlerRaises

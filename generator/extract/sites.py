@@ -15,9 +15,9 @@ from typing import Any
 import griffe
 
 from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.fingerprints import call_span
 from generator.core.models import ErrorEntry, Source
 from generator.core.settings import CatalogConfig, relative_path
-from generator.core.symbols import call_span
 from generator.extract.binding import Constructor
 from generator.extract.calls import Call, callee_name
 from generator.extract.constructors import ConstructorTable

@@ -15,7 +15,7 @@ from typing import Any
 
 from generator.core.errors import CatalogError
 from generator.core.limits import MAX_JSON_INT_DIGITS
-from generator.core.yamlio import read_text
+from generator.core.reader import read_text
 
 
 def read_openapi(path: Path, shown: str) -> dict[str, Any]:

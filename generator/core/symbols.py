@@ -13,8 +13,8 @@ from pathlib import Path
 
 from generator.core.errors import InputError, SourceError
 from generator.core.fingerprints import CallSpan, Definition, ErrorMarks, fingerprinted, module_names
+from generator.core.reader import decode_utf8, read_bytes
 from generator.core.records import record
-from generator.core.yamlio import decode_utf8, read_bytes
 
 _NO_MARKS: Mapping[CallSpan, frozenset[str]] = {}
 

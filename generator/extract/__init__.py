@@ -6,8 +6,9 @@ Owns:
   included (`modules`, with what cannot be read in `unreadable`, and where an import that griffe cannot
   follow leads, star imports included, in `imports`), the loaded source as a program to follow calls in
   (`program`);
-- values and names: resolving static values (`resolve`), configured names (`names`), the constructors and
-  their subclasses (`constructors`), which argument gives which field (`binding`);
+- values and names: resolving static values (`resolve`) within the folding limits (`folding`), configured
+  names (`names`), the constructors and their subclasses (`constructors`), which argument gives which field
+  (`binding`);
 - following calls: the one depth-bounded, cycle-safe walk from a function into the functions it calls,
   which `reach`, `handlers` and `raises` each give what to collect in a function (`walk`);
 - errors catalogs: finding constructor calls (`calls`), what a call calls (`targets`; locals made from

@@ -19,8 +19,9 @@ from generator.core.records import record
 from generator.core.settings import CatalogConfig
 from generator.extract.binding import Bound, Constructor, ForwardedTooFar, bind, maps
 from generator.extract.calls import Call, callee_name, placeholder, template, unparse
+from generator.extract.folding import TooLarge
 from generator.extract.handlers import HandlerRaises
-from generator.extract.resolve import Resolved, Resolver, TooLarge, Unresolvable
+from generator.extract.resolve import Resolved, Resolver, Unresolvable
 
 
 @record

@@ -2,10 +2,10 @@
 
 Owns:
 
-- the source and its modules: locating it (`source`), reading only the modules it reaches, dependencies
-  included (`modules`, with what cannot be read in `unreadable`, and where an import that griffe cannot
-  follow leads, star imports included, in `imports`), the loaded source as a program to follow calls in
-  (`program`);
+- the source and its modules: locating and loading it, keeping each function's syntax tree and each module's
+  file (`source`), reading only the modules it reaches, dependencies included (`modules`, with what cannot be
+  read in `unreadable`, and where an import that griffe cannot follow leads, star imports included, in
+  `imports`), the loaded source as a program to follow calls in (`program`);
 - values and names: resolving static values (`resolve`) within the folding limits (`folding`), configured
   names (`names`), the constructors and their subclasses (`constructors`), which argument gives which field
   (`binding`);

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.core.errors import TemplateError
+from generator.core.reader import read_text
 from generator.core.records import record
-from generator.core.yamlio import LoadedYaml, load_yaml, read_text
+from generator.core.yamlio import LoadedYaml, load_yaml
 
 MARKER_PREFIX = "<!-- docgen:"
 """How every generated-region marker line starts (generator/render/regions.py parses them)."""

@@ -22,12 +22,13 @@ from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.notes import Notes, parse_notes
 from generator.core.openapi import read_openapi
 from generator.core.pages import FrontMatter, page_fronts, read_pages
+from generator.core.reader import decode_utf8, read_text
 from generator.core.records import record
 from generator.core.schemas import packaged
 from generator.core.settings import Settings
 from generator.core.spec import Spec, parse_spec
 from generator.core.symbols import SourceFiles
-from generator.core.yamlio import LoadedYaml, decode_utf8, load_yaml, read_text, read_yaml
+from generator.core.yamlio import LoadedYaml, load_yaml, read_yaml
 
 
 @record

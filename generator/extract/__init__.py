@@ -2,12 +2,13 @@
 
 Owns:
 
-- the source and its modules: locating it (`source`), reading only the modules it reaches, dependencies
-  included (`modules`, with what cannot be read in `unreadable`, and where an import that griffe cannot
-  follow leads, star imports included, in `imports`), the loaded source as a program to follow calls in
-  (`program`);
-- values and names: resolving static values (`resolve`), configured names (`names`), the constructors and
-  their subclasses (`constructors`), which argument gives which field (`binding`);
+- the source and its modules: locating and loading it, keeping each function's syntax tree and each module's
+  file (`source`), reading only the modules it reaches, dependencies included (`modules`, with what cannot be
+  read in `unreadable`, and where an import that griffe cannot follow leads, star imports included, in
+  `imports`), the loaded source as a program to follow calls in (`program`);
+- values and names: resolving static values (`resolve`) within the folding limits (`folding`), configured
+  names (`names`), the constructors and their subclasses (`constructors`), which argument gives which field
+  (`binding`);
 - following calls: the one depth-bounded, cycle-safe walk from a function into the functions it calls,
   which `reach`, `handlers` and `raises` each give what to collect in a function (`walk`);
 - errors catalogs: finding constructor calls (`calls`), what a call calls (`targets`; locals made from

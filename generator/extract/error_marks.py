@@ -1,7 +1,7 @@
 """Which calls lead to which catalogued errors, for the fingerprints of the symbols pages and evidence cite.
 
 A fingerprint hashes a statement that leads to catalogued errors as the facts of those errors, not as its
-syntax (`generator.core.symbols`), so that moving an error into a helper changes no fingerprint while
+syntax (`generator.core.fingerprints`), so that moving an error into a helper changes no fingerprint while
 changing what a client sees does. The calls that lead to an entry are the ones extraction followed to reach
 it: the configured function's call of the first helper on the entry's path, each helper's call of the next,
 and the constructor call itself.
@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 
+from generator.core.fingerprints import CallSpan
 from generator.core.models import ErrorEntry
-from generator.core.symbols import CallSpan
 from generator.extract.fields import ErrorSite
 from generator.extract.identity import canonical_expression, canonical_message
 

@@ -5,6 +5,9 @@ is known only when the server runs (a local variable, a lookup in a dict) keeps 
 and the field is listed in `dynamic` with its expression, for check to report and an editor to explain. A
 message known only at run time becomes a template whose placeholder names what fills it (`{exc}` for
 `str(exc)`), as an f-string does.
+
+A call in an `except` handler carries the raise sites `handlers` found behind it (`HandlerRaises`), which
+are part of the site as its fields are.
 """
 
 from __future__ import annotations
@@ -14,13 +17,22 @@ import ast
 import griffe
 
 from generator.core.errors import SourceError
+from generator.core.fingerprints import CallSpan
+from generator.core.models import RaiseSite
 from generator.core.records import record
 from generator.core.settings import CatalogConfig
-from generator.core.symbols import CallSpan
 from generator.extract.binding import Bound, Constructor, ForwardedTooFar, bind, maps
 from generator.extract.calls import Call, callee_name, placeholder, template, unparse
-from generator.extract.handlers import HandlerRaises
-from generator.extract.resolve import Resolved, Resolver, TooLarge, Unresolvable
+from generator.extract.folding import TooLarge
+from generator.extract.resolve import Resolved, Resolver, Unresolvable
+
+
+@record
+class HandlerRaises:
+    """The raise sites behind one handler, and whether they were found by reach or anywhere."""
+
+    scope: str
+    sites: tuple[RaiseSite, ...]
 
 
 @record
@@ -49,7 +61,7 @@ class ErrorSite:
     """When the call sits in an `except` handler of a class of the loaded source: where it is raised."""
     calls: tuple[tuple[str, CallSpan], ...] = ()
     """(file, span) of each call that leads to this site, from the configured function's down to the
-    constructor call itself (for fingerprints: `generator.core.symbols.ErrorMarks`)."""
+    constructor call itself (for fingerprints: `generator.core.fingerprints.ErrorMarks`)."""
 
 
 _STATIC_HINT = (

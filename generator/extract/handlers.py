@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator, Mapping
 import griffe
 
 from generator.core.models import RaiseSite
-from generator.core.records import record
 from generator.core.trees import nodes_below
 from generator.extract.calls import Call, template, unparse
 from generator.extract.dispatch_tables import DispatchTables
+from generator.extract.fields import HandlerRaises
 from generator.extract.reach import Where
 from generator.extract.targets import (
     MAX_CLASS_BASES,
@@ -34,15 +34,7 @@ from generator.extract.targets import (
 from generator.extract.walk import CallWalk, Into
 
 FileOf = Callable[[griffe.Module], str]
-"""The project-relative file of a module (`sites.ModuleFiles`)."""
-
-
-@record
-class HandlerRaises:
-    """The raise sites behind one handler, and whether they were found by reach or anywhere."""
-
-    scope: str
-    sites: tuple[RaiseSite, ...]
+"""The project-relative file of a module (`source.ModuleFiles`)."""
 
 
 _Body = tuple[griffe.Function, list[ast.stmt] | None]

@@ -18,7 +18,7 @@ from difflib import SequenceMatcher
 
 from generator.core.models import ErrorEntry
 from generator.core.records import record
-from generator.extract.sites import ErrorSite
+from generator.extract.fields import ErrorSite
 
 _BUILTINS = frozenset(dir(builtins))
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")

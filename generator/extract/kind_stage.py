@@ -22,8 +22,7 @@ from generator.extract.error_marks import MarkedCalls
 from generator.extract.modules import SourceModules
 from generator.extract.program import ModuleTrees, Program, imported_modules
 from generator.extract.resolve import STDLIB_ENUMS, Resolver
-from generator.extract.sites import FunctionBodies, ModuleFiles
-from generator.extract.source import load_source, locate
+from generator.extract.source import FunctionBodies, ModuleFiles, load_source, locate
 
 
 class KindResult(Protocol):

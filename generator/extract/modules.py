@@ -22,8 +22,8 @@ import griffe
 
 from generator.core.errors import SourceError
 from generator.core.limits import MAX_FILE_BYTES
+from generator.core.reader import read_text
 from generator.core.settings import relative_path
-from generator.core.yamlio import read_text
 from generator.extract.imports import (
     MAX_ALIAS_HOPS,
     ImportedModules,

@@ -18,7 +18,7 @@ from generator.core.errors import SourceError
 from generator.core.records import record
 from generator.extract.imports import MAX_ALIAS_HOPS
 from generator.extract.modules import SourceModules
-from generator.extract.sites import FunctionBodies, ModuleFiles
+from generator.extract.source import FunctionBodies, ModuleFiles
 from generator.extract.targets import MAX_CLASS_BASES, too_many_bases
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef

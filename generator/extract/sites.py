@@ -1,23 +1,21 @@
 """Find every call of the error constructor in the scanned functions, and resolve what it says.
 
 griffe models modules, functions and constants but not what happens inside a function body, so a small griffe
-extension keeps each function's AST node (and each module's source) while griffe visits it; `calls`
-finds the calls and their guarding conditions, and the code below resolves what each call says.
+extension (`source.FunctionBodies`) keeps each function's AST node (and each module's source) while griffe
+visits it; `calls` finds the calls and their guarding conditions, and the code below resolves what each call
+says.
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
 
 import griffe
 
 from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.fingerprints import call_span
 from generator.core.models import ErrorEntry, Source
-from generator.core.settings import CatalogConfig, relative_path
-from generator.core.symbols import call_span
+from generator.core.settings import CatalogConfig
 from generator.extract.binding import Constructor
 from generator.extract.calls import Call, callee_name
 from generator.extract.constructors import ConstructorTable
@@ -27,49 +25,17 @@ from generator.extract.names import lookup, where
 from generator.extract.reach import Reach, Where
 from generator.extract.resolve import Resolver
 from generator.extract.silence import Silence, satisfied_names
+from generator.extract.source import FunctionBodies, ModuleFiles
 from generator.extract.targets import DeepClasses, local_name, project_aliases
 
 __all__ = [
     "ErrorSite",
-    "FunctionBodies",
-    "ModuleFiles",
     "cited_sources",
     "extract_error_sites",
     "find_function",
     "root_sources",
     "scanned_functions",
 ]
-
-
-class FunctionBodies(griffe.Extension):
-    """A griffe extension that remembers the AST node of every function it visits, by dotted path, with the
-    source text it was parsed from (so that the text's lines are the node's line numbers)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.nodes: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
-        self.code: dict[str, str] = {}
-        self.trees: dict[bytes, ast.Module] = {}
-        """Each module's whole tree, by the bytes it was parsed from (for `SourceFiles.adopt`)."""
-        self.modules: dict[str, ast.Module] = {}
-        """Each module's whole tree, by its dotted path (for its top-level tables of functions)."""
-
-    def on_module_node(self, *, node: Any, agent: Any, **kwargs: Any) -> None:
-        code = getattr(agent, "code", None)
-        if isinstance(node, ast.Module) and isinstance(code, str):
-            # griffe reads files with universal newlines and without a BOM: the encoded text is the file's
-            # bytes only when it has neither, and only then can a reader of the file find this tree.
-            self.trees[code.encode("utf-8")] = node
-
-    def on_module_instance(self, *, node: Any, mod: griffe.Module, agent: Any, **kwargs: Any) -> None:
-        if isinstance(node, ast.Module):
-            self.modules[mod.path] = node
-
-    def on_function_instance(self, *, node: Any, func: griffe.Function, agent: Any, **kwargs: Any) -> None:
-        code = getattr(agent, "code", None)  # only griffe's visitor parses source
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and isinstance(code, str):
-            self.nodes[func.path] = node
-            self.code[func.path] = code
 
 
 def find_function(
@@ -188,37 +154,6 @@ def gone_from(previous: Sequence[ErrorEntry], sites: Sequence[ErrorSite]) -> set
     a removed call, not a changed one)."""
     now = {(site.function, site.message) for site in sites}
     return {entry.reached_by[0] for entry in previous if (entry.function, entry.message) not in now}
-
-
-class ModuleFiles:
-    """The file each module was read from, relative to the project root (a package: its `__init__.py`),
-    worked out once per module in a run: extract asks once per function, and naming a file resolves it."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._files: dict[str, str] = {}
-        self._seen: dict[int, tuple[griffe.Module, str]] = {}
-        """By id of the module object (asked once per call site): the module, kept alive, and its file."""
-        self._inside: dict[str, bool] = {}
-        self._resolved_root = root.resolve()
-
-    def __call__(self, module: griffe.Module) -> str:
-        seen = self._seen.get(id(module))
-        if seen is not None and seen[0] is module:
-            return seen[1]
-        if module.path not in self._files:
-            path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
-            self._files[module.path] = relative_path(path, self.root)
-        self._seen[id(module)] = (module, self._files[module.path])
-        return self._files[module.path]
-
-    def inside(self, module: griffe.Module) -> bool:
-        """Whether `module` was read from a file of the project (not from an installed dependency); worked
-        out once per module (resolving a path reads every folder on the way)."""
-        if module.path not in self._inside:
-            path = module.filepath[0] if isinstance(module.filepath, list) else module.filepath
-            self._inside[module.path] = path.resolve().is_relative_to(self._resolved_root)
-        return self._inside[module.path]
 
 
 def root_sources(

@@ -7,7 +7,9 @@ Owns:
   a package outside docgen adds one through the entry-point group `docgen.frameworks` instead;
 - FastAPI and Starlette (`fastapi`): its applications, routers, prefixes and dependencies, its exception
   handlers, its HTTP exception with the status and detail it takes and the detail it fills in, the body
-  its errors have on the wire, and its OpenAPI document taking the catalog's error responses.
+  its errors have on the wire, and its OpenAPI document taking the catalog's error responses;
+- a routes catalog's error responses merged into an application's OpenAPI document, the same for every
+  framework (`openapi`, standard library only, as the application imports it).
 
 Each framework implements `generator.extract.routes.Framework`, the interface the generic extractor
 (`generator.extract.raises`, `generator.extract.route_catalog`) reads operations and HTTP errors through;

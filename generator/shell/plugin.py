@@ -40,10 +40,10 @@ from generator.core.errors import DocgenError, TemplateError
 from generator.core.evidence import PROBE, still_holds
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.project import Project, load_project
+from generator.core.reader import read_text
 from generator.core.schemas import CATALOG_SCHEMA, published_catalog_schema
 from generator.core.settings import Settings, settings_from_plugin_config
 from generator.core.workflow_commands import inert
-from generator.core.yamlio import read_text
 from generator.examples.requests import examples_of
 from generator.render.changelog import REGION as CHANGELOG_REGION
 from generator.render.changelog import with_history

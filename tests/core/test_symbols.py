@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.core import fingerprints
 from generator.core import symbols as citations
 from tests.helpers import run_extract_in_memory
 
@@ -30,7 +31,7 @@ class _Canonical(ast.NodeTransformer):
         return node
 
 
-def reference_fingerprint(node: citations._Definition, module_names: frozenset[str]) -> str:
+def reference_fingerprint(node: fingerprints.Definition, module_names: frozenset[str]) -> str:
     copy = ast.parse(ast.unparse(node)).body[0]
     canonical = _Canonical(module_names, node.name).visit(copy)
     digest = hashlib.sha256(ast.dump(canonical, include_attributes=False).encode("utf-8")).hexdigest()
@@ -51,11 +52,11 @@ def test_fingerprints_match_the_reference_and_leave_the_tree_as_it_was(repo_root
     for path in sources(repo_root):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         before = ast.dump(tree, include_attributes=True)
-        names = citations._module_names(tree)
-        definitions = [node for node in ast.walk(tree) if isinstance(node, citations._Definition)]
+        names = fingerprints.module_names(tree)
+        definitions = [node for node in ast.walk(tree) if isinstance(node, fingerprints.Definition)]
         for node in definitions:
             expected = reference_fingerprint(node, names)
-            assert citations._fingerprinted(node, names, {})[0] == expected, (path, node.name)
+            assert fingerprints.fingerprinted(node, names, {})[0] == expected, (path, node.name)
             checked += 1
         assert ast.dump(tree, include_attributes=True) == before, path
     assert checked > 500
@@ -73,9 +74,9 @@ def test_fingerprints_match_the_reference_and_leave_the_tree_as_it_was(repo_root
 def test_fingerprints_of_small_symbols_match_the_reference(source: str) -> None:
     tree = ast.parse("import os\nBase = object\n" + source)
     node = tree.body[-1]
-    assert isinstance(node, citations._Definition)
-    names = citations._module_names(tree)
-    assert citations._fingerprinted(node, names, {})[0] == reference_fingerprint(node, names)
+    assert isinstance(node, fingerprints.Definition)
+    names = fingerprints.module_names(tree)
+    assert fingerprints.fingerprinted(node, names, {})[0] == reference_fingerprint(node, names)
 
 
 def test_check_reuses_the_trees_griffe_parsed_and_fingerprints_the_same(
@@ -112,12 +113,12 @@ def test_symbol_lines_are_read_statically(repo_root: Path) -> None:
 
 def marked(
     source: str, leading: dict[str, str]
-) -> tuple[ast.Module, dict[citations.CallSpan, frozenset[str]]]:
+) -> tuple[ast.Module, dict[fingerprints.CallSpan, frozenset[str]]]:
     """`source` parsed, with each call of a function named in `leading` marked as leading to the errors of
     that function's facts (as extract marks the calls on an entry's path)."""
     tree = ast.parse(source)
     marks = {
-        citations.call_span(node): frozenset({leading[node.func.id]})
+        fingerprints.call_span(node): frozenset({leading[node.func.id]})
         for node in ast.walk(tree)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in leading
     }
@@ -190,7 +191,7 @@ def test_every_other_statement_is_hashed_as_before() -> None:
     assert print_of(other_test, {"error": ORIGIN_FACTS}).fingerprint == inline.fingerprint
     # Without any reaching call, a symbol hashes exactly as it did before errors were marked.
     tree = ast.parse(INLINE)
-    names = citations._module_names(tree)
+    names = fingerprints.module_names(tree)
     assert print_of(INLINE, {}).fingerprint == reference_fingerprint(tree.body[0], names)  # type: ignore[arg-type]
     assert print_of(INLINE, {"unrelated": ORIGIN_FACTS}).fingerprint == print_of(INLINE, {}).fingerprint
 

@@ -7,7 +7,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from generator.core.symbols import call_span
+from generator.core.fingerprints import call_span
 from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.error_marks import entry_facts
 from tests.helpers import run_extract_in_memory

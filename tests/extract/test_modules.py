@@ -9,7 +9,8 @@ import pytest
 from generator.core.errors import ConfigError, SourceError
 from generator.extract.modules import SourceModules
 from generator.extract.resolve import STDLIB_ENUMS, Resolver
-from generator.extract.sites import FunctionBodies, find_function
+from generator.extract.sites import find_function
+from generator.extract.source import FunctionBodies
 from tests.helpers import make_files, make_project, run_extract_in_memory
 
 STARLETTE_SERVER = """\

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from generator.core.openapi import merge_responses
+from generator.frameworks.openapi import merge_responses
 
 
 def with_error_responses(app: Any, fragment: Mapping[str, Any]) -> Callable[[], dict[str, Any]]:

@@ -10,7 +10,8 @@ import griffe
 from generator.core.errors import SourceError
 from generator.core.models import Parameter, Source, Tool, ToolsCatalog
 from generator.core.settings import CatalogConfig
-from generator.extract.resolve import Resolver, TooLarge, Unresolvable, Value, as_json
+from generator.extract.folding import TooLarge
+from generator.extract.resolve import Resolver, Unresolvable, Value, as_json
 
 # Python annotations -> the JSON Schema type a client sends.
 _JSON_TYPES = {

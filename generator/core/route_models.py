@@ -1,0 +1,123 @@
+"""A routes catalog as a typed value: the operations of an HTTP application (`Operation`) and every error
+each can answer with (`RouteError`).
+
+`from_data` reads data that has already passed the routes catalog's JSON Schema, so it trusts its types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import field
+from typing import Any, Literal
+
+from generator.core.model_base import Json, Source
+from generator.core.records import record
+
+
+@record
+class RouteError:
+    """One place an HTTP application raises an error: the status and body a client receives."""
+
+    id: str
+    status: int | None
+    """None when the status cannot be told statically."""
+    detail: str
+    """The body's detail: text, or a template with `{placeholders}` for what is known at run time."""
+    exception: str
+    function: str
+    file: str
+    handler: str | None = None
+    """The exception handler that turns the exception into the response, if one does."""
+    body_key: str = "detail"
+
+    def as_data(self) -> dict[str, Json]:
+        data: dict[str, Json] = {
+            "id": self.id,
+            "status": self.status,
+            "detail": self.detail,
+            "exception": self.exception,
+            "function": self.function,
+            "file": self.file,
+        }
+        if self.handler is not None:
+            data["handler"] = self.handler
+        data["body_key"] = self.body_key
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RouteError:
+        return cls(**{key: data[key] for key in data})
+
+
+@record
+class Operation:
+    """One HTTP operation and the errors it can answer with, each with the functions that lead to it."""
+
+    method: str
+    path: str
+    function: str
+    file: str
+    dependencies: tuple[str, ...]
+    errors: tuple[tuple[str, tuple[str, ...]], ...]
+    """(error id, the functions from the route's to the raise), in the order the code reaches them."""
+
+    def as_data(self) -> dict[str, Json]:
+        return {
+            "method": self.method,
+            "path": self.path,
+            "function": self.function,
+            "file": self.file,
+            "dependencies": list(self.dependencies),
+            "errors": [{"id": error, "via": list(via)} for error, via in self.errors],
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Operation:
+        return cls(
+            method=data["method"],
+            path=data["path"],
+            function=data["function"],
+            file=data["file"],
+            dependencies=tuple(data["dependencies"]),
+            errors=tuple((error["id"], tuple(error["via"])) for error in data["errors"]),
+        )
+
+
+@record
+class RoutesCatalog:
+    """The operations of an HTTP application and every error each can answer with."""
+
+    name: str
+    framework: str
+    automatic_statuses: tuple[int, ...]
+    """Statuses the framework documents by itself, which check does not ask the code to raise."""
+    sources: tuple[Source, ...]
+    errors: tuple[RouteError, ...]
+    operations: tuple[Operation, ...]
+    kind: Literal["routes"] = field(default="routes", init=False)
+
+    def note_ids(self) -> tuple[str, ...]:
+        """The ids editors key their notes by: the errors', in catalog order."""
+        return tuple(error.id for error in self.errors)
+
+    def as_data(self) -> dict[str, Json]:
+        return {
+            "catalog": self.name,
+            "kind": self.kind,
+            "framework": self.framework,
+            "automatic_statuses": list(self.automatic_statuses),
+            "sources": [source.as_data() for source in self.sources],
+            "errors": [error.as_data() for error in self.errors],
+            "operations": [operation.as_data() for operation in self.operations],
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RoutesCatalog:
+        return cls(
+            name=data["catalog"],
+            framework=data["framework"],
+            automatic_statuses=tuple(data["automatic_statuses"]),
+            sources=tuple(Source.from_data(source) for source in data["sources"]),
+            errors=tuple(RouteError.from_data(error) for error in data["errors"]),
+            operations=tuple(Operation.from_data(operation) for operation in data["operations"]),
+        )

@@ -19,8 +19,8 @@ Owns:
   (`error_marks`), stable ids (`identity`), the catalog and what its findings need (`error_catalog`);
 - routes catalogs: the interface each web framework implements and the lookup of one by name (`routes`;
   the frameworks themselves are in `generator.frameworks`, which imports this package, never the other way),
-  the HTTP errors an operation reaches (`raises`) with their status and detail (`http_values`), the catalog
-  and its ids (`route_catalog`);
+  the HTTP errors an operation reaches (`raises`) with their status and detail (`http_values`); the routes
+  catalog and its ids are the routes kind's (`generator.kinds.routes.catalog`);
 - what extract asks of a catalog kind, and the run each kind reads the source through (`kind_stage`);
 - the stage end to end (`pipeline`), each catalog built by its kind (`generator/kinds/`).
 

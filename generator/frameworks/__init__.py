@@ -11,9 +11,10 @@ Owns:
 - a routes catalog's error responses merged into an application's OpenAPI document, the same for every
   framework (`openapi`, standard library only, as the application imports it).
 
-Each framework implements `generator.extract.routes.Framework`, the interface the generic extractor
-(`generator.extract.raises`, `generator.extract.route_catalog`) reads operations and HTTP errors through;
-the interface stays there because the extractor consumes it and may not import this package.
+Each framework implements `generator.extract.routes.Framework`, the interface through which the generic
+extractor (`generator.extract.raises`, driven for the routes kind by `generator.kinds.routes.catalog`) reads
+operations and HTTP errors; the interface stays there because the extractor consumes it and may not import
+this package.
 
 Nothing here imports or runs the server. This module imports nothing, so that checking a configuration's
 `framework:` costs no framework's import.

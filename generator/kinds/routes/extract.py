@@ -8,7 +8,7 @@ from __future__ import annotations
 from generator.core.catalog_config import CatalogConfig
 from generator.core.models import RoutesCatalog
 from generator.extract.kind_stage import ExtractRun
-from generator.extract.route_catalog import RoutesExtraction, routes_catalog
+from generator.kinds.routes.catalog import RoutesExtraction, routes_catalog
 from generator.kinds.routes.openapi import dump_fragment, error_fragment
 
 

@@ -17,8 +17,8 @@ from generator.core.models import Operation, RouteError, RoutesCatalog
 from generator.core.project import CommittedCatalog, Project
 from generator.extract.pipeline import Extraction
 from generator.extract.resolve import Resolver
-from generator.extract.route_catalog import OperationLine, RoutesExtraction
 from generator.extract.routes import framework_named
+from generator.kinds.routes.catalog import OperationLine, RoutesExtraction
 from generator.kinds.routes.openapi import documented_statuses
 
 Key = tuple[str, str]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from generator.core.project import CommittedCatalog, Project
     from generator.extract.kind_stage import ExtractRun, KindResult
     from generator.extract.pipeline import Extraction
-    from generator.extract.route_catalog import RoutesExtraction
+    from generator.kinds.routes.catalog import RoutesExtraction
     from generator.render.inputs import RenderInputs
 
 

@@ -7,7 +7,8 @@ builders below for the regions any page can hold, or from the kind of the region
 only its catalogs fill (`RenderingKind.regions`: the errors kind's in `generator/kinds/errors/regions.py`):
 
 - `page-header`: `header` with `status`, `audience`, `last_verified`, `canonical`, `reproduced`.
-- `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`, None where the notes have a
+- `error-table`: `entries` (catalog entries, each an `ErrorRow` whose attributes are the entry's typed
+  fields (`conditions` only where published), plus `anchor`, `cause` and `action`, None where the notes have a
   gap; `draft_cause`, the comment above the call in the code or None; `show_raises`, the notes' option to
   list the entry's `raises`; `stated`, field -> `value` (a list), `expression`, `because` for each value
   set at run time that the notes state) in the notes file's order, then entries without notes in catalog

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from generator.core.errors import TemplateError
-from generator.core.models import TOOL_KINDS, ToolsCatalog
+from generator.core.models import TOOL_KINDS, ErrorEntry, ToolsCatalog
 from generator.core.project import load_project
 from generator.core.settings import load_settings
+from generator.kinds.errors.regions import ErrorRow
 from generator.render.renderer import Renderer, renderer_for
 
 
@@ -75,3 +76,23 @@ def test_the_tools_reference_reads_the_typed_tools(renderer: Renderer) -> None:
         f"### `{tool.uri_template or tool.name}`" for kind in TOOL_KINDS for tool in tools.items(kind)
     ]
     assert len(headings) >= 2
+
+
+def test_an_error_row_reads_its_entry_through_except_conditions_the_configuration_keeps() -> None:
+    entry = ErrorEntry("too-large", None, 413, "Too large", "endpoint", "app.py", ("size > LIMIT",))
+    row = ErrorRow(entry, "err-too-large", "Big.", None, False, {}, False)
+    assert (row.id, row.code, row.status, row.message, row.anchor, row.cause) == (
+        "too-large",
+        None,
+        413,
+        "Too large",
+        "err-too-large",
+        "Big.",
+    )
+    assert (row.dynamic, row.raises, row.raises_scope, row.draft_cause) == ({}, (), None, None)
+    with pytest.raises(AttributeError, match="conditions"):
+        _ = row.conditions
+    with pytest.raises(AttributeError, match="constants"):
+        _ = row.constants  # the catalog's, not the entry's
+    published = ErrorRow(entry, "err-too-large", "Big.", None, False, {}, True)
+    assert published.conditions == ("size > LIMIT",)

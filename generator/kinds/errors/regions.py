@@ -4,12 +4,14 @@ helpers a based-on list cites, and which table row an edited line is."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from generator.core.models import ErrorsCatalog
+from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.notes import in_notes_order
+from generator.core.records import record
 from generator.render.context import json_href, render_entry_notes, stated_context
 from generator.render.evidence_context import (
     client_differences_region,
@@ -20,7 +22,6 @@ from generator.render.evidence_context import (
 from generator.render.inputs import RenderInputs
 from generator.render.kind_stage import Builder, Context
 from generator.render.regions import Region
-from generator.render.shown import entry_view
 
 _ROW_ANCHOR = re.compile(r'<a id="err-(?P<id>[^"]+)"></a>')
 """The anchor `error-table.md.j2` writes at the start of each entry's row."""
@@ -33,28 +34,54 @@ def _errors(inputs: RenderInputs, context: Context) -> tuple[str, ErrorsCatalog]
     return name, catalog
 
 
+@record
+class ErrorRow:
+    """One row of the error table: the catalog's entry, read through as it is (`row.code`, `row.dynamic`,
+    `row.raises`: every field of `ErrorEntry`, typed, so that a field the catalog's file leaves out is still
+    there, None or empty; `conditions` only where the configuration publishes them), and what the row adds."""
+
+    entry: ErrorEntry
+    anchor: str
+    """`err-<id>`, the row's link target."""
+    cause: str | None
+    """The notes' cause rendered, None for a gap (then the row shows `draft_cause`, the code's comment)."""
+    action: str | None
+    show_raises: bool
+    """The notes ask for the row to say where the exceptions behind its handler are raised."""
+    stated: dict[str, Any]
+    """Field -> `value` (a list), `expression`, `because`: the notes' statement of a value set at run time."""
+    published: bool
+    """Whether the configuration publishes the entry's `conditions` (`publish_conditions: true`)."""
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for a name the row itself lacks: the entry's fields, as its template reads them.
+        if name not in _ENTRY_FIELDS or (name == "conditions" and not self.published):
+            raise AttributeError(name)
+        return getattr(self.entry, name)
+
+
+_ENTRY_FIELDS = frozenset(field.name for field in dataclasses.fields(ErrorEntry))
+
+
 def error_table(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
-    """The entries in the notes' order, each with its notes rendered, and the columns the table has."""
+    """The entries in the notes' order, each an `ErrorRow`, and the columns the table has."""
     name, catalog = _errors(inputs, context)
     notes = inputs.notes_of(name)
-    entries = []
+    rows = []
     for entry in in_notes_order(catalog.entries, notes, lambda entry: entry.id):
         cause, action = render_entry_notes(inputs, name, entry.id)
-        explained = {"cause": cause, "action": action, "draft_cause": entry.draft_cause}
-        # Every key the template reads, present even where the catalog leaves it out of the entry's data.
-        data = entry_view(entry, conditions=name in inputs.publish_conditions)
-        fields = {"code": entry.code, "status": entry.status, "dynamic": {}, "raises": [], **data}
+        show_raises = notes.entry(entry.id).show_raises
         stated = stated_context(inputs, name, entry)
-        shown = {"show_raises": notes.entry(entry.id).show_raises, "stated": stated}
-        entries.append({**fields, "anchor": f"err-{entry.id}", **explained, **shown})
-    return {"entries": entries, "columns": _columns(entries), "json_href": json_href(page, name)}
+        published = name in inputs.publish_conditions
+        rows.append(ErrorRow(entry, f"err-{entry.id}", cause, action, show_raises, stated, published))
+    return {"entries": rows, "columns": _columns(rows), "json_href": json_href(page, name)}
 
 
-def _columns(entries: list[dict[str, Any]]) -> dict[str, bool]:
+def _columns(rows: list[ErrorRow]) -> dict[str, bool]:
     """Which of the code and status columns the table has: those some entry states, or sets at run time."""
     return {
-        field: any(entry[field] is not None or field in entry["dynamic"] for entry in entries)
-        for field in ("code", "status")
+        "code": any(row.entry.code is not None or "code" in row.entry.dynamic for row in rows),
+        "status": any(row.entry.status is not None or "status" in row.entry.dynamic for row in rows),
     }
 
 

@@ -19,9 +19,9 @@ only its catalogs fill (`RenderingKind.regions`: the errors kind's in `generator
   its calls); and `specs` (`title`, `url`).
 - `related`: `links` (`title`, `href`), from the front matter's `related` list of page-relative paths.
 - `tools-reference`: `tools`, `resources`, `prompts`, the catalog's `Tool` records, and `json_href`.
-- `route-errors`: `rows`, one per error of each operation of a routes catalog (the error's fields plus
-  `method`, `path`, `detail_text` (the detail as text for Markdown: `<`, `>` and `&` escaped), `via`, `cause`,
-  `action`, `anchor`, `route_anchor`, `first`), `json_href`, `openapi_file`.
+- `route-errors`: `rows`, one `RouteRow` per error of each operation of a routes catalog (the error's
+  fields plus `method`, `path`, `detail_text` (the detail as text for Markdown: `<`, `>` and `&` escaped),
+  `via`, `cause`, `action`, `anchor`, `route_anchor`, `first`), `json_href`, `openapi_file`.
 - `error-examples`, `spec-differences` and `client-differences`: see `generator.render.evidence_context` and
   `generator.render.client_context`.
 

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 from generator.core.errors import TemplateError
-from generator.core.models import TOOL_KINDS, ErrorEntry, ToolsCatalog
+from generator.core.models import TOOL_KINDS, ErrorEntry, RouteError, ToolsCatalog
 from generator.core.project import load_project
 from generator.core.settings import load_settings
 from generator.kinds.errors.regions import ErrorRow
+from generator.kinds.routes.regions import RouteRow
 from generator.render.renderer import Renderer, renderer_for
 
 
@@ -96,3 +97,24 @@ def test_an_error_row_reads_its_entry_through_except_conditions_the_configuratio
         _ = row.constants  # the catalog's, not the entry's
     published = ErrorRow(entry, "err-too-large", "Big.", None, False, {}, True)
     assert published.conditions == ("size > LIMIT",)
+
+
+def test_a_route_row_reads_its_error_through() -> None:
+    error = RouteError("not-found", 404, "No <item>", "HTTPException", "get_item", "app.py")
+    row = RouteRow(error, "GET", "/items/{id}", "No &lt;item&gt;", ["get_item"], None, None, "r", "r-x", True)
+    assert (row.id, row.status, row.detail, row.handler, row.body_key) == (
+        "not-found",
+        404,
+        "No <item>",
+        None,
+        "detail",
+    )
+    assert (row.method, row.path, row.detail_text, row.via, row.first) == (
+        "GET",
+        "/items/{id}",
+        "No &lt;item&gt;",
+        ["get_item"],
+        True,
+    )
+    with pytest.raises(AttributeError, match="operations"):
+        _ = row.operations

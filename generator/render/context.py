@@ -83,11 +83,11 @@ def build_context(inputs: RenderInputs, region: Region, *, page: str, meta: Mapp
 def _kind_builder(inputs: RenderInputs, region: Region, page: str, context: Context) -> Builder | None:
     """The builder of a region only one kind's catalogs fill, once its catalog is seen to be of that kind;
     None for a region only its template makes (`server-limits` reads `catalog.constants` alone)."""
-    catalog = inputs.catalogs.get(str(context.get("catalog_name")))
-    own = rendering(catalog) if catalog is not None else None
+    named = context.get("catalog_name")
+    own = rendering(inputs.catalogs[str(named)]) if named is not None else None  # configured: see _catalog
     if own is not None and region.name in own.regions():
         return own.regions()[region.name]
-    owner = region_owner(region.name, {catalog.kind for catalog in inputs.catalogs.values()})
+    owner = region_owner(region.name, {configured.kind for configured in inputs.catalogs.values()})
     if owner is None:
         return None
     name = require_catalog_name(region, page, context)
@@ -156,10 +156,8 @@ def _based_on(inputs: RenderInputs, region: Region, page: str, context: Context)
             cited.setdefault(str(item["file"]), []).extend(str(s) for s in item.get("symbols") or [])
         else:
             specs.append({"title": item["title"], "url": item["url"]})
-    catalog = inputs.catalogs.get(str(context.get("catalog_name")))
-    kind = rendering(catalog) if catalog is not None else None
     # What the catalog's kind cites (the helpers extract followed) comes after the editor's list.
-    for file, found in (kind.cited(catalog) if kind is not None and catalog is not None else {}).items():
+    for file, found in _kind_cited(inputs, context).items():
         listed = cited.setdefault(file, [])
         listed.extend(symbol for symbol in found if symbol not in listed)
     sources = [
@@ -174,6 +172,13 @@ def _based_on(inputs: RenderInputs, region: Region, page: str, context: Context)
         for file, symbols in cited.items()
     ]
     return {"sources": sources, "specs": specs}
+
+
+def _kind_cited(inputs: RenderInputs, context: Context) -> Mapping[str, list[str]]:
+    named = context.get("catalog_name")
+    catalog = inputs.catalogs[str(named)] if named is not None else None  # configured: see _catalog
+    kind = rendering(catalog) if catalog is not None else None
+    return kind.cited(catalog) if kind is not None and catalog is not None else {}
 
 
 def _source_url(inputs: RenderInputs, file: str, lines: tuple[int, int] | None) -> str | None:

@@ -42,6 +42,12 @@ class RenderingKind(Protocol):
         """The regions only its catalogs can fill: region name -> the builder of what its template adds."""
         ...
 
+    @property
+    def notes_regions(self) -> frozenset[str]:
+        """Those of its regions whose text shows its notes, so that their marker names the notes file as a
+        place to edit (`edit-in`)."""
+        ...
+
     def reproduced(self, inputs: RenderInputs, name: str) -> dict[str, Any] | None:
         """For a page header naming catalog `name` as `evidence=`: how many of its rows the last probe
         reproduced (see generator.render.evidence_context); None when it has no evidence."""

@@ -21,9 +21,6 @@ from generator.render.inputs import RenderInputs
 from generator.render.kind_stage import RenderingKind, rendering
 from generator.render.regions import Region
 
-NOTES_REGIONS = frozenset({"error-table", "error-examples", "spec-differences", "route-errors"})
-"""The regions whose text draws on the notes of their catalog (see generator.render.context)."""
-
 _CELL_BORDER = re.compile(r"(?<!\\)\|")
 """A table cell's border: a pipe the `cell` filter did not escape."""
 _MARKER_SAFE = re.compile(r"[^\s=,>]+")
@@ -34,7 +31,8 @@ def edit_in(inputs: RenderInputs, region: Region, meta: Mapping[str, Any]) -> tu
     """The files an editor changes to change this region: its template, and the notes it draws on."""
     files = [f"{inputs.templates_folder}/{region.name}.md.j2"]
     catalog = str(region.attr("catalog") or meta.get("catalog") or "")
-    if catalog in inputs.catalogs and region.name in NOTES_REGIONS and inputs.notes_of(catalog).file:
+    kind = rendering(inputs.catalogs[catalog]) if catalog in inputs.catalogs else None
+    if kind is not None and region.name in kind.notes_regions and inputs.notes_of(catalog).file:
         files.append(inputs.notes_of(catalog).file)
     # A folder outside the project would put a machine's own path into the committed page: left out.
     return tuple(file for file in files if _MARKER_SAFE.fullmatch(file) and _inside_project(file))

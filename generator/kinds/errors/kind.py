@@ -38,6 +38,8 @@ class ErrorsKind:
     name = "errors"
     keys = frozenset({"constructors", "functions", "arguments", "publish_conditions", "public_constants"})
     companions: frozenset[Companion] = frozenset({"notes", "evidence"})
+    notes_regions = frozenset({"error-table", "error-examples", "spec-differences"})
+    """Not `client-differences`: what the clients answered is the evidence's, not the notes'."""
 
     def configure(
         self,

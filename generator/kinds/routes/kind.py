@@ -34,6 +34,7 @@ class RoutesKind:
     name = "routes"
     keys = frozenset({"framework", "app", "openapi"})
     companions: frozenset[Companion] = frozenset({"notes", "openapi"})
+    notes_regions = frozenset({"route-errors"})
 
     def configure(
         self,

@@ -41,6 +41,7 @@ class ToolsKind:
     name = "tools"
     keys = frozenset({"decorators"})
     companions: frozenset[Companion] = frozenset()
+    notes_regions: frozenset[str] = frozenset()
 
     def configure(
         self,

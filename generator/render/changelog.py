@@ -23,9 +23,7 @@ from typing import Any
 
 from generator.core.changes import Event, History
 from generator.core.models import ErrorsCatalog
-from generator.render.evidence_context import require_catalog_name
 from generator.render.inputs import RenderInputs
-from generator.render.regions import Region
 
 SHORT_COMMIT = 7
 """How many characters of a commit id the page shows (the JSON carries the full id)."""
@@ -34,11 +32,8 @@ REGION = "error-changelog"
 """The region that shows the changelog: only the site build fills it (see the module's description)."""
 
 
-def changelog_context(
-    inputs: RenderInputs, region: Region, page: str, context: Mapping[str, Any]
-) -> dict[str, Any]:
-    """The `error-changelog` region's context (see the module's description)."""
-    name = require_catalog_name(region, page, context)
+def changelog_context(inputs: RenderInputs, name: str) -> dict[str, Any]:
+    """The `error-changelog` region's context for errors catalog `name` (see the module's description)."""
     if inputs.histories is None:
         return {"changelog": None}
     history = inputs.histories.get(name)

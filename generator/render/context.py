@@ -2,67 +2,52 @@
 
 Every template gets `page` (the front matter plus `path` and `url`), `attrs` (the marker's
 attributes), `site` (`url`, `repo_url`) and, when the region or page names one, `catalog_name` and
-`catalog` (the catalog as plain data, as its YAML file has it). Some regions get more:
+`catalog` (the catalog as its kind shows it: see `RenderingKind.view`). Some regions get more, from the
+builders below for the regions any page can hold, or from the kind of the region's catalog for the regions
+only its catalogs fill (`RenderingKind.regions`: the errors kind's in `generator/kinds/errors/regions.py`):
 
 - `page-header`: `header` with `status`, `audience`, `last_verified`, `canonical`, `reproduced`.
-- `error-table`: `entries` (catalog entries plus `anchor`, `cause` and `action`, None where the notes have a
+- `error-table`: `entries` (catalog entries, each an `ErrorRow` whose attributes are the entry's typed
+  fields (`conditions` only where published), plus `anchor`, `cause` and `action`, None where the notes have a
   gap; `draft_cause`, the comment above the call in the code or None; `show_raises`, the notes' option to
   list the entry's `raises`; `stated`, field -> `value` (a list), `expression`, `because` for each value
   set at run time that the notes state) in the notes file's order, then entries without notes in catalog
   order; `columns`, which of the Code and HTTP columns the table has; `json_href`, the page-relative link to
   the catalog as JSON.
 - `based-on`: `sources` (`file`, `url`, `symbols` as `name` + `url`): the front matter's `based_on` files,
-  then the helpers that extract followed to reach the calls of the page's errors catalog; and `specs`
-  (`title`, `url`).
+  then what the kind of the page's catalog cites (an errors catalog: the helpers extract followed to reach
+  its calls); and `specs` (`title`, `url`).
 - `related`: `links` (`title`, `href`), from the front matter's `related` list of page-relative paths.
-- `tools-reference`: `tools`, `resources`, `prompts` from the catalog, and `json_href`.
-- `route-errors`: `rows`, one per error of each operation of a routes catalog (the error's fields plus
-  `method`, `path`, `detail_text` (the detail as text for Markdown: `<`, `>` and `&` escaped), `via`, `cause`,
-  `action`, `anchor`, `route_anchor`, `first`), `json_href`, `openapi_file`.
+- `tools-reference`: `tools`, `resources`, `prompts`, the catalog's `Tool` records, and `json_href`.
+- `route-errors`: `rows`, one `RouteRow` per error of each operation of a routes catalog (the error's
+  fields plus `method`, `path`, `detail_text` (the detail as text for Markdown: `<`, `>` and `&` escaped),
+  `via`, `cause`, `action`, `anchor`, `route_anchor`, `first`), `json_href`, `openapi_file`.
 - `error-changelog`: `changelog`, see `generator.render.changelog`.
 - `error-examples`, `spec-differences` and `client-differences`: see `generator.render.evidence_context` and
   `generator.render.client_context`.
+
+A region that only catalogs of one kind fill, drawn from a catalog of another kind, is a located error.
 """
 
 from __future__ import annotations
 
-import html
 import posixpath
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import jinja2
 from jinja2.exceptions import SecurityError
 
 from generator.core.errors import TemplateError, suggest
-from generator.core.models import (
-    TOOL_KINDS,
-    Catalog,
-    ErrorEntry,
-    ErrorsCatalog,
-    RoutesCatalog,
-    ToolsCatalog,
-    constants_of,
-)
-from generator.core.notes import in_notes_order, stated_values
+from generator.core.models import Catalog, ErrorEntry, constants_of
+from generator.core.notes import stated_values
 from generator.core.pages import holds_marker
-from generator.render.changelog import changelog_context
-from generator.render.evidence_context import (
-    client_differences_region,
-    error_examples,
-    errors_of,
-    header_evidence,
-    require_catalog_name,
-    spec_differences,
-)
 from generator.render.inputs import RenderInputs
+from generator.render.kind_stage import Builder, Context, region_owner, rendering
 from generator.render.regions import Region
-from generator.render.shown import ShownConstants, catalog_view, entry_view
+from generator.render.shown import ShownConstants, catalog_view
 from generator.templating import template_cache
-
-Context = dict[str, Any]
-"""What a template renders with: plain data (mappings, lists, text, numbers), as templates have always had."""
 
 
 def page_url(page: str) -> str:
@@ -90,10 +75,42 @@ def build_context(inputs: RenderInputs, region: Region, *, page: str, meta: Mapp
         context["catalog_name"] = name
         catalog = _catalog(inputs, str(name), region, page)
         context["catalog"] = catalog_view(catalog, conditions=str(name) in inputs.publish_conditions)
-    builder = _BUILDERS.get(region.name)
+    builder = _BUILDERS.get(region.name) or _kind_builder(inputs, region, page, context)
     if builder is not None:
         context.update(builder(inputs, region, page, context))
     return context
+
+
+def _kind_builder(inputs: RenderInputs, region: Region, page: str, context: Context) -> Builder | None:
+    """The builder of a region only one kind's catalogs fill, once its catalog is seen to be of that kind;
+    None for a region only its template makes (`server-limits` reads `catalog.constants` alone)."""
+    named = context.get("catalog_name")
+    own = rendering(inputs.catalogs[str(named)]) if named is not None else None  # configured: see _catalog
+    if own is not None and region.name in own.regions():
+        return own.regions()[region.name]
+    owner = region_owner(region.name, {configured.kind for configured in inputs.catalogs.values()})
+    if owner is None:
+        return None
+    name = require_catalog_name(region, page, context)
+    raise TemplateError(
+        f"region {region.name!r} shows a catalog of kind {owner!r}, but catalog {name!r} is of kind "
+        f"{inputs.catalogs[name].kind!r}",
+        file=page,
+        line=region.line,
+        hint=f"name a catalog of kind {owner!r} in its begin marker (`catalog=NAME`)",
+    )
+
+
+def require_catalog_name(region: Region, page: str, context: Mapping[str, Any]) -> str:
+    """The catalog a region draws from, or a located error saying how to name one."""
+    if "catalog_name" not in context:
+        raise TemplateError(
+            f"region {region.name!r} needs a catalog",
+            file=page,
+            line=region.line,
+            hint="write `catalog=NAME` in its begin marker, or `catalog: NAME` in the front matter",
+        )
+    return str(context["catalog_name"])
 
 
 def _catalog(inputs: RenderInputs, name: str, region: Region, page: str) -> Catalog:
@@ -114,79 +131,21 @@ def _header(inputs: RenderInputs, region: Region, page: str, context: Context) -
     canonical = meta.get("canonical") or (f"{site_url}/{page_url(page)}" if site_url else None)
     keys = ("status", "audience", "last_verified")
     header = {**{key: meta.get(key) for key in keys}, "canonical": canonical}
-    return {"header": {**header, "reproduced": header_evidence(inputs, region)}}
+    return {"header": {**header, "reproduced": _reproduced(inputs, region)}}
 
 
-def _error_table(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
-    name = require_catalog_name(region, page, context)
-    entries = []
-    for entry in in_notes_order(
-        errors_of(inputs, name).entries, inputs.notes_of(name), lambda entry: entry.id
-    ):
-        cause, action = render_entry_notes(inputs, name, entry.id)
-        notes = {"cause": cause, "action": action, "draft_cause": entry.draft_cause}
-        # Every key the template reads, present even where the catalog leaves it out of the entry's data.
-        data = entry_view(entry, conditions=name in inputs.publish_conditions)
-        fields = {"code": entry.code, "status": entry.status, "dynamic": {}, "raises": [], **data}
-        stated = stated_context(inputs, name, entry)
-        shown = {"show_raises": inputs.notes_of(name).entry(entry.id).show_raises, "stated": stated}
-        entries.append({**fields, "anchor": f"err-{entry.id}", **notes, **shown})
-    return {"entries": entries, "columns": _columns(entries), "json_href": _json_href(page, name)}
+def _reproduced(inputs: RenderInputs, region: Region) -> dict[str, Any] | None:
+    """What the kind of the catalog the marker names as `evidence=` counts of its rows probe reproduced;
+    None without the attribute, for an unknown catalog, and for a kind that keeps no evidence."""
+    name = region.attr("evidence")
+    if name is None or name not in inputs.catalogs:
+        return None
+    kind = rendering(inputs.catalogs[name])
+    return kind.reproduced(inputs, name) if kind is not None else None
 
 
-def _columns(entries: list[dict[str, Any]]) -> dict[str, bool]:
-    """Which of the code and status columns the table has: those some entry states, or sets at run time."""
-    return {
-        field: any(entry[field] is not None or field in entry["dynamic"] for entry in entries)
-        for field in ("code", "status")
-    }
-
-
-def _tools(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
-    name = require_catalog_name(region, page, context)
-    catalog = inputs.catalogs[name]
-    if not isinstance(catalog, ToolsCatalog):
-        return {**{kind: [] for kind in TOOL_KINDS}, "json_href": _json_href(page, name)}
-    # `uri_template` is there for every item, None where the decorator gives no address.
-    lists = {
-        kind: [{"uri_template": None, **item.as_data()} for item in catalog.items(kind)]
-        for kind in TOOL_KINDS
-    }
-    return {**lists, "json_href": _json_href(page, name)}
-
-
-def _route_errors(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
-    name = require_catalog_name(region, page, context)
-    catalog = inputs.catalogs[name]
-    rows: list[dict[str, Any]] = []
-    if isinstance(catalog, RoutesCatalog):
-        errors = {error.id: error for error in catalog.errors}
-        for operation in catalog.operations:
-            route = f"route-{operation.method}-" + re.sub(r"[^a-z0-9]+", "-", operation.path.lower()).strip(
-                "-"
-            )
-            listed = sorted(operation.errors, key=lambda item: errors[item[0]].status or 0)
-            for index, (error_id, via) in enumerate(listed):
-                cause, action = render_entry_notes(inputs, name, error_id)
-                rows.append(
-                    {
-                        **errors[error_id].as_data(),
-                        "method": operation.method.upper(),
-                        "path": operation.path,
-                        "detail_text": html.escape(errors[error_id].detail, quote=False),
-                        "via": list(via),
-                        "cause": cause,
-                        "action": action,
-                        "route_anchor": route,
-                        "anchor": f"{route}-{error_id}",
-                        "first": index == 0,
-                    }
-                )
-    openapi_file = posixpath.join(inputs.data_folder, f"{name}.openapi.json")
-    return {"rows": rows, "json_href": _json_href(page, name), "openapi_file": openapi_file}
-
-
-def _json_href(page: str, catalog: str) -> str:
+def json_href(page: str, catalog: str) -> str:
+    """The link from `page` to the JSON of `catalog` published beside it."""
     return posixpath.relpath(catalog_json_path(page, catalog), posixpath.dirname(page) or ".")
 
 
@@ -198,19 +157,10 @@ def _based_on(inputs: RenderInputs, region: Region, page: str, context: Context)
             cited.setdefault(str(item["file"]), []).extend(str(s) for s in item.get("symbols") or [])
         else:
             specs.append({"title": item["title"], "url": item["url"]})
-    catalog = inputs.catalogs.get(str(context.get("catalog_name")))
-    if isinstance(catalog, ErrorsCatalog):
-        # The helpers extract followed to reach the catalog's calls are cited too, after the editor's list.
-        helpers = {  # a closure's call is named `helper.inner`; the source cites `helper`
-            ".".join(name.split(".")[:length])
-            for entry in catalog.entries
-            for name in entry.path[1:]
-            for length in range(1, name.count(".") + 2)
-        }
-        for source in catalog.sources:
-            found = [symbol for symbol in source.symbols if symbol in helpers]
-            listed = cited.setdefault(source.path, []) if found else []
-            listed.extend(symbol for symbol in found if symbol not in listed)
+    # What the catalog's kind cites (the helpers extract followed) comes after the editor's list.
+    for file, found in _kind_cited(inputs, context).items():
+        listed = cited.setdefault(file, [])
+        listed.extend(symbol for symbol in found if symbol not in listed)
     sources = [
         {
             "file": file,
@@ -223,6 +173,13 @@ def _based_on(inputs: RenderInputs, region: Region, page: str, context: Context)
         for file, symbols in cited.items()
     ]
     return {"sources": sources, "specs": specs}
+
+
+def _kind_cited(inputs: RenderInputs, context: Context) -> Mapping[str, list[str]]:
+    named = context.get("catalog_name")
+    catalog = inputs.catalogs[str(named)] if named is not None else None  # configured: see _catalog
+    kind = rendering(catalog) if catalog is not None else None
+    return kind.cited(catalog) if kind is not None and catalog is not None else {}
 
 
 def _source_url(inputs: RenderInputs, file: str, lines: tuple[int, int] | None) -> str | None:
@@ -311,17 +268,9 @@ def _note_error(
     return TemplateError(message, file=notes.file, line=notes.line("entries", entry_id, field), hint=hint)
 
 
-Builder = Callable[[RenderInputs, Region, str, Context], Context]
-
 _BUILDERS: dict[str, Builder] = {
     "page-header": _header,
-    "error-table": _error_table,
-    "tools-reference": _tools,
-    "route-errors": _route_errors,
     "based-on": _based_on,
     "related": _related,
-    "error-examples": error_examples,
-    "spec-differences": spec_differences,
-    "client-differences": client_differences_region,
-    "error-changelog": changelog_context,
 }
+"""The regions any page can hold, whatever its catalog's kind."""

@@ -3,7 +3,8 @@
 - `page-header` with `evidence=CATALOG` in its marker: `header.reproduced` (`probed`, `rows`, `reproduced`,
   `untriggerable`, and the ids of the rows `differing` from the table, `unreplayed`: no evidence for the
   current example, and `changed`: replayed only before the row's code or status changed), from
-  `data/<catalog>.evidence.yaml`; None without the attribute or the file.
+  `data/<catalog>.evidence.yaml`; None without the attribute or the file, and for a catalog whose kind
+  keeps no evidence. The errors kind's `reproduced` calls it, as it calls the regions below: these are its.
 - `error-examples`: `examples`, one per entry with an example, in table order: `id`, `title`, `anchor`, `row`
   (the table row's anchor), `code`, `status`, `repeat`, `untriggerable`, `http`, `curl`,
   `client_note`, `response` (`probed`, `text`, the JSON body indented; None before probe has replayed the
@@ -41,34 +42,13 @@ from generator.templating import template_cache
 Context = dict[str, Any]
 
 
-def require_catalog_name(region: Region, page: str, context: Mapping[str, Any]) -> str:
-    """The catalog a region draws from, or a located error saying how to name one."""
-    if "catalog_name" not in context:
-        raise TemplateError(
-            f"region {region.name!r} needs a catalog",
-            file=page,
-            line=region.line,
-            hint="write `catalog=NAME` in its begin marker, or `catalog: NAME` in the front matter",
-        )
-    return str(context["catalog_name"])
-
-
-def errors_of(inputs: RenderInputs, name: str) -> ErrorsCatalog:
-    """The errors catalog `name`; a tools catalog counts as one without entries or constants."""
-    catalog = inputs.catalogs[name]
-    return catalog if isinstance(catalog, ErrorsCatalog) else ErrorsCatalog(name, catalog.sources, {}, ())
-
-
-def header_evidence(inputs: RenderInputs, region: Region) -> dict[str, Any] | None:
-    """How many rows the last probe reproduced, for the page header; None when the region asks for none."""
-    name = region.attr("evidence")
-    if name is None or name not in inputs.catalogs:
-        return None
+def header_evidence(inputs: RenderInputs, name: str, catalog: ErrorsCatalog) -> dict[str, Any] | None:
+    """How many rows of errors catalog `name` the last probe reproduced, for the page header; None when
+    probe has recorded nothing for it."""
     evidence = inputs.evidence.get(name)
     if evidence is None:
         return None
     records = evidence.records()
-    catalog = errors_of(inputs, name)
     examples = examples_of(catalog, inputs.notes_of(name))
     rows = reproduced = untriggerable = 0
     differing: list[str] = []
@@ -101,10 +81,9 @@ def header_evidence(inputs: RenderInputs, region: Region) -> dict[str, Any] | No
     }
 
 
-def error_examples(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
+def error_examples(inputs: RenderInputs, name: str, catalog: ErrorsCatalog) -> Context:
     """Each entry's example as HTTP, curl and Python, with the answer probe recorded."""
-    name = require_catalog_name(region, page, context)
-    catalog, notes = errors_of(inputs, name), inputs.notes_of(name)
+    notes = inputs.notes_of(name)
     examples = examples_of(catalog, notes)
     written, endpoint = notes.examples(), endpoint_of(notes)
     evidence = inputs.evidence.get(name)
@@ -196,18 +175,18 @@ def _pretty(body: str) -> str:
         return body
 
 
-def client_differences_region(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
+def client_differences_region(inputs: RenderInputs, name: str, catalog: ErrorsCatalog) -> Context:
     """Where the official clients report a row differently from the table, or from each other."""
-    name = require_catalog_name(region, page, context)
-    catalog, notes = errors_of(inputs, name), inputs.notes_of(name)
+    notes = inputs.notes_of(name)
     entries = in_notes_order(catalog.entries, notes, lambda entry: entry.id)
     return client_differences(entries, examples_of(catalog, notes), inputs.evidence.get(name))
 
 
-def spec_differences(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
-    """Where the catalog departs from the specification its notes name, and where it agrees."""
-    name = require_catalog_name(region, page, context)
-    catalog, notes = errors_of(inputs, name), inputs.notes_of(name)
+def spec_differences(
+    inputs: RenderInputs, region: Region, page: str, name: str, catalog: ErrorsCatalog
+) -> Context:
+    """Where errors catalog `name` departs from the specification its notes name, and where it agrees."""
+    notes = inputs.notes_of(name)
     if not notes.spec:
         raise TemplateError(
             f"region {region.name!r} compares catalog {name!r} with a specification, but its notes name none",

@@ -14,17 +14,13 @@ from collections.abc import Iterator, Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
-from generator.core.models import ErrorsCatalog
 from generator.core.notes import Notes
 from generator.render.context import render_entry_notes
 from generator.render.filters import cell
 from generator.render.inputs import RenderInputs
+from generator.render.kind_stage import RenderingKind, rendering
 from generator.render.regions import Region
 
-NOTES_REGIONS = frozenset({"error-table", "error-examples", "spec-differences", "route-errors"})
-"""The regions whose text draws on the notes of their catalog (see generator.render.context)."""
-
-_ROW_ANCHOR = re.compile(r'<a id="err-(?P<id>[^"]+)"></a>')
 _CELL_BORDER = re.compile(r"(?<!\\)\|")
 """A table cell's border: a pipe the `cell` filter did not escape."""
 _MARKER_SAFE = re.compile(r"[^\s=,>]+")
@@ -35,7 +31,8 @@ def edit_in(inputs: RenderInputs, region: Region, meta: Mapping[str, Any]) -> tu
     """The files an editor changes to change this region: its template, and the notes it draws on."""
     files = [f"{inputs.templates_folder}/{region.name}.md.j2"]
     catalog = str(region.attr("catalog") or meta.get("catalog") or "")
-    if catalog in inputs.catalogs and region.name in NOTES_REGIONS and inputs.notes_of(catalog).file:
+    kind = rendering(inputs.catalogs[catalog]) if catalog in inputs.catalogs else None
+    if kind is not None and region.name in kind.notes_regions and inputs.notes_of(catalog).file:
         files.append(inputs.notes_of(catalog).file)
     # A folder outside the project would put a machine's own path into the committed page: left out.
     return tuple(file for file in files if _MARKER_SAFE.fullmatch(file) and _inside_project(file))
@@ -46,11 +43,15 @@ def _inside_project(file: str) -> bool:
     return not path.is_absolute() and ".." not in path.parts and ":" not in file
 
 
-def _catalog_name(inputs: RenderInputs, region: Region, meta: Mapping[str, Any]) -> str | None:
+def _rows_of(
+    inputs: RenderInputs, region: Region, meta: Mapping[str, Any]
+) -> tuple[str, RenderingKind] | None:
+    """The region's catalog and its kind, which says which entry's row a line is; None without a catalog,
+    or for a kind shown as its data (no line of it shows a note)."""
     name = region.attr("catalog") or meta.get("catalog")
-    if name is None or not isinstance(inputs.catalogs.get(str(name)), ErrorsCatalog):
-        return None
-    return str(name)
+    catalog = inputs.catalogs.get(str(name)) if name is not None else None
+    kind = rendering(catalog) if catalog is not None else None
+    return (str(name), kind) if kind is not None else None
 
 
 def edited_places(
@@ -58,14 +59,15 @@ def edited_places(
 ) -> tuple[str, ...]:
     """Where each hand-edited line of a region belongs, in page order, each place once.
 
-    A line of a table row (it carries the row's `err-ID` anchor) whose cause or action differs from the
-    notes belongs to that notes field; any other edited line belongs to the template.
+    A line of a table row (the catalog's kind knows it by its anchor: `err-ID` for an errors catalog) whose
+    cause or action differs from the notes belongs to that notes field; any other edited line belongs to the
+    template.
     """
-    catalog = _catalog_name(inputs, region, meta)
+    rows = _rows_of(inputs, region, meta)
     template = f"{inputs.templates_folder}/{region.name}.md.j2"
     places: dict[str, None] = {}
     for edited, rendered in _changed_lines(actual, expected):
-        found = list(_edited_fields(inputs, catalog, edited, rendered)) if catalog else [None]
+        found = list(_edited_fields(inputs, *rows, edited, rendered)) if rows else [None]
         for place in found:
             places.setdefault(place or template, None)
     return tuple(places)
@@ -86,17 +88,18 @@ def _changed_lines(actual: str, expected: str) -> Iterator[tuple[str, str]]:
             )
 
 
-def _edited_fields(inputs: RenderInputs, catalog: str, edited: str, rendered: str) -> Iterator[str | None]:
+def _edited_fields(
+    inputs: RenderInputs, catalog: str, kind: RenderingKind, edited: str, rendered: str
+) -> Iterator[str | None]:
     """`notes-file:line: ID.field` for each changed cell of a table row whose text is that field's note.
 
     None (the template) for a changed cell that shows no note (the code, the status, the draft of an
     undocumented entry), for a row whose cells no longer line up, and for a line that is not a row.
     """
-    anchor = _ROW_ANCHOR.search(edited) or _ROW_ANCHOR.search(rendered)
-    if anchor is None:
+    entry_id = kind.row_id(edited) or kind.row_id(rendered)
+    if entry_id is None:
         yield None
         return
-    entry_id = anchor["id"]
     notes = inputs.notes_of(catalog)
     edited_cells, rendered_cells = _CELL_BORDER.split(edited), _CELL_BORDER.split(rendered)
     if len(edited_cells) != len(rendered_cells):

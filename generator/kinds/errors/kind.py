@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from generator.extract.kind_stage import ExtractRun, KindResult
     from generator.extract.pipeline import Extraction
     from generator.render.inputs import RenderInputs
+    from generator.render.kind_stage import Builder
 
 
 class ErrorsKind:
@@ -37,6 +38,8 @@ class ErrorsKind:
     name = "errors"
     keys = frozenset({"constructors", "functions", "arguments", "publish_conditions", "public_constants"})
     companions: frozenset[Companion] = frozenset({"notes", "evidence"})
+    notes_regions = frozenset({"error-table", "error-examples", "spec-differences"})
+    """Not `client-differences`: what the clients answered is the evidence's, not the notes'."""
 
     def configure(
         self,
@@ -116,6 +119,27 @@ class ErrorsKind:
         from generator.kinds.errors.render import errors_published  # noqa: PLC0415
 
         return errors_published(inputs, name, shown)
+
+    def regions(self) -> Mapping[str, Builder]:
+        from generator.kinds.errors.regions import REGIONS  # noqa: PLC0415
+
+        return REGIONS
+
+    def reproduced(self, inputs: RenderInputs, name: str) -> dict[str, Any] | None:
+        from generator.kinds.errors.regions import reproduced  # noqa: PLC0415
+
+        return reproduced(inputs, name)
+
+    def cited(self, catalog: Catalog) -> Mapping[str, list[str]]:
+        from generator.kinds.errors.regions import cited  # noqa: PLC0415
+
+        assert isinstance(catalog, ErrorsCatalog)  # the registry hands a kind its own catalogs
+        return cited(catalog)
+
+    def row_id(self, line: str) -> str | None:
+        from generator.kinds.errors.regions import row_id  # noqa: PLC0415
+
+        return row_id(line)
 
 
 KIND = ErrorsKind()

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from generator.extract.pipeline import Extraction
     from generator.kinds.routes.catalog import RoutesExtraction
     from generator.render.inputs import RenderInputs
+    from generator.render.kind_stage import Builder
 
 
 class RoutesKind:
@@ -33,6 +34,7 @@ class RoutesKind:
     name = "routes"
     keys = frozenset({"framework", "app", "openapi"})
     companions: frozenset[Companion] = frozenset({"notes", "openapi"})
+    notes_regions = frozenset({"route-errors"})
 
     def configure(
         self,
@@ -122,6 +124,20 @@ class RoutesKind:
             errors.append({**error.as_data(), "cause": cause, "action": action})
         data["errors"] = errors
         return data
+
+    def regions(self) -> Mapping[str, Builder]:
+        from generator.kinds.routes.regions import REGIONS  # noqa: PLC0415
+
+        return REGIONS
+
+    def reproduced(self, inputs: RenderInputs, name: str) -> dict[str, Any] | None:
+        return None  # probe replays no example of a route: there is no evidence to count
+
+    def cited(self, catalog: Catalog) -> Mapping[str, list[str]]:
+        return {}
+
+    def row_id(self, line: str) -> str | None:
+        return None  # an edited line of the route table is not traced to a notes field: it is the template's
 
 
 KIND = RoutesKind()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from generator.core.project import CommittedCatalog, Project
     from generator.extract.kind_stage import ExtractRun
     from generator.extract.pipeline import Extraction
+    from generator.render.inputs import RenderInputs
+    from generator.render.kind_stage import Builder
 
 DECORATOR_ROLES = {"tool", "resource", "prompt"}
 
@@ -39,6 +41,7 @@ class ToolsKind:
     name = "tools"
     keys = frozenset({"decorators"})
     companions: frozenset[Companion] = frozenset()
+    notes_regions: frozenset[str] = frozenset()
 
     def configure(
         self,
@@ -84,6 +87,26 @@ class ToolsKind:
         self, project: Project, extraction: Extraction, name: str, drift: list[Finding]
     ) -> CheckedNotes | None:
         return None
+
+    def view(self, catalog: Catalog, *, conditions: bool) -> dict[str, Any]:
+        return catalog.as_data()
+
+    def published(self, inputs: RenderInputs, name: str, shown: Iterable[str]) -> dict[str, Any]:
+        return inputs.catalogs[name].as_data()
+
+    def regions(self) -> Mapping[str, Builder]:
+        from generator.kinds.tools.regions import REGIONS  # noqa: PLC0415
+
+        return REGIONS
+
+    def reproduced(self, inputs: RenderInputs, name: str) -> dict[str, Any] | None:
+        return None  # probe replays no example of a tool: there is no evidence to count
+
+    def cited(self, catalog: Catalog) -> Mapping[str, list[str]]:
+        return {}
+
+    def row_id(self, line: str) -> str | None:
+        return None  # the reference shows no notes, so any edit in it is the template's
 
 
 KIND = ToolsKind()

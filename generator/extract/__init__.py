@@ -16,7 +16,8 @@ Owns:
   into helpers (`reach`), the raise sites behind `except` handlers (`handlers`; the dispatch tables a `try`
   looks a callable up in: `dispatch_tables`), refusing a configuration that finds nothing (`silence`), each
   call's fields (`fields`), building error sites (`sites`), the calls each entry's fingerprint marks
-  (`error_marks`), stable ids (`identity`), the catalog and what its findings need (`error_catalog`);
+  (`error_marks`), stable ids (`identity`); the catalog itself is built by the errors kind
+  (`generator.kinds.errors.catalog`);
 - routes catalogs: the interface each web framework implements and the lookup of one by name (`routes`;
   the frameworks themselves are in `generator.frameworks`, which imports this package, never the other way),
   the HTTP errors an operation reaches (`raises`) with their status and detail (`http_values`); the routes

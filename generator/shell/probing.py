@@ -20,8 +20,8 @@ from generator.core.records import record
 from generator.core.settings import Settings
 from generator.core.writer import write_outputs
 from generator.examples.requests import Example, endpoint_of, examples_of
-from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.pipeline import Extraction, extract
+from generator.kinds.errors.catalog import ErrorsExtraction
 from generator.probe import replay
 from generator.probe.clients import (
     RUNNER_CLIENTS,

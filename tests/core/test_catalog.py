@@ -17,7 +17,7 @@ from generator.core.errors import CatalogError, CatalogErrors
 from generator.core.models import ErrorEntry, ErrorsCatalog, Source, ToolsCatalog
 from generator.core.notes import EntryNotes, Notes, notes_report, parse_notes
 from generator.core.yamlio import load_yaml, read_yaml
-from generator.extract.error_catalog import ErrorsExtraction
+from generator.kinds.errors.catalog import ErrorsExtraction
 from generator.shell.cli import main
 from tests.helpers import (
     MKDOCS_ERRORS,

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 from generator.core.fingerprints import call_span
-from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.error_marks import entry_facts
+from generator.kinds.errors.catalog import ErrorsExtraction
 from tests.helpers import run_extract_in_memory
 
 SERVER = "backend/app/mcp_server.py"

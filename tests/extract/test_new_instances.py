@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from generator.core.errors import ConfigError
-from generator.extract.error_catalog import ErrorsExtraction
+from generator.kinds.errors.catalog import ErrorsExtraction
 from generator.shell.cli import main
 from tests.helpers import make_project, run_extract_in_memory
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from generator.core.errors import ConfigError, SourceError
-from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.pipeline import Extraction
+from generator.kinds.errors.catalog import ErrorsExtraction
 from tests.helpers import SEED_ROWS, make_files, make_project, run_extract_in_memory
 
 

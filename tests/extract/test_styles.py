@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from generator.extract.error_catalog import ErrorsExtraction
+from generator.kinds.errors.catalog import ErrorsExtraction
 from generator.shell.cli import main
 from tests.helpers import run_extract_in_memory
 

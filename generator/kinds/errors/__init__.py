@@ -1,8 +1,9 @@
 """The errors catalog kind: every error a server's configured functions can answer with, read from the calls
 of its error constructors.
 
-`kind` is the adapter the registry finds; `check`, `render` (its views) and `regions` (the regions only
-it fills) are its parts in those stages, and the findings only errors catalogs have live here too: the
+`kind` is the adapter the registry finds; `catalog` builds the catalog from the sites extract finds;
+`check`, `render` (its views) and `regions` (the regions only it fills) are its parts in those stages, and the
+findings only errors catalogs have live here too: the
 catalog's drift, entry by entry (`drift`), examples and probe evidence (`evidence`), conformance with the
 specification the notes name (`spec`), and contract changes since a base ref (`contract`).
 """

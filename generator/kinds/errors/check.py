@@ -12,9 +12,9 @@ from generator.check.typos import mistyped_keys, with_keys_renamed
 from generator.core.findings import Finding, Kind
 from generator.core.notes import notes_report
 from generator.core.project import CommittedCatalog, Project
-from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.kind_stage import KindResult
 from generator.extract.pipeline import Extraction
+from generator.kinds.errors.catalog import ErrorsExtraction
 from generator.kinds.errors.drift import CatalogDrift
 from generator.kinds.notes_notices import notes_notices
 

@@ -13,7 +13,7 @@ from generator.core.changes import BREAKING, Facts, changes
 from generator.core.findings import Finding, Kind
 from generator.core.models import ErrorEntry, entries_by_id
 from generator.core.project import Project
-from generator.extract.error_catalog import ErrorsExtraction
+from generator.kinds.errors.catalog import ErrorsExtraction
 
 _FACT_KINDS = {"code": Kind.CONTRACT_CODE, "status": Kind.CONTRACT_STATUS}
 

@@ -16,7 +16,7 @@ from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.project import Project
 from generator.examples.client_calls import RUNNERS_ROOT
 from generator.examples.requests import Example, examples_of
-from generator.extract.error_catalog import ErrorsExtraction
+from generator.kinds.errors.catalog import ErrorsExtraction
 
 
 def evidence_findings(project: Project, found: ErrorsExtraction, name: str) -> Iterator[Finding]:

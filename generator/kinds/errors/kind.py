@@ -25,9 +25,9 @@ if TYPE_CHECKING:
     from generator.check.kind_stage import CheckedNotes
     from generator.core.findings import Finding
     from generator.core.project import CommittedCatalog, Project
-    from generator.extract.error_catalog import ErrorsExtraction
     from generator.extract.kind_stage import ExtractRun, KindResult
     from generator.extract.pipeline import Extraction
+    from generator.kinds.errors.catalog import ErrorsExtraction
     from generator.render.inputs import RenderInputs
     from generator.render.kind_stage import Builder
 
@@ -82,7 +82,7 @@ class ErrorsKind:
         return f"{len(catalog.entries)} entries"
 
     def extract(self, run: ExtractRun, name: str, config: CatalogConfig) -> ErrorsExtraction:
-        from generator.extract.error_catalog import extract_errors  # noqa: PLC0415 (see the module)
+        from generator.kinds.errors.catalog import extract_errors  # noqa: PLC0415 (see the module)
 
         return extract_errors(run, name, config)
 

@@ -8,8 +8,8 @@ from generator.core.findings import Finding, Kind
 from generator.core.notes import Notes
 from generator.core.project import Project
 from generator.core.spec import ASPECTS, Comparison, Spec, compare, here, mapping, required
-from generator.extract.error_catalog import ErrorsExtraction
 from generator.extract.sites import ErrorSite
+from generator.kinds.errors.catalog import ErrorsExtraction
 
 
 def spec_findings(project: Project, found: ErrorsExtraction, name: str) -> Iterator[Finding]:

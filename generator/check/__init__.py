@@ -1,7 +1,6 @@
 """The check stage: extract and render in memory, compare with the loaded project, and report findings.
 
-Owns: notes against their catalog (`notes`), values set at run time against what the
-notes state of them (`run_time_values`), pages against what render writes and what they cite (`pages`),
+Owns: notes against their catalog (`notes`), pages against what render writes and what they cite (`pages`),
 Last-verified stamps (`stamps`), links (`links`), what a site build of mkdocs.yml would run (`build_config`),
 what check asks of a catalog kind and the command that clears drift (`kind_stage`), and the whole check
 (`run`); each kind's own drift is in its package (`generator/kinds/<kind>/`). Nothing here reads or writes a

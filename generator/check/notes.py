@@ -12,7 +12,7 @@ import jinja2.meta
 from generator.check.typos import typo_findings
 from generator.core.errors import suggest
 from generator.core.findings import Finding, Kind
-from generator.core.models import ErrorsCatalog, RoutesCatalog, constants_of
+from generator.core.models import Catalog, NotedCatalog, constants_of
 from generator.core.notes import PROSE_FIELDS, Notes, NotesReport, notes_report
 from generator.core.records import record
 from generator.render.filters import FILTERS
@@ -30,7 +30,7 @@ class UnknownConstants:
 
 def notes_findings(
     notes: Notes,
-    catalog: ErrorsCatalog | RoutesCatalog,
+    catalog: NotedCatalog,
     unknown: Sequence[UnknownConstants],
     report: NotesReport | None = None,
     typos: Mapping[str, str] | None = None,
@@ -84,9 +84,10 @@ def _gap(notes: Notes, entry_id: str, draft: str | None) -> Finding:
     return Finding(Kind.NOTES_GAP, notes.file, notes.line("entries", entry_id), entry_id, message, hint)
 
 
-def unknown_constants(notes: Notes, catalog: ErrorsCatalog) -> list[UnknownConstants]:
-    """Every note (cause or action) that uses a name the catalog's constants lack."""
-    known = set(catalog.constants)
+def unknown_constants(notes: Notes, catalog: Catalog) -> list[UnknownConstants]:
+    """Every note (cause or action) that uses a name the catalog's constants lack (all of them, for a
+    catalog of a kind that carries no constants)."""
+    known = set(constants_of(catalog))
     found = []
     names: dict[str, frozenset[str] | None] = {}  # many entries share a note (`Fix the request.`)
     for entry_id, fields in sorted(notes.entries.items()):

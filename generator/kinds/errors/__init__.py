@@ -5,7 +5,8 @@ of its error constructors.
 `check`, `render` (its views) and `regions` (the regions only it fills) are its parts in those stages, and the
 findings only errors catalogs have live here too: the
 catalog's drift, entry by entry (`drift`), examples and probe evidence (`evidence`), conformance with the
-specification the notes name (`spec`), and contract changes since a base ref (`contract`).
+specification the notes name (`spec`), values set at run time against what the notes state of them
+(`run_time_values`), and contract changes since a base ref (`contract`).
 """
 
 from generator.kinds.errors.kind import KIND as KIND

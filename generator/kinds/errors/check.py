@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 from generator.check.kind_stage import CheckedNotes
 from generator.check.notes import notes_findings, unknown_constants, without_unknown_constants
-from generator.check.run_time_values import run_time_value_findings
 from generator.check.typos import mistyped_keys, with_keys_renamed
 from generator.core.findings import Finding, Kind
 from generator.core.notes import notes_report
@@ -16,6 +15,7 @@ from generator.extract.kind_stage import KindResult
 from generator.extract.pipeline import Extraction
 from generator.kinds.errors.catalog import ErrorsExtraction
 from generator.kinds.errors.drift import CatalogDrift
+from generator.kinds.errors.run_time_values import run_time_value_findings
 from generator.kinds.notes_notices import notes_notices
 
 

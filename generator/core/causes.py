@@ -10,7 +10,8 @@ change) at a place in the source is a cause, and every finding that follows from
 - a finding about the same entry (the evidence whose answer no longer matches);
 - a stamp or evidence fingerprint of the symbol the change sits in (the nearest cause at or below the
   symbol's first line in its file, which is the symbol's own unless the symbol changed elsewhere too);
-- a page region whose changed lines name the entry; with a single cause, every stale region and stamp,
+- a page region whose changed lines name the entry, as a word or in a link's anchor (`#err-<id>`, which
+  the templates make of an entry id, and `id="err-<id>"`); with a single cause, every stale region and stamp,
   since nothing else changed that they could follow from.
 
 Everything else stands on its own, those at one place together. Grouping only orders and nests: every
@@ -19,6 +20,7 @@ finding stays in the report, and nothing here decides whether check fails.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from generator.core.findings import GROUPS, Finding, Kind, importance
@@ -117,7 +119,8 @@ def _cause_of(
         lines = finding.diff.splitlines()
         changed = [line for line in lines if line[:1] in "+-" and not line.startswith(("+++", "---"))]
         for index in causes:
-            if any(ordered[index].subject in line for line in changed):
+            named = re.compile(rf"(?:^|[^\w-]|[#\"][a-z]+-){re.escape(ordered[index].subject)}(?![\w-])")
+            if any(named.search(line) for line in changed):
                 return index
     if finding.kind in _FOLLOWERS and len(causes) == 1:
         return causes[0]

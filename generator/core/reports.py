@@ -98,8 +98,10 @@ def as_text(findings: Sequence[Finding], *, closing: bool = True) -> str:
     causes = by_cause(findings)
     lines: list[str] = []
     if closing:
-        more = f" (and {len(causes) - 1} more)" if len(causes) > 1 else ""
-        lines.append(headline(causes[0].finding) + more)
+        first = causes[0].finding
+        more = f" (and {_count(len(causes) - 1, 'more cause')})" if len(causes) > 1 else ""
+        if more or headline(first) != _line(first):  # a finding on its own says what changed itself
+            lines.append(headline(first) + more)
     for cause in causes:
         lines.append("")
         lines += _cause_lines(cause)
@@ -110,6 +112,10 @@ def as_text(findings: Sequence[Finding], *, closing: bool = True) -> str:
         if command is not None:
             lines.append(command)
     return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _line(finding: Finding) -> str:
+    return f"{finding.location}: {finding.kind}: {finding.subject}: {finding.message}"
 
 
 def _count(number: int, noun: str) -> str:
@@ -124,13 +130,13 @@ def _cause_lines(cause: Cause) -> list[str]:
     """A cause with its details, then what follows from it: each one line with its values, its hint only
     when no finding above gave the same one, and no diff (the JSON report and the job summary have them)."""
     first = cause.finding
-    lines = [f"{first.location}: {first.kind}: {first.subject}: {first.message}"]
+    lines = [_line(first)]
     lines += ["    " + line for line in _detail_lines(first)]
     if cause.follows:
         lines.append(f"    follows from it ({len(cause.follows)}):")
     hints = {first.hint}
     for finding in cause.follows:
-        lines.append(f"      {finding.location}: {finding.kind}: {finding.subject}: {finding.message}")
+        lines.append("      " + _line(finding))
         details = _detail_lines(finding, diff=False, hint=finding.hint not in hints)
         lines += ["          " + line for line in details]
         hints.add(finding.hint)

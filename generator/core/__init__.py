@@ -8,12 +8,12 @@ project and the one loader (`project`), the typed values (declared with `records
 written and read by `catalog`), notes (`notes`) and what they state of values set at run time
 (`run_time_values`), probe evidence (`evidence`), the specification's classification (`spec`), pages and
 their front matter (`pages`), cited symbols and their fingerprints (`symbols`); findings as values
-(`findings`) and the reports made of them (`reports`), OpenAPI fragments of routes catalogs and their merge
-into an application's document (`openapi`), plugins found by name, built in or installed through an entry
-point (`plugins`), the one writer (`writer`), files as committed at a verified git ref and the lines changed
-since it (`git_ref`, `diff_lines`), text for a GitHub Actions log that runs no command it echoes
-(`workflow_commands`), the folder caches live in (`cache_dir`), and the limits every input is held to
-(`limits`).
+(`findings`) and the reports made of them (`reports`; a change with what follows from it, `causes`; the job
+summary, `job_summary`), OpenAPI fragments of routes catalogs and their merge into an application's document
+(`openapi`), plugins found by name, built in or installed through an entry point (`plugins`), the one writer
+(`writer`), files as committed at a verified git ref and the lines changed since it (`git_ref`, `diff_lines`),
+text for a GitHub Actions log that runs no command it echoes (`workflow_commands`), the folder caches live in
+(`cache_dir`), and the limits every input is held to (`limits`).
 
 May import: the standard library and third-party libraries only; never another docgen subpackage.
 """

@@ -7,7 +7,8 @@ import json
 import jsonschema
 
 from generator.core.findings import GROUPS, Finding, Kind
-from generator.core.reports import as_github, as_json, as_markdown, as_text, closing_line, next_steps
+from generator.core.job_summary import as_markdown
+from generator.core.reports import as_github, as_json, as_text, closing_line, next_steps
 from generator.core.schemas import SCHEMA_DIR
 
 

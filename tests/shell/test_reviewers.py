@@ -152,7 +152,7 @@ def test_after_extract_and_render_the_closing_line_names_only_verify(
         "docs/developers/mcp-server.md",
     ]
     assert closing == (
-        "1 finding(s). Left to do: re-read the 4 pages against the changed source, then "
+        "1 finding(s) from 1 cause. Left to do: re-read the 4 pages against the changed source, then "
         f"`docgen verify {' '.join(pages)}`"
     )
     assert "docgen extract" not in closing

@@ -60,11 +60,12 @@ class Cause:
 
 
 def headline(finding: Finding) -> str:
-    """What a cause says changed, in one line: `app.py:248: method-not-found: status 404 -> 400`."""
+    """What a cause says changed, in one line: `app.py:248: method-not-found: status 404 -> 400`, or where a
+    finding has no before and after, its message. It names no kind: the report's lines below do."""
     if finding.old is not None and finding.new is not None and len(finding.old + finding.new) <= 80:
         field = _CHANGED_FIELD.get(finding.kind, str(finding.kind))
         return f"{finding.location}: {finding.subject}: {field} {finding.old} -> {finding.new}"
-    return f"{finding.location}: {finding.kind}: {finding.subject}: {finding.message}"
+    return f"{finding.location}: {finding.subject}: {finding.message}"
 
 
 def by_cause(findings: Sequence[Finding]) -> list[Cause]:

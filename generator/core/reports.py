@@ -100,8 +100,7 @@ def as_text(findings: Sequence[Finding], *, closing: bool = True) -> str:
     if closing:
         first = causes[0].finding
         more = f" (and {_count(len(causes) - 1, 'more cause')})" if len(causes) > 1 else ""
-        if more or headline(first) != _line(first):  # a finding on its own says what changed itself
-            lines.append(headline(first) + more)
+        lines.append(headline(first) + more)
     for cause in causes:
         lines.append("")
         lines += _cause_lines(cause)

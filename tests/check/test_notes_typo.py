@@ -55,8 +55,12 @@ def test_a_misspelt_notes_key_is_one_finding_with_its_suggestion(project: Path) 
     assert done.returncode == 1, done.stderr
     assert done.stderr == ""
     where = f"{NOTES}:{line_of(project, NOTES, '  method-not-fuond:')}"
-    # The one finding says what changed; no command closes the report, as rendering would publish a draft.
+    # The first line says what changed, the one finding follows; no command closes the report, as
+    # rendering would publish a draft.
     assert done.stdout == (
+        f"{where}: method-not-fuond: "
+        "notes key 'method-not-fuond' names no entry; did you mean 'method-not-found'?\n"
+        "\n"
         f"{where}: notes-key-typo: method-not-fuond: "
         "notes key 'method-not-fuond' names no entry; did you mean 'method-not-found'?\n"
         "    hint: rename the key to 'method-not-found' in data/mcp-errors.notes.yaml; rendering before that "

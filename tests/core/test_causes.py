@@ -73,7 +73,7 @@ def test_a_finding_without_a_line_is_a_place_of_its_own() -> None:
 def test_a_headline_says_what_changed() -> None:
     assert headline(_status(20, "x")) == "app.py:20: x: status 404 -> 400"
     gap = Finding(Kind.NOTES_GAP, "data/n.yaml", 4, "y", "no cause", "write one")
-    assert headline(gap) == "data/n.yaml:4: notes-gap: y: no cause"
+    assert headline(gap) == "data/n.yaml:4: y: no cause"
 
 
 def test_json_links_each_finding_to_its_cause_by_index() -> None:

@@ -28,7 +28,7 @@ FINDINGS = [
 def test_the_text_report_opens_with_what_changed_and_ends_with_the_one_command() -> None:
     # Two changes at two source lines are two causes, the breaking one first; the notes' gap stands alone.
     assert as_text(FINDINGS) == (
-        "app.py:3: contract-code: c: code, changed (and 2 more causes)\n"
+        "app.py:3: c: code, changed (and 2 more causes)\n"
         "\n"
         "app.py:3: contract-code: c: code, changed\n"
         "    hint: announce it\n"

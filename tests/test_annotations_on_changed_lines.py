@@ -70,34 +70,40 @@ def test_annotations_stand_only_on_the_changed_line(
     # One changed line, one annotation: the contract change, the catalog drift and the specification's
     # difference it causes, together, the breaking one first.
     [annotation] = annotations
+    # One changed line, one cause, one annotation: the status change at the raise site, and under it what
+    # follows from it, the specification's broken MUST first, then the contract change against the base.
     assert annotation.startswith(
-        f"::error file={SERVER},line={line},title=docgen contract-status%3A method-not-found (+2 more)::"
+        f"::error file={SERVER},line={line},title=docgen status-changed%3A method-not-found (+10 more)::"
     )
     assert (
-        "status-changed: method-not-found" in annotation and "spec-difference: method-not-found" in annotation
+        annotation.index("status-changed: method-not-found")
+        < annotation.index("spec-difference: method-not-found")
+        < annotation.index("contract-status: method-not-found")
+        < annotation.index("page-stale: error-table")
     )
-    assert PAGE not in annotation
+    assert not annotation.startswith(f"::error file={PAGE}")
 
-    # Everything else is in the text report after the annotations, counted on the line before it.
+    # The text report after the annotation lists every finding again, under its cause; all of them follow
+    # from the annotated line, so no line counts findings left unannotated.
     report = log[log.index("::stop-commands::") :]
     _code, text = _check(changed, capsys, "--base", "HEAD")
     assert report.splitlines()[1:-1] == text.splitlines()  # the whole text report, every finding in it
     for region, region_line in {"page-header": 36, "error-table": 48, "error-examples": 186}.items():
-        assert f"{PAGE}:{region_line}: page-stale: {region}:" in report
-    assert "verification-stale: backend/app/mcp_server.py:_handle" in report
-    assert "evidence-mismatch: method-not-found" in report
-    total = int(text.splitlines()[-1].split(" finding(s)")[0])
-    assert (
-        f"docgen check: {total - 3} of {total} finding(s) not annotated, as they are on no line changed "
-        "since HEAD; the report below lists every finding"
-    ) in log.splitlines()
+        assert f"      {PAGE}:{region_line}: page-stale: {region}:" in report
+    assert f"      {SERVER}:225: verification-stale: backend/app/mcp_server.py:_handle" in report
+    assert "      data/mcp-errors.evidence.yaml:390: evidence-mismatch: method-not-found" in report
+    assert text.splitlines()[-2].startswith("11 finding(s) from 1 cause. ")
+    assert "not annotated" not in log
 
 
-def test_without_base_every_place_is_annotated(changed: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_without_base_the_cause_alone_is_annotated(changed: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _code, log = _check(changed, capsys, "--format", "github")
     annotations = [text for text in log.splitlines() if text.startswith("::error")]
-    assert len(annotations) == 9  # the raise site, five page regions, the stamp, two evidence lines
-    assert sum(1 for text in annotations if text.startswith(f"::error file={PAGE},")) == 5
+    # The raise site; the five page regions, the stamp and the two evidence lines are in its annotation.
+    [annotation] = annotations
+    line = _line_of(changed, NEW)
+    assert annotation.startswith(f"::error file={SERVER},line={line},title=docgen status-changed%3A ")
+    assert annotation.count("page-stale: ") == 5
     assert "not annotated" not in log
 
 

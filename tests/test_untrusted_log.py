@@ -102,7 +102,7 @@ def test_the_github_log_runs_only_docgens_annotations(attacked: Path) -> None:
     assert re.fullmatch("[0-9a-f]{32}", token)
     block = done.stdout.split(f"::stop-commands::{token}\n")[1]
     assert block.endswith(f"::{token}::\n")
-    assert "          :\\:warning::pwned\n" in block and "      +#\\#[add-mask]pwned-too\n" in block
+    assert "        :\\:warning::pwned\n" in block and "    +#\\#[add-mask]pwned-too\n" in block
     assert "page-stale: error-table: the generated region no longer matches" in block
 
 

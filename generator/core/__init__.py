@@ -10,11 +10,13 @@ the typed values (declared with `records`): catalogs (`models`, which gathers wh
 read by `catalog`), notes (`notes`) and what they state of values set at run time (`run_time_values`), probe
 evidence (`evidence`), the specification's classification (`spec`), pages and their front matter (`pages`),
 cited symbols (`symbols`) and their fingerprints (`fingerprints`); findings as values (`findings`) and the
-reports made of them (`reports`), a committed OpenAPI document read with its bounds (`openapi`), plugins found
-by name, built in or installed through an entry point (`plugins`), the one writer (`writer`), files as
-committed at a verified git ref and the lines changed since it (`git_ref`, `diff_lines`), text for a GitHub
-Actions log that runs no command it echoes (`workflow_commands`), the folder caches live in (`cache_dir`), and
-the limits every input is held to (`limits`).
+reports made of them (`reports`; a change with what follows from it, `causes`; the job summary,
+`job_summary`), a committed OpenAPI document read with its bounds (`openapi`), plugins found by name, built
+in or installed through an entry point (`plugins`), the one writer (`writer`), files as committed at a
+verified git ref and the lines changed since it (`git_ref`, `diff_lines`), a catalog's committed versions
+and how its errors changed between them (`git_history`, `changes`), text for a GitHub Actions log that runs
+no command it echoes (`workflow_commands`), the folder caches live in (`cache_dir`), and the limits every
+input is held to (`limits`).
 
 May import: the standard library and third-party libraries only; never another docgen subpackage.
 """

@@ -1,4 +1,5 @@
-"""Findings rendered for people and tools: the text report, GitHub annotations with a job summary, JSON.
+"""Findings rendered for people and tools: the text report by cause, GitHub annotations, JSON (the job
+summary in Markdown is `job_summary`).
 
 Every rendering ends with, or carries, what is actually left to do: the commands that clear the findings
 they can clear, the pages to re-read and stamp, and how many findings need an edit by hand.
@@ -7,14 +8,14 @@ they can clear, the pages to re-read and stamp, and how many findings need an ed
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from generator.core.causes import Cause, by_cause, headline
 from generator.core.diff_lines import ChangedLines
 from generator.core.evidence import PROBE
-from generator.core.findings import GROUPS, Finding, Kind, group_of, importance, in_report_order
+from generator.core.findings import GROUPS, Finding, Kind, importance, in_report_order
 from generator.core.workflow_commands import escape_data, escape_property, inert, stop_commands
 
 SCHEMA_VERSION = 1
@@ -65,51 +66,94 @@ def next_steps(findings: Sequence[Finding]) -> list[str]:
 
 def closing_line(findings: Sequence[Finding]) -> str:
     """`N finding(s). Left to do: ...`, naming only what these findings need."""
-    return f"{len(findings)} finding(s). Left to do: " + "; then ".join(next_steps(findings))
+    return f"{len(findings)} finding(s). " + _left(findings)
 
 
-def _detail_lines(finding: Finding, *, diff: bool = True) -> list[str]:
+def _detail_lines(finding: Finding, *, diff: bool = True, hint: bool = True) -> list[str]:
     lines = []
     if finding.old is not None or finding.new is not None:
         lines += [f"was: {finding.old}", f"now: {finding.new}"]
     if finding.diff and diff:
         lines += finding.diff.rstrip("\n").splitlines()
-    return [*lines, f"hint: {finding.hint}"]
+    return [*lines, f"hint: {finding.hint}"] if hint else lines
+
+
+def update_command(findings: Sequence[Finding]) -> str | None:
+    """The one command that brings the docs up to date, or None when none does (a misspelt notes key comes
+    first, as rendering before renaming it would publish its entry as a draft)."""
+    kinds = {finding.kind for finding in findings}
+    if Kind.NOTES_KEY_TYPO in kinds:
+        return None
+    if kinds & _EXTRACT:
+        return "docgen extract && docgen render"
+    return "docgen render" if kinds & _RENDER else None
 
 
 def as_text(findings: Sequence[Finding], *, closing: bool = True) -> str:
-    """A grouped human report; with `closing`, it ends with what is left to do."""
+    """The report by cause: what changed first (with `closing`, a line saying so opens the report), each
+    cause with what follows from it under it; with `closing`, it ends with what is left to do, then the one
+    command that brings the docs up to date."""
     if not findings:
         return "docgen check: the docs match the code.\n"
+    causes = by_cause(findings)
     lines: list[str] = []
-    current = None
-    for finding in in_report_order(findings):
-        if group_of(finding.kind) != current:
-            current = group_of(finding.kind)
-            lines.append(f"\n{current}:")
-        lines.append(f"  {finding.location}: {finding.kind}: {finding.subject}: {finding.message}")
-        lines.extend("      " + line for line in _detail_lines(finding))
     if closing:
-        lines.append("\n" + closing_line(findings))
+        first = causes[0].finding
+        more = f" (and {_count(len(causes) - 1, 'more cause')})" if len(causes) > 1 else ""
+        lines.append(headline(first) + more)
+    for cause in causes:
+        lines.append("")
+        lines += _cause_lines(cause)
+    if closing:
+        lines.append("")
+        lines.append(f"{len(findings)} finding(s) from {_count(len(causes), 'cause')}. " + _left(findings))
+        command = update_command(findings)
+        if command is not None:
+            lines.append(command)
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
-def _by_place(findings: Sequence[Finding]) -> list[list[Finding]]:
-    """Findings grouped by file and line, each group and the groups most important first."""
-    places: dict[tuple[str, int | None], list[Finding]] = {}
-    for finding in sorted(findings, key=importance):
-        places.setdefault((finding.file, finding.line), []).append(finding)
-    return sorted(places.values(), key=lambda group: importance(group[0]))
+def _line(finding: Finding) -> str:
+    return f"{finding.location}: {finding.kind}: {finding.subject}: {finding.message}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _left(findings: Sequence[Finding]) -> str:
+    return "Left to do: " + "; then ".join(next_steps(findings))
+
+
+def _cause_lines(cause: Cause) -> list[str]:
+    """A cause with its details, then what follows from it: each one line with its values, its hint only
+    when no finding above gave the same one, and no diff (the JSON report and the job summary have them)."""
+    first = cause.finding
+    lines = [_line(first)]
+    lines += ["    " + line for line in _detail_lines(first)]
+    if cause.follows:
+        lines.append(f"    follows from it ({len(cause.follows)}):")
+    hints = {first.hint}
+    for finding in cause.follows:
+        lines.append("      " + _line(finding))
+        details = _detail_lines(finding, diff=False, hint=finding.hint not in hints)
+        lines += ["          " + line for line in details]
+        hints.add(finding.hint)
+    return lines
 
 
 def as_github(
     findings: Sequence[Finding], *, limit: int = ANNOTATION_LIMIT, changed: ChangedLines | None = None
 ) -> str:
-    """GitHub workflow commands: one `::error` per source line (its findings together, the most important
-    first), at most `limit` in all; past the limit, the last annotation says how many more the job summary
-    lists. With `changed` (from `--base`), only places on a changed line are annotated, those in the
-    server's source before the others (see `annotated_places`)."""
-    places = _by_place(findings) if changed is None else annotated_places(findings, changed)
+    """GitHub workflow commands: one `::error` per cause (what follows from it in the same annotation, the
+    most important first), at most `limit` in all; past the limit, the last annotation says how many more
+    the job summary lists. With `changed` (from `--base`), only causes on a changed line are annotated,
+    those in the server's source before the others (see `annotated_places`)."""
+    places = (
+        [cause.findings for cause in by_cause(findings)]
+        if changed is None
+        else annotated_places(findings, changed)
+    )
     shown = places if len(places) <= limit else places[: limit - 1]
     lines = []
     for group in shown:
@@ -135,22 +179,28 @@ def as_github(
 
 
 def annotated_places(findings: Sequence[Finding], changed: ChangedLines) -> list[list[Finding]]:
-    """The places `as_github` annotates when it knows the changed lines: those on a line the pull request
-    changed (GitHub shows an annotation elsewhere apart from the diff, where nobody reviews), a place in
-    Python source first, since a changed source line is the cause and a page or data line what follows
-    from it; otherwise most important first."""
-    places = [group for group in _by_place(findings) if changed.touches(group[0].file, group[0].line)]
+    """The causes `as_github` annotates when it knows the changed lines, each with what follows from it:
+    those whose cause stands on a line the pull request changed (GitHub shows an annotation elsewhere apart
+    from the diff, where nobody reviews), or, failing that, one of what follows; the annotation stands on
+    that line. A place in Python source comes first, since a changed source line is the cause and a page or
+    data line what follows from it; otherwise most important first."""
+    places = []
+    for cause in by_cause(findings):
+        on_changed = [f for f in cause.findings if changed.touches(f.file, f.line)]
+        if on_changed:
+            first = on_changed[0]
+            places.append([first, *(f for f in cause.findings if f is not first)])
     return sorted(places, key=lambda group: (not group[0].file.endswith(".py"), importance(group[0])))
 
 
 def not_annotated(findings: Sequence[Finding], changed: ChangedLines) -> str:
     """The log line that counts the findings `annotated_places` leaves to the text report; empty if none."""
-    left = sum(1 for finding in findings if not changed.touches(finding.file, finding.line))
+    left = len(findings) - sum(len(group) for group in annotated_places(findings, changed))
     if not left:
         return ""
     return (
-        f"docgen check: {left} of {len(findings)} finding(s) not annotated, as they are on no line changed "
-        f"since {changed.ref}; the report below lists every finding\n"
+        f"docgen check: {left} of {len(findings)} finding(s) not annotated, as neither they nor their cause "
+        f"are on a line changed since {changed.ref}; the report below lists every finding\n"
     )
 
 
@@ -174,6 +224,7 @@ def summary(findings: Sequence[Finding], *, exit_code: int) -> dict[str, Any]:
         counts[finding.kind.value] = counts.get(finding.kind.value, 0) + 1
     return {
         "total": len(findings),
+        "causes": len(by_cause(findings)),
         "by_kind": counts,
         "breaking": sum(1 for f in findings if f.breaking),
         "exit_code": exit_code,
@@ -186,78 +237,20 @@ def as_json(findings: Sequence[Finding], *, exit_code: int) -> str:
     document = {
         "schema_version": SCHEMA_VERSION,
         "summary": summary(findings, exit_code=exit_code),
-        "findings": [asdict(f) for f in in_report_order(findings)],
+        "findings": _with_causes(findings),
     }
     # `#` only ever stands inside a JSON string, where `\u0023` is the same character: the document reads
     # the same, and no line of it holds the `##[` that GitHub's runner reads as a command.
     return json.dumps(document, indent=2, sort_keys=True).replace("##[", "#\\u0023[") + "\n"
 
 
-SUMMARY_LIMIT = 1_000_000
-"""Bytes of Markdown at most: GitHub refuses a step summary over 1 MiB."""
-DIFF_LINES = 200
-"""Lines of each folded diff the summary shows; the log has them all."""
-
-
-def as_markdown(findings: Sequence[Finding], *, limit: int = SUMMARY_LIMIT) -> str:
-    """The whole report in Markdown, for the job summary (`$GITHUB_STEP_SUMMARY`): a count per kind, then
-    every finding with its details, diffs folded; past `limit` bytes, the rest is left to the log."""
-    if not findings:
-        return "## docgen check\n\nThe docs match the code.\n"
-    lines = ["## docgen check", "", closing_line(findings), "", "| kind | findings |", "|---|---|"]
-    lines += [f"| `{kind}` | {count} |" for kind, count in summary(findings, exit_code=1)["by_kind"].items()]
-    size = sum(len(line.encode()) + 1 for line in lines)
-    current = None
+def _with_causes(findings: Sequence[Finding]) -> list[dict[str, Any]]:
+    """Every finding in report order, each with `cause`: the index in that list of the finding it follows
+    from, or None for a cause (or a finding on its own)."""
     ordered = in_report_order(findings)
-    for index, finding in enumerate(ordered):
-        block = _finding_block(finding)
-        if group_of(finding.kind) != current:
-            current = group_of(finding.kind)
-            block = ["", f"### {current}", "", *block]
-        size += sum(len(line.encode()) + 1 for line in block)
-        if size > limit - 200:  # room for the note below
-            lines += [
-                "",
-                f"_{len(ordered) - index} more finding(s) do not fit in a job summary: see the log._",
-            ]
-            break
-        lines += block
-    return "\n".join(lines) + "\n"
-
-
-def _finding_block(finding: Finding) -> list[str]:
-    where = f"{_code(finding.location)} **{finding.kind}** {_code(finding.subject)}"
-    block = [f"- {where}: {finding.message}"]
-    if finding.old is not None or finding.new is not None:
-        block.append(f"  - was: {_code(str(finding.old))}, now: {_code(str(finding.new))}")
-    block.append(f"  - hint: {finding.hint}")
-    return block + (_folded_diff(finding.diff) if finding.diff else [])
-
-
-def _longest_backtick_run(text: str) -> int:
-    return max((len(run) for run in re.findall("`+", text)), default=0)
-
-
-def _code(text: str) -> str:
-    """`text` as inline code, whatever backticks it holds."""
-    ticks = "`" * (_longest_backtick_run(text) + 1)
-    return f"{ticks} {text} {ticks}" if ticks != "`" else f"`{text}`"
-
-
-def _folded_diff(diff: str) -> list[str]:
-    fence = "`" * max(3, _longest_backtick_run(diff) + 1)
-    body = diff.rstrip("\n").splitlines()
-    shown = body[:DIFF_LINES]
-    if len(body) > DIFF_LINES:
-        shown.append(f"... {len(body) - DIFF_LINES} more line(s) in the log")
-    return [
-        "",
-        "  <details><summary>diff</summary>",
-        "",
-        f"  {fence}diff",
-        *(f"  {line}" for line in shown),
-        f"  {fence}",
-        "",
-        "  </details>",
-        "",
-    ]
+    position = {id(finding): index for index, finding in enumerate(ordered)}
+    cause_of: dict[int, int | None] = {}
+    for cause in by_cause(ordered):
+        cause_of[id(cause.finding)] = None
+        cause_of.update((id(finding), position[id(cause.finding)]) for finding in cause.follows)
+    return [{**asdict(finding), "cause": cause_of[id(finding)]} for finding in ordered]

@@ -14,8 +14,9 @@ from generator.check.run import check_report, run_check
 from generator.check.stamps import fingerprints, stamp
 from generator.core import kinds
 from generator.core.errors import ConfigError, OutputError
+from generator.core.job_summary import as_markdown
 from generator.core.project import load_project
-from generator.core.reports import as_github_log, as_json, as_markdown, as_text
+from generator.core.reports import as_github_log, as_json, as_text
 from generator.core.settings import Settings
 from generator.core.workflow_commands import inert
 from generator.core.writer import write_outputs

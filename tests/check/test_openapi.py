@@ -106,7 +106,7 @@ def test_a_new_raise_missing_from_the_committed_openapi_is_flagged_on_the_route(
     code, out = check(root, capsys)
     assert code == 1
     assert [line for line in out.splitlines() if ": openapi-" in line or ": route-" in line] == [
-        f"  shop/items.py:{route_line}: openapi-undocumented: get /items/{{item_id}}: raises 410 "
+        f"shop/items.py:{route_line}: openapi-undocumented: get /items/{{item_id}}: raises 410 "
         "('Negative ids are gone'), which openapi.json does not list for this operation"
     ]
 

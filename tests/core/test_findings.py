@@ -7,7 +7,8 @@ import json
 import jsonschema
 
 from generator.core.findings import GROUPS, Finding, Kind
-from generator.core.reports import as_github, as_json, as_markdown, as_text, closing_line, next_steps
+from generator.core.job_summary import as_markdown
+from generator.core.reports import as_github, as_json, as_text, closing_line, next_steps
 from generator.core.schemas import SCHEMA_DIR
 
 
@@ -24,16 +25,62 @@ FINDINGS = [
 ]
 
 
-def test_the_text_report_groups_in_order_and_ends_with_what_is_left() -> None:
-    text = as_text(FINDINGS)
-    assert text.splitlines()[0] == "Contract changes (clients may break):"
-    assert text.index("Catalog drift") < text.index("Notes:")
-    assert "  app.py:9: status-changed: b: status changed\n      was: 404\n      now: 410\n" in text
-    assert text.endswith(
-        "3 finding(s). Left to do: `docgen extract && docgen render`; "
+def test_the_text_report_opens_with_what_changed_and_ends_with_the_one_command() -> None:
+    # Two changes at two source lines are two causes, the breaking one first; the notes' gap stands alone.
+    assert as_text(FINDINGS) == (
+        "app.py:3: c: code, changed (and 2 more causes)\n"
+        "\n"
+        "app.py:3: contract-code: c: code, changed\n"
+        "    hint: announce it\n"
+        "\n"
+        "app.py:9: status-changed: b: status changed\n"
+        "    was: 404\n"
+        "    now: 410\n"
+        "    hint: run it\n"
+        "\n"
+        "data/x.notes.yaml:4: notes-gap: a: no cause\n"
+        "    hint: write one\n"
+        "\n"
+        "3 finding(s) from 3 causes. Left to do: `docgen extract && docgen render`; "
         "then 2 to fix by hand (each hint says how)\n"
+        "docgen extract && docgen render\n"
     )
     assert as_text([]) == "docgen check: the docs match the code.\n"
+
+
+def test_what_follows_from_a_change_is_listed_under_it_without_repeating_a_hint() -> None:
+    findings = [
+        Finding(Kind.PAGE_STALE, "docs/a.md", 9, "table", "stale", "render", diff="-| `404` |\n+| `410` |\n"),
+        Finding(Kind.PAGE_STALE, "docs/a.md", 30, "examples", "stale", "render", diff="-x\n+y\n"),
+        Finding(Kind.STATUS_CHANGED, "app.py", 9, "b", "status changed", "extract", old="404", new="410"),
+        Finding(Kind.SPEC_DIFFERENCE, "app.py", 9, "b", "a MUST differs", "conform", old="404", new="410"),
+    ]
+    assert as_text(findings) == (
+        "app.py:9: b: status 404 -> 410\n"
+        "\n"
+        "app.py:9: status-changed: b: status changed\n"
+        "    was: 404\n"
+        "    now: 410\n"
+        "    hint: extract\n"
+        "    follows from it (3):\n"
+        "      app.py:9: spec-difference: b: a MUST differs\n"
+        "          was: 404\n"
+        "          now: 410\n"
+        "          hint: conform\n"
+        "      docs/a.md:9: page-stale: table: stale\n"
+        "          hint: render\n"
+        "      docs/a.md:30: page-stale: examples: stale\n"
+        "\n"
+        "4 finding(s) from 1 cause. Left to do: `docgen extract && docgen render`; "
+        "then 1 to fix by hand (each hint says how)\n"
+        "docgen extract && docgen render\n"
+    )
+    # Only the command for pages left: the last line says it; with nothing to run, the closing line is last.
+    assert as_text(findings[:1]).splitlines()[-1] == "docgen render"
+    assert (
+        as_text(findings[3:]).splitlines()[-1]
+        == "1 finding(s) from 1 cause. Left to do: 1 to fix by hand (each hint says how)"
+    )
 
 
 def _stale(page: str) -> Finding:
@@ -70,14 +117,18 @@ def test_github_annotations_escape_what_the_format_reserves() -> None:
     assert len(lines) == 3
 
 
-def test_github_annotations_are_one_per_line_the_most_important_first() -> None:
+def test_github_annotations_are_one_per_cause_the_cause_first() -> None:
     same_line = [
-        Finding(Kind.STATUS_CHANGED, "app.py", 9, "b", "status changed", "extract", old="404", new="410"),
         Finding(Kind.CONTRACT_STATUS, "app.py", 9, "b", "a client may break", "announce", breaking=True),
+        Finding(Kind.STATUS_CHANGED, "app.py", 9, "b", "status changed", "extract", old="404", new="410"),
+        Finding(Kind.PAGE_STALE, "docs/a.md", 4, "table", "stale", "render"),
     ]
     [line] = as_github(same_line).splitlines()
-    assert line.startswith("::error file=app.py,line=9,title=docgen contract-status%3A b (+1 more)::")
-    assert line.index("contract-status: b") < line.index("status-changed: b")
+    # The change in the source is the cause; against the base, the contract change follows from it.
+    assert line.startswith("::error file=app.py,line=9,title=docgen status-changed%3A b (+2 more)::")
+    assert (
+        line.index("status-changed: b") < line.index("contract-status: b") < line.index("page-stale: table")
+    )
 
 
 def test_json_carries_a_summary_and_every_field_and_matches_its_schema() -> None:
@@ -87,6 +138,7 @@ def test_json_carries_a_summary_and_every_field_and_matches_its_schema() -> None
     assert document["schema_version"] == 1
     assert document["summary"] == {
         "total": 3,
+        "causes": 3,
         "by_kind": {"contract-code": 1, "status-changed": 1, "notes-gap": 1},
         "breaking": 1,
         "exit_code": 1,
@@ -97,6 +149,7 @@ def test_json_carries_a_summary_and_every_field_and_matches_its_schema() -> None
     assert found[0] == {
         "kind": "contract-code", "file": "app.py", "line": 3, "subject": "c", "message": "code, changed",
         "hint": "announce it", "old": None, "new": None, "diff": None, "breaking": True, "pages": [],
+        "cause": None,
     }  # fmt: skip
     clean = json.loads(as_json([], exit_code=0))
     jsonschema.Draft202012Validator(schema).validate(clean)

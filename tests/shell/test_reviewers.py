@@ -71,20 +71,21 @@ def test_the_github_check_of_a_twelve_finding_change(
     code, out, _err = _run(project, capsys, "check", "--base", "main", "--format", "github")
     assert code == 1
     annotations = [line for line in out.splitlines() if line.startswith("::error")]
-    # With --base, only the lines the change touched carry annotations: the raise site whose code changed.
-    # The condition's finding stands on the raise below the changed `if` (line 248, not 246), and the
-    # pages, the evidence and the stamps did not change: all of them stay in the log, counted.
+    # With --base, only causes on the lines the change touched carry annotations: the raise site whose code
+    # changed, with what follows from it (the contract change, the pages, the stamp, the evidence) in the
+    # same annotation. The condition's finding stands on the raise below the changed `if` (line 248, not
+    # 246): it and what follows from it stay in the log, counted.
     raise_line = _line_of(project, 'INVALID_REQUEST, "Rate limit exceeded"')
     [annotation] = annotations
     assert annotation.startswith(
-        f"::error file={SERVER},line={raise_line},title=docgen contract-code%3A rate-limited (+1 more)::"
+        f"::error file={SERVER},line={raise_line},title=docgen code-changed%3A rate-limited (+9 more)::"
     )
-    assert "code-changed: rate-limited" in annotation
+    assert "contract-code: rate-limited" in annotation and "page-stale: error-table" in annotation
     assert (
-        "docgen check: 11 of 13 finding(s) not annotated, as they are on no line changed since main; "
-        "the report below lists every finding"
+        "docgen check: 3 of 13 finding(s) not annotated, as neither they nor their cause are on a line "
+        "changed since main; the report below lists every finding"
     ) in out.splitlines()
-    assert f"{PAGE}:48: page-stale: error-table:" in out
+    assert f"      {PAGE}:48: page-stale: error-table:" in out
     assert f"{SERVER}:{_line_of(project, 'Method not found')}: condition-changed: method-not-found:" in out
 
     # The job summary has the whole report, after what earlier steps wrote.
@@ -94,20 +95,17 @@ def test_the_github_check_of_a_twelve_finding_change(
     for kind, count in report["summary"]["by_kind"].items():
         assert f"| `{kind}` | {count} |" in written
 
-    # Without --base every place is annotated, and GitHub shows ten per step: nine places, then one that
-    # says where the rest are.
+    # Without --base every cause is annotated: two changes, two annotations, each on its raise site.
     monkeypatch.delenv("GITHUB_STEP_SUMMARY")
     code, out, _err = _run(project, capsys, "check", "--format", "github")
     assert code == 1
-    annotations = [line for line in out.splitlines() if line.startswith("::error")]
-    assert len(annotations) == 10
-    located = [line.split("title=")[0] for line in annotations[:9]]
-    assert len(set(located)) == 9
-    assert annotations[0].startswith(
-        f"::error file={SERVER},line={raise_line},title=docgen code-changed%3A rate-limited::"
-    )
-    assert annotations[9].startswith("::error title=docgen check%3A more findings::")
-    assert "3 more finding(s) at 3 more place(s)" in annotations[9]
+    annotations = [line.split("::", 2)[1] for line in out.splitlines() if line.startswith("::error")]
+    method_line = _line_of(project, "Method not found")
+    assert annotations == [
+        f"error file={SERVER},line={raise_line},title=docgen code-changed%3A rate-limited (+8 more)",
+        f"error file={SERVER},line={method_line},title=docgen condition-changed%3A method-not-found "
+        "(+2 more)",
+    ]
     assert "not annotated" not in out
 
 
@@ -154,7 +152,7 @@ def test_after_extract_and_render_the_closing_line_names_only_verify(
         "docs/developers/mcp-server.md",
     ]
     assert closing == (
-        "1 finding(s). Left to do: re-read the 4 pages against the changed source, then "
+        "1 finding(s) from 1 cause. Left to do: re-read the 4 pages against the changed source, then "
         f"`docgen verify {' '.join(pages)}`"
     )
     assert "docgen extract" not in closing

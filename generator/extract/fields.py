@@ -7,7 +7,8 @@ message known only at run time becomes a template whose placeholder names what f
 `str(exc)`), as an f-string does.
 
 A call in an `except` handler carries the raise sites `handlers` found behind it (`HandlerRaises`), which
-are part of the site as its fields are.
+its entry holds as it holds the fields. The entry is built here, once, as the catalog writes it; only its id
+waits until every site is known.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import griffe
 
 from generator.core.errors import SourceError
 from generator.core.fingerprints import CallSpan
-from generator.core.models import RaiseSite
+from generator.core.models import ErrorEntry, RaiseSite
 from generator.core.records import record
 from generator.core.settings import CatalogConfig
 from generator.extract.binding import Bound, Constructor, ForwardedTooFar, bind, maps
@@ -37,28 +38,16 @@ class HandlerRaises:
 
 @record
 class ErrorSite:
-    """One call of the error constructor, with everything resolved to values."""
+    """One call of the error constructor: its entry, and where in the source the call and its path are."""
 
-    function: str
-    file: str
+    entry: ErrorEntry
+    """The facts the catalog writes, normalised as it writes them. Its id is empty: ids are assigned only once
+    every site is known (`assign_ids`), and `generator.kinds.errors.catalog.errors_catalog` gives each entry
+    its id in a copy."""
     line: int
     end_line: int
-    code: int | str | None
-    """None when no argument is mapped to the code (or it is known only at run time: see `dynamic`)."""
-    status: int | None
-    message: str
-    data_keys: tuple[str, ...]
-    conditions: tuple[str, ...]
-    draft_cause: str | None
-    constants_used: tuple[str, ...]
-    dynamic: tuple[tuple[str, str], ...] = ()
-    """(field, expression) for each field whose value is known only when the server runs."""
-    path: tuple[str, ...] = ()
-    """The configured function, then each helper on the way to `function`."""
     helpers: tuple[tuple[str, str], ...] = ()
     """(file, name in that file) of each helper on the path, for the catalog's sources."""
-    raises: HandlerRaises | None = None
-    """When the call sits in an `except` handler of a class of the loaded source: where it is raised."""
     calls: tuple[tuple[str, CallSpan], ...] = ()
     """(file, span) of each call that leads to this site, from the configured function's down to the
     constructor call itself (for fingerprints: `generator.core.fingerprints.ErrorMarks`)."""
@@ -105,24 +94,23 @@ class SiteReader:
         self.dynamic = []
         code, code_names = self._value("code", call, (int, str))
         status, status_names = self._value("status", call, (int,))
-        return ErrorSite(
-            function=function,
-            file=self.file,
-            line=call.lineno,
-            end_line=call.end_lineno or call.lineno,
+        entry = ErrorEntry(
+            id="",
             code=code,
             status=status if isinstance(status, int) else None,
             message=self._message(call),
-            data_keys=self._data_keys(call),
+            function=function,
+            file=self.file,
             conditions=found.conditions,
-            draft_cause=_comment_above(lines, found.statement),
+            data_keys=self._data_keys(call),
             constants_used=tuple(sorted({*code_names, *status_names})),
-            dynamic=tuple(self.dynamic),
-            path=path,
-            helpers=helpers,
-            raises=raises,
-            calls=calls,
+            draft_cause=_comment_above(lines, found.statement),
+            dynamic=dict(self.dynamic),
+            path=path or (function,),
+            raises=raises.sites if raises else (),
+            raises_scope=raises.scope if raises else None,
         )
+        return ErrorSite(entry, call.lineno, call.end_lineno or call.lineno, helpers, calls)
 
     def _bound(self, role: str, call: ast.Call) -> Bound | None:
         try:

@@ -56,8 +56,8 @@ def canonical_message(message: str, module_names: frozenset[str]) -> str:
     return _PLACEHOLDER.sub(lambda m: "{" + canonical_expression(m.group(1), module_names) + "}", message)
 
 
-def signature(entry: ErrorEntry | ErrorSite, module_names: frozenset[str]) -> dict[str, Hashable]:
-    """The comparable facts of an entry (of the old catalog, or a new site), local names canonicalised."""
+def signature(entry: ErrorEntry, module_names: frozenset[str]) -> dict[str, Hashable]:
+    """The comparable facts of an entry (of the old catalog, or a new site's), local names canonicalised."""
     return {
         "function": entry.function,
         "code": entry.code,
@@ -96,9 +96,9 @@ def assign_ids(
 def _unchanged(sites: Sequence[ErrorSite], previous: Sequence[ErrorEntry]) -> bool:
     """Whether every site states, as written, the facts of the old entry at its position."""
     return len(sites) == len(previous) and all(
-        (site.function, site.code, site.status, site.message, site.conditions)
+        (new.function, new.code, new.status, new.message, new.conditions)
         == (old.function, old.code, old.status, old.message, old.conditions)
-        for site, old in zip(sites, previous, strict=True)
+        for new, old in zip((site.entry for site in sites), previous, strict=True)
     )
 
 
@@ -108,7 +108,7 @@ def _matched_ids(
     module_names: frozenset[str],
 ) -> tuple[list[str], list[LikelySuccessor]]:
     """The passes of the module docstring, from the most to the least certain evidence."""
-    new_sigs = [signature(site, module_names) for site in sites]
+    new_sigs = [signature(site.entry, module_names) for site in sites]
     old_sigs = [signature(entry, module_names) for entry in previous]
     ids: list[str | None] = [None] * len(sites)
     free_old = set(range(len(previous)))
@@ -120,7 +120,7 @@ def _matched_ids(
     by_old_id = {previous[i].id: i for i in free_old}
     for index, site in enumerate(sites):
         # Same headline as an unmatched old entry: the message's slug is the old id, so it is the same error.
-        same_headline = by_old_id.get(slug(site.message)) if ids[index] is None else None
+        same_headline = by_old_id.get(slug(site.entry.message)) if ids[index] is None else None
         if same_headline is not None and same_headline in free_old:
             ids[index] = previous[same_headline].id
             free_old.discard(same_headline)
@@ -130,7 +130,7 @@ def _matched_ids(
     unnamed = {i: _Candidate(_as_text(old_sigs[i])) for i in sorted(free_old)}
     for index, site in enumerate(sites):
         if ids[index] is None:
-            ids[index] = _fresh_id(site, taken)
+            ids[index] = _fresh_id(site.entry, taken)
             taken.add(ids[index] or "")
             best = _closest(_as_text(new_sigs[index]), unnamed)
             if best is not None:
@@ -208,9 +208,9 @@ def slug(text: str) -> str:
     return "-".join(words[:5])
 
 
-def _fresh_id(site: ErrorSite, taken: set[str]) -> str:
-    code = abs(site.code) if isinstance(site.code, int) else slug(str(site.code or ""))
-    base = slug(site.message) or "-".join(str(part) for part in ("error", code, site.status) if part)
+def _fresh_id(entry: ErrorEntry, taken: set[str]) -> str:
+    code = abs(entry.code) if isinstance(entry.code, int) else slug(str(entry.code or ""))
+    base = slug(entry.message) or "-".join(str(part) for part in ("error", code, entry.status) if part)
     candidate, counter = base, 2
     while candidate in taken:
         candidate, counter = f"{base}-{counter}", counter + 1

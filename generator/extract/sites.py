@@ -152,7 +152,7 @@ class _SiteBuilder:
 def gone_from(previous: Sequence[ErrorEntry], sites: Sequence[ErrorSite]) -> set[str]:
     """The configured functions of committed entries that no site states any more (by function and message:
     a removed call, not a changed one)."""
-    now = {(site.function, site.message) for site in sites}
+    now = {(site.entry.function, site.entry.message) for site in sites}
     return {entry.reached_by[0] for entry in previous if (entry.function, entry.message) not in now}
 
 

@@ -463,7 +463,7 @@ def literal_status_call(root: Path) -> tuple[int, Path, str, str]:
     """The first call site passing its status as an int literal: entry index, file, call lines, status."""
     sites = run_extract_in_memory(root).of("errors", ErrorsExtraction).sites
     for index, site in enumerate(sites):
-        path = root / site.file
+        path = root / site.entry.file
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
         call = "".join(lines[site.line - 1 : site.end_line])
         literals = re.findall(r"status=(\d{3})\b", call)

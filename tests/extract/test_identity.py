@@ -29,27 +29,24 @@ MODULE_NAMES = frozenset({"TOOLS", "limiter", "_rpc_error"})
 def site(
     message: str, *, function: str = "endpoint", conditions: Sequence[str] = (), **facts: Any
 ) -> ErrorSite:
-    """A call site with defaults for everything a test does not care about."""
-    values: dict[str, Any] = {
-        "file": "app/server.py",
-        "line": 10,
-        "end_line": 10,
-        "code": -32600,
-        "status": 400,
-        "data_keys": (),
-        "draft_cause": None,
-        "constants_used": (),
-    }
+    """A call site with defaults for everything a test does not care about; its entry has no id yet, as
+    extraction builds it."""
+    values: dict[str, Any] = {"file": "app/server.py", "code": -32600, "status": 400, "path": (function,)}
     values.update(facts)
-    return ErrorSite(function=function, message=message, conditions=tuple(conditions), **values)
+    entry = ErrorEntry(id="", function=function, message=message, conditions=tuple(conditions), **values)
+    return ErrorSite(entry, line=10, end_line=10)
+
+
+def changed(before: ErrorSite, **facts: Any) -> ErrorSite:
+    """`before` with `facts` changed: where the call is (`line`, `end_line`) on the site, the rest on its
+    entry."""
+    where = {key: facts.pop(key) for key in ("line", "end_line") if key in facts}
+    return dataclasses.replace(before, entry=dataclasses.replace(before.entry, **facts), **where)
 
 
 def entries(sites: Sequence[ErrorSite], ids: Sequence[str]) -> list[ErrorEntry]:
     """The previous catalog's entries for `sites`, as extract would have written them."""
-    return [
-        ErrorEntry(entry_id, s.code, s.status, s.message, s.function, s.file, s.conditions, s.data_keys)
-        for s, entry_id in zip(sites, ids, strict=True)
-    ]
+    return [dataclasses.replace(s.entry, id=entry_id) for s, entry_id in zip(sites, ids, strict=True)]
 
 
 def reassign(old: Sequence[ErrorSite], ids: Sequence[str], new: Sequence[ErrorSite]) -> list[str]:
@@ -92,12 +89,12 @@ CHANGES = {
 
 @pytest.mark.parametrize("change", CHANGES.values(), ids=CHANGES)
 def test_an_entry_keeps_its_id_when_one_fact_changes(change: dict[str, Any]) -> None:
-    after = [*BEFORE[:2], dataclasses.replace(BEFORE[2], **change)]
+    after = [*BEFORE[:2], changed(BEFORE[2], **change)]
     assert reassign(BEFORE, IDS, after) == IDS
 
 
 def test_renaming_a_local_variable_in_condition_and_message_keeps_the_id() -> None:
-    renamed = dataclasses.replace(
+    renamed = changed(
         BEFORE[1], conditions=("tool_name not in TOOLS",), message="Unknown tool: {tool_name}", status=400
     )
     # With the status changed too, only the canonical (local-blind) condition and message can match it.
@@ -119,9 +116,9 @@ def test_swapped_entries_keep_their_ids() -> None:
 
 def test_two_entries_each_changed_once_keep_their_ids() -> None:
     after = [
-        dataclasses.replace(BEFORE[0], status=422),
+        changed(BEFORE[0], status=422),
         BEFORE[1],
-        dataclasses.replace(BEFORE[2], message="Overloaded"),
+        changed(BEFORE[2], message="Overloaded"),
     ]
     assert reassign(BEFORE, IDS, after) == IDS
 
@@ -167,8 +164,8 @@ def test_any_changed_fact_or_order_takes_the_passes() -> None:
         ("message", "m"),
         ("conditions", ()),
     ]:
-        changed = [dataclasses.replace(BEFORE[0], **{field: value}), *BEFORE[1:]]
-        assert not _unchanged(changed, previous)
+        after = [changed(BEFORE[0], **{field: value}), *BEFORE[1:]]
+        assert not _unchanged(after, previous)
 
 
 def test_a_message_without_words_gets_an_id_from_code_and_status() -> None:
@@ -362,7 +359,8 @@ def test_a_vanished_entry_is_named_as_predecessor_once() -> None:
     from generator.extract.sites import ErrorSite
 
     def site(message: str, code: int) -> ErrorSite:
-        return ErrorSite("handle", "app.py", 1, 1, code, 400, message, (), (f"kind == {code}",), None, ())
+        entry = ErrorEntry("", code, 400, message, "handle", "app.py", (f"kind == {code}",))
+        return ErrorSite(entry, 1, 1)
 
     old = [ErrorEntry("bad-request", -32600, 400, "Bad request", "handle", "app.py", ("kind == 1",))]
     ids, successors = assign_ids(
@@ -377,7 +375,9 @@ def test_an_entry_keeps_its_id_when_its_function_is_renamed() -> None:
     from generator.extract.sites import ErrorSite
 
     old = [ErrorEntry("too-large", -32600, 413, "Too large", "endpoint", "app.py", ("size > LIMIT",))]
-    moved = ErrorSite("transport", "app.py", 9, 9, -32600, 413, "Too large", (), ("size > LIMIT",), None, ())
+    moved = ErrorSite(
+        ErrorEntry("", -32600, 413, "Too large", "transport", "app.py", ("size > LIMIT",)), 9, 9
+    )
     ids, successors = assign_ids([moved], old, frozenset({"LIMIT"}))
     assert ids == ["too-large"]
     assert successors == []

@@ -3,10 +3,11 @@ stable id, and what check needs about them beyond the catalog (their current lin
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 from generator.core.catalog_config import CatalogConfig
-from generator.core.models import ErrorEntry, ErrorsCatalog, Json, Source
+from generator.core.models import ErrorsCatalog, Json, Source
 from generator.core.records import record
 from generator.extract.identity import LikelySuccessor, assign_ids
 from generator.extract.kind_stage import ExtractRun
@@ -67,24 +68,8 @@ def errors_catalog(
     sources: Sequence[Source],
     constants: Mapping[str, Json],
 ) -> ErrorsCatalog:
-    """The errors catalog of `sites`, each with its id."""
+    """The errors catalog of `sites`: each site's entry, given its id."""
     entries = tuple(
-        ErrorEntry(
-            id=entry_id,
-            code=site.code,
-            status=site.status,
-            message=site.message,
-            function=site.function,
-            file=site.file,
-            conditions=site.conditions,
-            data_keys=site.data_keys,
-            constants_used=site.constants_used,
-            draft_cause=site.draft_cause or None,
-            dynamic=dict(site.dynamic),
-            path=site.path or (site.function,),
-            raises=site.raises.sites if site.raises else (),
-            raises_scope=site.raises.scope if site.raises else None,
-        )
-        for site, entry_id in zip(sites, ids, strict=True)
+        dataclasses.replace(site.entry, id=entry_id) for site, entry_id in zip(sites, ids, strict=True)
     )
     return ErrorsCatalog(name, tuple(sources), dict(constants), entries)

@@ -48,7 +48,7 @@ def contract_findings(project: Project, found: ErrorsExtraction, name: str) -> I
         site = sites[change.entry]
         yield Finding(
             _FACT_KINDS[change.what],
-            site.file,
+            site.entry.file,
             site.line,
             change.entry,
             f"the {change.what} clients see changed since {project.base_ref}",

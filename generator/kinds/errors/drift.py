@@ -163,7 +163,7 @@ class CatalogDrift:
         site = self.sites[entry_id]
         return Finding(
             kind,
-            site.file,
+            site.entry.file,
             site.line,
             entry_id,
             message,

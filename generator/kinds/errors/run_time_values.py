@@ -27,7 +27,7 @@ def run_time_value_findings(
         for field, expression in values.unstated.items():
             yield Finding(
                 Kind.RUN_TIME_VALUE_UNSTATED,
-                site.file,
+                site.entry.file,
                 site.line,
                 f"{entry_id}.{field}",
                 f"the {field} is set at run time by `{expression}`; the page says only that, until an editor "

@@ -52,7 +52,7 @@ def _comparison_findings(
         site = sites.get(comparison.entries[0].id) if comparison.entries else None
         yield Finding(
             Kind.SPEC_DIFFERENCE,
-            site.file if site else spec.spec_file,
+            site.entry.file if site else spec.spec_file,
             site.line if site else spec.condition_line(condition.id),
             condition.id,
             f"{condition.condition} Differs in {', '.join(new)} from {spec.title} "

@@ -48,10 +48,10 @@ def build(root: Path, commits: int) -> None:
     stream = []
     for step in range(commits):
         text = _catalog(step)
-        stream.append(
-            f"commit refs/heads/main\nmark :{step + 1}\ncommitter b <b@b> {1_700_000_000 + step * 3600} +0000\n"
-        )
-        stream.append(f"data 4\nstep\n{'from :' + str(step) + chr(10) if step else ''}")
+        when = 1_700_000_000 + step * 3600
+        stream.append(f"commit refs/heads/main\nmark :{step + 1}\ncommitter b <b@b> {when} +0000\n")
+        parent = f"from :{step}\n" if step else ""
+        stream.append(f"data 4\nstep\n{parent}")
         stream.append(f"M 100644 inline {CATALOG}\ndata {len(text.encode())}\n{text}\n")
     subprocess.run(
         ["git", "fast-import", "--quiet"],

@@ -22,7 +22,7 @@ only its catalogs fill (`RenderingKind.regions`: the errors kind's in `generator
 - `route-errors`: `rows`, one `RouteRow` per error of each operation of a routes catalog (the error's
   fields plus `method`, `path`, `detail_text` (the detail as text for Markdown: `<`, `>` and `&` escaped),
   `via`, `cause`, `action`, `anchor`, `route_anchor`, `first`), `json_href`, `openapi_file`.
-- `error-changelog`: `changelog`, see `generator.render.changelog`.
+- `error-changelog`: `changelog`, see `generator.kinds.errors.changelog`.
 - `error-examples`, `spec-differences` and `client-differences`: see `generator.render.evidence_context` and
   `generator.render.client_context`.
 

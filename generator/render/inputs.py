@@ -42,7 +42,7 @@ class RenderInputs:
         symbol_lines: Links each cited symbol to its lines (by default, no lines).
         publish_conditions, public_constants: From each catalog's configuration (see README.md).
         histories: Errors catalog name -> its history from git, or None where the site build found none;
-            None as a whole where no history is asked for (see generator/render/changelog.py).
+            None as a whole where no history is asked for (see generator/kinds/errors/changelog.py).
     """
 
     catalogs: Mapping[str, Catalog]

@@ -1,4 +1,4 @@
-"""The errors catalogs' histories from git, for the site build (see generator/render/changelog.py).
+"""The errors catalogs' histories from git, for the site build (see generator/kinds/errors/changelog.py).
 
 The MkDocs plugin reads them once per build. A site built where there is no history to read (a folder that
 is not a git repository, or a shallow clone, whose first commit would show every error as just added) says

@@ -7,8 +7,9 @@ Configured in mkdocs.yml as the `docgen` plugin (the same section the CLI reads)
 - logs a WARNING per region whose committed text differs from what render writes now, so
   `mkdocs build --strict` fails on stale pages and says to run `docgen render`;
 - fills the errors' changelog region, which committed pages hold as a placeholder, with each error's history
-  from git, and adds that history to the catalog's JSON (see generator/render/changelog.py); outside git or
-  in a shallow clone the region says the history is not available, with a warning strict mode does not count;
+  from git, and adds that history to the catalog's JSON (see generator/kinds/errors/changelog.py); outside git
+  or in a shallow clone the region says the history is not available, with a warning strict mode does not
+  count;
 - publishes each catalog a page draws from as JSON beside the built page
   (`developers/mcp-errors/mcp-errors.json`), with only the constants the site shows and without the entries'
   guarding conditions unless the catalog publishes them; a shown constant that looks like a credential stops
@@ -45,8 +46,8 @@ from generator.core.schemas import CATALOG_SCHEMA, published_catalog_schema
 from generator.core.settings import Settings, settings_from_plugin_config
 from generator.core.workflow_commands import inert
 from generator.examples.requests import examples_of
-from generator.render.changelog import REGION as CHANGELOG_REGION
-from generator.render.changelog import with_history
+from generator.kinds.errors.changelog import REGION as CHANGELOG_REGION
+from generator.kinds.errors.changelog import with_history
 from generator.render.context import catalog_json_path
 from generator.render.inputs import no_lines
 from generator.render.published import catalog_as_json, published_document, refuse_credentials

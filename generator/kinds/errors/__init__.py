@@ -6,7 +6,8 @@ of its error constructors.
 findings only errors catalogs have live here too: the
 catalog's drift, entry by entry (`drift`), examples and probe evidence (`evidence`), conformance with the
 specification the notes name (`spec`), values set at run time against what the notes state of them
-(`run_time_values`), and contract changes since a base ref (`contract`).
+(`run_time_values`), contract changes since a base ref (`contract`), and how each error changed in the
+catalog's git history, for the changelog region and the published JSON (`changelog`).
 """
 
 from generator.kinds.errors.kind import KIND as KIND

@@ -12,7 +12,7 @@ from typing import Any
 from generator.core.models import ErrorEntry, ErrorsCatalog
 from generator.core.notes import in_notes_order
 from generator.core.records import record
-from generator.render.changelog import changelog_context
+from generator.kinds.errors.changelog import changelog_context
 from generator.render.context import json_href, render_entry_notes, stated_context
 from generator.render.evidence_context import (
     client_differences_region,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.core.changes import Change, Event, History
-from generator.render.changelog import with_history
+from generator.kinds.errors.changelog import with_history
 from generator.render.published import catalog_as_json
 from generator.render.renderer import renderer_for
 from tests.render.test_renderer import GOLDEN, golden_project

@@ -76,8 +76,10 @@ class SoakReport:
             for address, s in sorted(counted.items())
         }
 
-    def problems(self) -> list[str]:
-        """Each condition the run failed, in words; empty when the server held."""
+    def problems(self, *, latency: bool = True) -> list[str]:
+        """Each condition the run failed, in words; empty when the server held. `latency=False` leaves out the
+        bound on how fast pings are answered: a speed target, which the recorded soak run (benchmarks/soak.md)
+        measures and the test suite, on a machine it shares, does not."""
         found = [
             f"{o.address} {o.kind}: status {o.status or 'none'}"
             for o in self.outcomes
@@ -101,7 +103,7 @@ class SoakReport:
                 or not self.deadline <= o.seconds < self.deadline + SLOW_CLIENT_SLACK_SECONDS
             ):
                 found.append(f"{o.address} {o.kind}: status {o.status} after {o.seconds:.1f} s")
-        found += self._ping_and_memory_problems()
+        found += self._ping_and_memory_problems(latency=latency)
         found += [
             f"the server log has a traceback ({m})"
             for m in ("Traceback", "Exception in ASGI")
@@ -109,11 +111,11 @@ class SoakReport:
         ]
         return found
 
-    def _ping_and_memory_problems(self) -> list[str]:
+    def _ping_and_memory_problems(self, *, latency: bool) -> list[str]:
         found = []
         if not self.pings or any(status != 200 for _, status in self.pings):
             found.append(f"pings answered: {Counter(status for _, status in self.pings)}")
-        if self.pings and (slowest := max(latency for latency, _ in self.pings)) >= PING_BOUND_SECONDS:
+        if latency and self.pings and (slowest := max(took for took, _ in self.pings)) >= PING_BOUND_SECONDS:
             found.append(f"slowest ping {slowest * 1000:.1f} ms (bound {PING_BOUND_SECONDS * 1000:.0f} ms)")
         growth = self.memory_growth_kib()
         if growth["VmHWM"] >= MAX_HWM_GROWTH_KIB or growth["late VmRSS"] >= MAX_LATE_RSS_GROWTH_KIB:

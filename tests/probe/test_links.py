@@ -1,0 +1,112 @@
+"""docgen probe checks each replayed error's link: a server that leaves it out, or that links an error to
+another entry, fails probe on that row, told at the line of the call, and the evidence keeps what it sent."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.core.links import LinkPlace
+from generator.probe.links import link_problem
+from generator.probe.replay import Observation
+from tests.helpers import copy_project
+from tests.probe.test_replay import APP, SERVER, evidence
+
+PAGE = "https://connectbyjbrh.com/developers/mcp-errors/"
+OMIT = """    detail = {**(data or {}), DOCS_URL_KEY: f"{ERRORS_PAGE_URL}#err-{doc}"}
+"""
+
+
+def broken_links(server: Path) -> str:
+    """The server's source with the parse error's link left out and the batch error linked to the parse
+    error's entry; the other nine errors keep their own links."""
+    text = server.read_text(encoding="utf-8")
+    assert text.count(OMIT) == 1 and text.count('doc="batch-not-supported"') == 1
+    assert text.count('doc="parse-error"') == 1
+    text = text.replace(OMIT, OMIT + "    if not doc:\n        del detail[DOCS_URL_KEY]\n")
+    text = text.replace('doc="parse-error"', 'doc=""')
+    text = text.replace('doc="batch-not-supported"', 'doc="parse-error"')
+    server.write_text(text, encoding="utf-8")
+    return text
+
+
+def call_line(text: str, message: str) -> int:
+    """The line of the `_rpc_error(` call whose message is `message` (written on the line after it)."""
+    return next(n for n, line in enumerate(text.splitlines(), 1) if f'"{message}"' in line) - 1
+
+
+def test_a_missing_link_and_a_link_to_another_entry_both_fail_probe(repo_root: Path, tmp_path: Path) -> None:
+    project = copy_project(repo_root, tmp_path / "project")
+    text = broken_links(project / SERVER)
+    # A process of its own, run from the copy: the copy's backend is the one imported.
+    done = subprocess.run(
+        [sys.executable, "-m", "generator", "probe", "--app", APP, "--date", "2026-12-01", "--no-clients"],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(project)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    parse, batch = (
+        call_line(text, "Parse error: invalid JSON"),
+        call_line(text, "Batch requests are not supported"),
+    )
+    lines = done.stderr.splitlines()
+    assert (
+        f"  parse-error: wrong link: {SERVER}:{parse}: the answer carries no link in error.data.docs_url; "
+        "expected one to #err-parse-error"
+    ) in lines
+    assert (
+        f"  batch-not-supported: wrong link: {SERVER}:{batch}: the link in error.data.docs_url names entry "
+        f"'parse-error', not this one ('batch-not-supported'): {PAGE}#err-parse-error"
+    ) in lines
+    assert "docgen probe: 2 row(s) did not reproduce: parse-error, batch-not-supported" in lines
+    # The nine others link to their own rows; the two wrong ones still answer with the table's code.
+    assert sum("wrong link" in line for line in lines) == 2
+    assert "  parse-error: reproduced (-32700 / HTTP 400)" not in lines
+    # The evidence records what the server sent: no link for one, the other entry's for the other.
+    records = {r["id"]: r for r in evidence(project)["entries"]}
+    assert json.loads(records["parse-error"]["observed"]["body"])["error"]["data"] == {}
+    batch_data = json.loads(records["batch-not-supported"]["observed"]["body"])["error"]["data"]
+    assert batch_data == {"docs_url": f"{PAGE}#err-parse-error"}
+    assert records["parse-error"]["reproduced"] is True
+
+
+def seen(body: dict[str, object], headers: dict[str, str] | None = None) -> Observation:
+    return Observation(400, -32600, headers or {}, json.dumps(body), 1)
+
+
+@pytest.mark.parametrize(
+    ("place", "answer", "problem"),
+    [
+        (
+            LinkPlace("body", "type"),
+            seen({"type": "about:blank"}),
+            "the link in the body's type names no entry (no #err-<id> anchor): about:blank",
+        ),
+        (
+            LinkPlace("body", "documentation_url"),
+            seen({"documentation_url": "https://elsewhere.example/errors/#err-parse-error"}),
+            "the link in the body's documentation_url is not on the site https://connectbyjbrh.com/: "
+            "https://elsewhere.example/errors/#err-parse-error",
+        ),
+        (
+            LinkPlace("header", "Link"),
+            seen({}),
+            "the answer carries no link in header Link; expected one to #err-parse-error",
+        ),
+        (LinkPlace("header", "Link"), seen({}, {"link": f'<{PAGE}#err-parse-error>; rel="help"'}), None),
+    ],
+)
+def test_each_kind_of_wrong_link_is_told_exactly(
+    place: LinkPlace, answer: Observation, problem: str | None
+) -> None:
+    assert link_problem(place, "parse-error", answer, "https://connectbyjbrh.com/") == problem

@@ -197,7 +197,8 @@ def _probe_report(path: str, evidence: Evidence, unlinked: Mapping[str, str]) ->
             failed.append(row.id)
             lines.append(f"  {row.id}: wrong link: {unlinked[row.id]}")
         if row.reproduced:
-            lines.extend([] if row.id in unlinked else [f"  {row.id}: reproduced ({answer})"])
+            if row.id not in unlinked:  # the code and status are right, but a wrong link fails the row
+                lines.append(f"  {row.id}: reproduced ({answer})")
             continue
         if row.id not in unlinked:
             failed.append(row.id)

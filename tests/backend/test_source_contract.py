@@ -12,8 +12,6 @@ import inspect
 from http import HTTPStatus
 from pathlib import Path
 
-import yaml
-
 from backend.app import mcp_server, protocol
 from tests.helpers import SEED_ROWS
 
@@ -47,11 +45,9 @@ def _status(call: ast.Call) -> int:
 def test_rpc_error_signature() -> None:
     signature = inspect.signature(mcp_server._rpc_error)
     params = signature.parameters
-    assert list(params) == ["request_id", "code", "message", "status", "data", "doc"]
+    assert list(params) == ["request_id", "code", "message", "status", "data"]
     assert params["status"].kind is inspect.Parameter.KEYWORD_ONLY
     assert params["data"].kind is inspect.Parameter.KEYWORD_ONLY
-    assert params["doc"].kind is inspect.Parameter.KEYWORD_ONLY
-    assert params["doc"].default is inspect.Parameter.empty  # no error answers without its link
     assert params["status"].default is HTTPStatus.OK
     assert params["data"].default is None
 
@@ -73,22 +69,6 @@ def test_call_sites_reproduce_the_table() -> None:
             assert isinstance(code_name, ast.Name), ast.dump(code_name)
             pairs.append((getattr(protocol, code_name.id), _status(call)))
     assert sorted(pairs) == sorted(TABLE)
-
-
-def test_every_call_names_its_own_catalog_entry_once() -> None:
-    """Each call's `doc=` is the id docgen gave that call's entry, so the link it sends is its own row."""
-    catalog = yaml.safe_load((SERVER_SOURCE.parents[2] / "data" / "mcp-errors.yaml").read_text("utf-8"))
-    by_message = {entry["message"]: entry["id"] for entry in catalog["entries"]}
-    docs = {}
-    for calls in _calls_by_function().values():
-        for call in calls:
-            doc = next(k.value for k in call.keywords if k.arg == "doc")
-            assert isinstance(doc, ast.Constant) and isinstance(doc.value, str), ast.dump(doc)
-            message = call.args[2]
-            text = ast.unparse(message)[2:-1] if isinstance(message, ast.JoinedStr) else message.value
-            docs[doc.value] = by_message[text]
-    assert sorted(docs) == sorted(by_message.values())
-    assert all(doc == entry for doc, entry in docs.items())
 
 
 def test_every_call_has_a_comment_line_directly_above() -> None:

@@ -1,8 +1,14 @@
 """docgen probe checks each replayed error's link: a server that leaves it out, or that links an error to
-another entry, fails probe on that row, told at the line of the call, and the evidence keeps what it sent."""
+another entry, fails probe on that row, told at the line of the call, and the evidence keeps what it sent.
+
+The server is tests/fixtures/linked/mcp_server.py, the Connect server with each `_rpc_error` call naming its
+entry (`doc="parse-error"`) and the link sent under `error.data.docs_url`, put in place of the backend's in a
+copy of the repository whose catalog sets `links: {in: data, key: docs_url}`; the copy's ids are the same.
+"""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -10,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.core.links import LinkPlace
 from generator.probe.links import link_problem
@@ -18,8 +25,57 @@ from tests.helpers import copy_project
 from tests.probe.test_replay import APP, SERVER, evidence
 
 PAGE = "https://connectbyjbrh.com/developers/mcp-errors/"
-OMIT = """    detail = {**(data or {}), DOCS_URL_KEY: f"{ERRORS_PAGE_URL}#err-{doc}"}
+LINKED = Path(__file__).parents[1] / "fixtures" / "linked" / "mcp_server.py"
+ARGUMENTS = "          arguments: {code: 1, message: 2, status: status, data: data}\n"
+OMIT = """    detail = {**(data or {}), DOCS_URL_FIELD: f"{ERRORS_PAGE_URL}#err-{doc}"}
 """
+
+
+def linked_project(repo_root: Path, root: Path) -> Path:
+    """A copy of the repository whose server sends every error's link, and whose catalog says where."""
+    project = copy_project(repo_root, root)
+    config = (project / "mkdocs.yml").read_text(encoding="utf-8")
+    assert config.count(ARGUMENTS) == 1
+    links = ARGUMENTS + "          links: {in: data, key: docs_url}\n"
+    (project / "mkdocs.yml").write_text(config.replace(ARGUMENTS, links), encoding="utf-8")
+    (project / SERVER).write_text(LINKED.read_text(encoding="utf-8"), encoding="utf-8")
+    return project
+
+
+def probe(project: Path) -> subprocess.CompletedProcess[str]:
+    """probe run in a process of its own, from the copy: the copy's backend is the one imported."""
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "probe", "--app", APP, "--date", "2026-12-01", "--no-clients"],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(project)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_a_server_linking_every_error_to_its_own_entry_passes_probe(repo_root: Path, tmp_path: Path) -> None:
+    done = probe(linked_project(repo_root, tmp_path / "project"))
+    assert done.returncode == 0, done.stderr
+    assert "wrong link" not in done.stderr
+    assert "  parse-error: reproduced (-32700 / HTTP 400)" in done.stderr.splitlines()
+
+
+def test_every_call_of_the_linked_server_names_its_own_entry(repo_root: Path) -> None:
+    """The fixture's `doc=` of each call is the id the committed catalog gives that call's entry."""
+    catalog = yaml.safe_load((repo_root / "data" / "mcp-errors.yaml").read_text(encoding="utf-8"))
+    by_message = {entry["message"]: entry["id"] for entry in catalog["entries"]}
+    pairs = []
+    for node in ast.walk(ast.parse(LINKED.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_rpc_error":
+            doc = next(keyword.value for keyword in node.keywords if keyword.arg == "doc")
+            message = node.args[2]
+            text = ast.unparse(message)[2:-1] if isinstance(message, ast.JoinedStr) else message.value
+            assert isinstance(doc, ast.Constant)
+            pairs.append((doc.value, by_message[text]))
+    assert len(pairs) == len(by_message) == 11
+    assert [doc for doc, _ in pairs] == [entry for _, entry in pairs]
 
 
 def broken_links(server: Path) -> str:
@@ -28,7 +84,7 @@ def broken_links(server: Path) -> str:
     text = server.read_text(encoding="utf-8")
     assert text.count(OMIT) == 1 and text.count('doc="batch-not-supported"') == 1
     assert text.count('doc="parse-error"') == 1
-    text = text.replace(OMIT, OMIT + "    if not doc:\n        del detail[DOCS_URL_KEY]\n")
+    text = text.replace(OMIT, OMIT + "    if not doc:\n        del detail[DOCS_URL_FIELD]\n")
     text = text.replace('doc="parse-error"', 'doc=""')
     text = text.replace('doc="batch-not-supported"', 'doc="parse-error"')
     server.write_text(text, encoding="utf-8")
@@ -41,18 +97,9 @@ def call_line(text: str, message: str) -> int:
 
 
 def test_a_missing_link_and_a_link_to_another_entry_both_fail_probe(repo_root: Path, tmp_path: Path) -> None:
-    project = copy_project(repo_root, tmp_path / "project")
+    project = linked_project(repo_root, tmp_path / "project")
     text = broken_links(project / SERVER)
-    # A process of its own, run from the copy: the copy's backend is the one imported.
-    done = subprocess.run(
-        [sys.executable, "-m", "generator", "probe", "--app", APP, "--date", "2026-12-01", "--no-clients"],
-        cwd=project,
-        env={**os.environ, "PYTHONPATH": str(project)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = probe(project)
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     parse, batch = (

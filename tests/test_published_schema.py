@@ -57,6 +57,19 @@ def test_every_published_catalog_conforms_to_the_schema_the_site_serves(built_si
         assert_conforms(built_site, published)
 
 
+def test_every_published_error_links_to_its_row_on_the_page_that_shows_it(built_site: Path) -> None:
+    page = "https://connectbyjbrh.com/developers/mcp-errors/"
+    published = [path for path in published_catalogs(built_site) if path.name == "mcp-errors.json"]
+    assert len(published) >= 2  # beside the error table's page and beside the pages that cite it
+    for path in published:
+        entries = json.loads(path.read_text(encoding="utf-8"))["entries"]
+        assert len(entries) == 11
+        assert [entry["url"] for entry in entries] == [f"{page}#err-{entry['id']}" for entry in entries]
+        assert all(list(entry)[:2] == ["id", "url"] for entry in entries)
+    shown = (built_site / "developers/mcp-errors/index.html").read_text(encoding="utf-8")
+    assert all(f'id="err-{entry["id"]}"' in shown for entry in entries)
+
+
 def test_a_published_routes_catalog_conforms_too(tmp_path: Path) -> None:
     project = shop_project(tmp_path / "shop")
     done = mkdocs_build(project, tmp_path / "site")
@@ -78,6 +91,10 @@ def _retype_status(data: dict[str, Any]) -> None:
     data["entries"][0]["status"] = "403"
 
 
+def _link_to_no_row(data: dict[str, Any]) -> None:
+    data["entries"][0]["url"] = "https://connectbyjbrh.com/developers/mcp-errors/"
+
+
 def _drop_schema(data: dict[str, Any]) -> None:
     del data["$schema"]
 
@@ -87,7 +104,8 @@ def _claim_another_kind(data: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize(
-    "mutate", [_drop_entry_id, _add_unknown_field, _retype_status, _drop_schema, _claim_another_kind]
+    "mutate",
+    [_drop_entry_id, _add_unknown_field, _retype_status, _link_to_no_row, _drop_schema, _claim_another_kind],
 )
 def test_a_catalog_that_breaks_its_shape_fails_the_schema(
     built_site: Path, mutate: Callable[[dict[str, Any]], None]

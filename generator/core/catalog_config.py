@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
+from generator.core.links import LinkPlace
 from generator.core.records import record
 
 ArgumentRef = int | str
@@ -51,5 +52,8 @@ class CatalogConfig:
     """Errors catalogs: the site shows each entry's guarding conditions (source text) and publishes them."""
     public_constants: tuple[str, ...] = ()
     """Errors catalogs: constants that look like credentials but are public, so the site may show them."""
+    links: LinkPlace | None = None
+    """Errors catalogs: where the server carries each error's link to its own entry (`links:`), which probe
+    checks in every replayed answer; None when the server sends no links."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """The checked settings of a kind that is not built in, by key, as its `configure` keeps them."""

@@ -2,7 +2,8 @@
 
 Owns: replaying each documented example against the server and building the evidence (`replay`); running
 every example through the official clients (`clients`) against servers it starts under uvicorn (`servers`);
-keeping the earlier outcomes of a client the user left out by name (`kept`).
+keeping the earlier outcomes of a client the user left out by name (`kept`); checking that each replayed
+error links to its own entry (`links`).
 
 May import: `generator.core`, `generator.templating`, `generator.examples`.
 """

@@ -107,21 +107,26 @@ def _within(name: str, package: str) -> bool:
     return name == package or name.startswith(f"{package}.")
 
 
-def observe(target: Target, examples: Sequence[Example], *, timeout: float) -> dict[str, Observation]:
-    """Send every triggerable example and return what came back, by entry id.
+def observe(
+    target: Target, examples: Sequence[Example], *, timeout: float, keep: Sequence[str] = ()
+) -> dict[str, Observation]:
+    """Send every triggerable example and return what came back, by entry id; of the response headers,
+    `KEPT_HEADERS` and those named in `keep` (lower case: the header a catalog's links travel in).
 
     Repeated examples go last: they spend the client's rate-limit budget, which would spoil the others.
     """
-    return asyncio.run(_observe_all(target, examples, timeout))
+    return asyncio.run(_observe_all(target, examples, timeout, (*KEPT_HEADERS, *keep)))
 
 
-async def _observe_all(target: Target, examples: Sequence[Example], timeout: float) -> dict[str, Observation]:
+async def _observe_all(
+    target: Target, examples: Sequence[Example], timeout: float, kept: Sequence[str]
+) -> dict[str, Observation]:
     ordered = sorted((e for e in examples if e.triggerable), key=lambda example: example.repeat > 1)
     seen: dict[str, Observation] = {}
     async with httpx.AsyncClient(transport=target.transport, timeout=timeout) as client:
         for example in ordered:
             try:
-                seen[example.entry_id] = await _send(client, target.url, example)
+                seen[example.entry_id] = await _send(client, target.url, example, kept)
             except httpx.HTTPError as err:
                 raise ConfigError(
                     f"cannot reach {target.url}: {type(err).__name__} {err}".rstrip(),
@@ -131,15 +136,15 @@ async def _observe_all(target: Target, examples: Sequence[Example], timeout: flo
     return seen
 
 
-async def _send(client: httpx.AsyncClient, url: str, example: Example) -> Observation:
+async def _send(client: httpx.AsyncClient, url: str, example: Example, kept: Sequence[str]) -> Observation:
     headers = list(example.headers)
     response = await client.request(example.method, url, content=example.body, headers=headers)
     for _ in range(example.repeat - 1):
         response = await client.request(example.method, url, content=example.body, headers=headers)
-    return _observation(response, example.repeat)
+    return _observation(response, example.repeat, kept)
 
 
-def _observation(response: httpx.Response, requests: int) -> Observation:
+def _observation(response: httpx.Response, requests: int, kept: Sequence[str]) -> Observation:
     code = None
     try:
         message = response.json()
@@ -150,7 +155,7 @@ def _observation(response: httpx.Response, requests: int) -> Observation:
         code = error["code"]
     headers = {
         name: VARYING_HEADERS.get(name, response.headers[name])
-        for name in KEPT_HEADERS
+        for name in dict.fromkeys(kept)
         if name in response.headers
     }
     return Observation(int(response.status_code), code, headers, response.text, requests)

@@ -2,8 +2,9 @@
 
 Owns: region markers (`regions`), what rendering works from (`inputs`), the Jinja environment over the
 project's templates (`environment`), what each template sees (`context`, `evidence_context`; a catalog as
-its kind shows and publishes it, and the regions it owns: `kind_stage`), the template filters (`filters`),
-and the renderer (`renderer`). Nothing here reads or writes a file.
+its kind shows and publishes it, and the regions it owns: `kind_stage`; each published error's URL,
+`entry_urls`), the template filters (`filters`), and the renderer (`renderer`). Nothing here reads or writes
+a file.
 
 May import: `generator.core`, `generator.templating`, `generator.examples`.
 """

@@ -49,6 +49,7 @@ from generator.examples.requests import examples_of
 from generator.kinds.errors.changelog import REGION as CHANGELOG_REGION
 from generator.kinds.errors.changelog import with_history
 from generator.render.context import catalog_json_path
+from generator.render.entry_urls import anchor_pages, with_urls
 from generator.render.inputs import no_lines
 from generator.render.published import catalog_as_json, published_document, refuse_credentials
 from generator.render.renderer import PageResult, Renderer, renderer_for
@@ -110,8 +111,9 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             results = self._render(settings, pages)
         except DocgenError as err:
             raise PluginError(inert(f"docgen: {err}")) from err
+        pages = anchor_pages(results)
         for result in results:
-            self._publish(result, files, config)
+            self._publish(result, files, config, pages)
         if any(result.catalogs for result in results):
             _publish_schema(files, config)
         return files
@@ -165,13 +167,18 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             histories=histories(settings, catalogs),
         )
 
-    def _publish(self, result: PageResult, files: Files, config: MkDocsConfig) -> None:
+    def _publish(
+        self, result: PageResult, files: Files, config: MkDocsConfig, pages: Mapping[str, str]
+    ) -> None:
+        """Publish each catalog the page draws on beside it, entries linked to the page showing their row
+        (`pages`, by entry id)."""
         assert self._site_renderer is not None
         for name in result.catalogs:
             path = catalog_json_path(result.page, name)
             inputs = self._site_renderer.inputs
             data = catalog_as_json(inputs, name, self._shown.get(name, ()))
             data = with_history(data, (inputs.histories or {}).get(name))
+            data = with_urls(data, self._require_settings().site_url, pages)
             document = published_document(data, path)
             text = json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
             if files.get_file_from_path(path) is None:

@@ -33,6 +33,7 @@ from generator.probe.clients import (
     runners,
 )
 from generator.probe.kept import keep_skipped
+from generator.probe.links import LinkProblem, link_problems
 
 
 def _say(message: str) -> None:
@@ -108,10 +109,11 @@ def _probe_catalog(
     # Against --url the clients go first: the replay's rate-limit example spends the whole budget.
     previous = project.evidence.get(catalog.name)
     clients = _probe_clients(settings, args, examples, previous, endpoint, found) if found else ClientRun()
-    seen = replay.observe(target, list(examples.values()), timeout=args.timeout)
-    source = source_fingerprints(
-        project.sources, catalog, extraction.of(catalog.name, ErrorsExtraction).roots
-    )
+    place = settings.catalogs[catalog.name].links
+    keep = (place.key.lower(),) if place is not None and place.place == "header" else ()
+    seen = replay.observe(target, list(examples.values()), timeout=args.timeout, keep=keep)
+    extracted = extraction.of(catalog.name, ErrorsExtraction)
+    source = source_fingerprints(project.sources, catalog, extracted.roots)
     fresh = replay.build_evidence(
         catalog, examples, seen, date=date, target=target.label, source=source, clients=clients
     )
@@ -119,7 +121,8 @@ def _probe_catalog(
     for sentence in kept:
         _say(f"docgen probe: official clients: {sentence}")
     path = settings.relative(settings.evidence_path(catalog.name))
-    rows, failed = _probe_report(path, evidence)
+    unlinked = list(link_problems(place, seen, settings.site_url))
+    rows, failed = _probe_report(path, evidence, _link_rows(extracted, unlinked))
     refused = {r.id: r.observed.status for r in replay.not_reproduced(evidence) if r.observed}
     return Probed(path, replay.dump_evidence(evidence, notes.file), rows, failed, refused)
 
@@ -171,9 +174,18 @@ def _probe_catalogs(project: Project, catalogs: Mapping[str, Catalog], wanted: s
     return [wanted] if wanted else with_examples
 
 
-def _probe_report(path: str, evidence: Evidence) -> tuple[list[str], list[str]]:
+def _link_rows(extracted: ErrorsExtraction, problems: list[LinkProblem]) -> dict[str, str]:
+    """Each entry whose answer lacked its own link: what to say, at the line of the call that built it."""
+    calls = {
+        entry.id: f"{site.file}:{site.line}: "
+        for entry, site in zip(extracted.catalog.entries, extracted.sites, strict=True)
+    }
+    return {problem.entry_id: calls.get(problem.entry_id, "") + problem.message for problem in problems}
+
+
+def _probe_report(path: str, evidence: Evidence, unlinked: Mapping[str, str]) -> tuple[list[str], list[str]]:
     """What to say about each row once the evidence is written, and the ids of the rows that did not
-    reproduce."""
+    reproduce or did not link to their own entry (`unlinked`, by id)."""
     lines, failed = [], []
     for row in evidence.entries:
         if row.untriggerable is not None:
@@ -181,10 +193,15 @@ def _probe_report(path: str, evidence: Evidence) -> tuple[list[str], list[str]]:
             continue
         seen = row.observed
         answer = f"{seen.code} / HTTP {seen.status}" if seen is not None else "nothing"
+        if row.id in unlinked:
+            failed.append(row.id)
+            lines.append(f"  {row.id}: wrong link: {unlinked[row.id]}")
         if row.reproduced:
-            lines.append(f"  {row.id}: reproduced ({answer})")
+            if row.id not in unlinked:  # the code and status are right, but a wrong link fails the row
+                lines.append(f"  {row.id}: reproduced ({answer})")
             continue
-        failed.append(row.id)
+        if row.id not in unlinked:
+            failed.append(row.id)
         table = (
             f"{row.expected[0]} / HTTP {row.expected[1]}"
             if row.expected is not None

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
 from generator.core.kinds import Companion
+from generator.core.links import PLACES, LinkPlace
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.schemas import validate
 from generator.core.settings_checks import (
@@ -32,11 +33,33 @@ if TYPE_CHECKING:
     from generator.render.kind_stage import Builder
 
 
+def link_place(raw: Any, path: tuple[str | int, ...], check: Validator) -> LinkPlace | None:
+    """`links: {in: data|body, key: NAME}` or `{in: header, name: NAME}`, with a located error otherwise."""
+    example = "write links: {in: data, key: docs_url}, {in: body, key: type} or {in: header, name: Link}"
+    if not isinstance(raw, dict):
+        check.fail(path, f"expected a mapping, got {raw!r}", example)
+        return None
+    place = raw.get("in")
+    if place not in PLACES:
+        check.fail((*path, "in") if "in" in raw else path, f"expected one of {', '.join(PLACES)}", example)
+        return None
+    field = "name" if place == "header" else "key"
+    check.unknown_keys(raw, {"in", field}, path)
+    key = raw.get(field)
+    if not isinstance(key, str) or not key:
+        where = (*path, field) if field in raw else path
+        check.fail(where, f"expected the {'header' if field == 'name' else 'field'} name as text", example)
+        return None
+    return LinkPlace(place, key)
+
+
 class ErrorsKind:
     """Errors catalogs: configured by their constructors and the functions that call them."""
 
     name = "errors"
-    keys = frozenset({"constructors", "functions", "arguments", "publish_conditions", "public_constants"})
+    keys = frozenset(
+        {"constructors", "functions", "arguments", "publish_conditions", "public_constants", "links"}
+    )
     companions: frozenset[Companion] = frozenset({"notes", "evidence"})
     notes_regions = frozenset({"error-table", "error-examples", "spec-differences"})
     """Not `client-differences`: what the clients answered is the evidence's, not the notes'."""
@@ -71,6 +94,7 @@ class ErrorsKind:
             public_constants=check.names(
                 raw.get("public_constants", []), (*path, "public_constants"), required=False
             ),
+            links=link_place(raw["links"], (*path, "links"), check) if "links" in raw else None,
         )
 
     def parse(self, loaded: LoadedYaml) -> ErrorsCatalog:

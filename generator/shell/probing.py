@@ -177,7 +177,7 @@ def _probe_catalogs(project: Project, catalogs: Mapping[str, Catalog], wanted: s
 def _link_rows(extracted: ErrorsExtraction, problems: list[LinkProblem]) -> dict[str, str]:
     """Each entry whose answer lacked its own link: what to say, at the line of the call that built it."""
     calls = {
-        entry.id: f"{site.file}:{site.line}: "
+        entry.id: f"{site.entry.file}:{site.line}: "
         for entry, site in zip(extracted.catalog.entries, extracted.sites, strict=True)
     }
     return {problem.entry_id: calls.get(problem.entry_id, "") + problem.message for problem in problems}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -217,3 +218,36 @@ def test_a_row_changed_since_probe_fails_the_strict_build(repo_root: Path, tmp_p
         "was not replayed since the change"
     ) in built.stderr
     assert "has no recorded answer" not in built.stderr
+
+
+def test_the_mcp_servers_error_page_links_only_to_what_the_site_holds(
+    repo_root: Path, built_site: Path
+) -> None:
+    """get_public_page's text of the error page: every link absolute, and each one on the canonical site
+    names a page, anchor or file of the built site (the catalog JSON included)."""
+    from backend.app.content import SITE_URL, DocsIndex  # the documented server, read here as a client would
+
+    site_url = yaml.load((repo_root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)[
+        "site_url"
+    ]
+    assert SITE_URL == site_url
+    page = DocsIndex(repo_root / "docs").get("/developers/mcp-errors/")
+    assert page is not None
+    targets = set(re.findall(r"\]\(([^()\s]+)\)", page.text))
+    assert f"{SITE_URL}developers/mcp-errors/mcp-errors.json" in targets
+    ids: dict[Path, set[str]] = {}
+    for target in sorted(targets):
+        assert target.startswith("https://"), target
+        if not target.startswith(SITE_URL):
+            continue
+        address, _, anchor = target.removeprefix(SITE_URL).partition("#")
+        file = (
+            built_site / address / "index.html"
+            if not address or address.endswith("/")
+            else built_site / address
+        )
+        assert file.is_file(), target
+        if anchor:
+            if file not in ids:
+                ids[file] = read_table(file).ids
+            assert anchor in ids[file], target

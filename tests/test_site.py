@@ -230,7 +230,7 @@ def test_the_mcp_servers_error_page_links_only_to_what_the_site_holds(
     site_url = yaml.load((repo_root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)[
         "site_url"
     ]
-    assert SITE_URL == site_url
+    assert site_url == SITE_URL
     page = DocsIndex(repo_root / "docs").get("/developers/mcp-errors/")
     assert page is not None
     targets = set(re.findall(r"\]\(([^()\s]+)\)", page.text))

@@ -69,9 +69,11 @@ def _absolute_links(lines: list[str | None], source: str, site_url: str) -> list
         if line is not None and (opening := _FENCE.match(line)):
             fence = None if fence == opening.group(1) else (fence or opening.group(1))
         elif line is not None and fence is None:
-            line = _LINK.sub(
+            absolute = _LINK.sub(
                 lambda m: m.group(1) + _absolute_target(m.group(2), source, site_url) + m.group(3), line
             )
+            done.append(absolute)
+            continue
         done.append(line)
     return done
 
@@ -91,12 +93,12 @@ def _flatten_blocks(lines: list[str]) -> list[str]:
     flat: list[str] = []
     opened: list[int] = []  # the indentation of each block still open, innermost last
     fence: str | None = None
-    for line in lines:
-        indent = len(line) - len(line.lstrip(" "))
-        if fence is None and line.strip():
+    for written in lines:
+        indent = len(written) - len(written.lstrip(" "))
+        if fence is None and written.strip():
             while opened and indent <= opened[-1]:
                 opened.pop()
-        line = _dedent(line, _BLOCK_INDENT * len(opened))
+        line = _dedent(written, _BLOCK_INDENT * len(opened))
         block = _BLOCK.match(line) if fence is None else None
         if block is not None:
             label = block.group(3) if block.group(3) is not None else (block.group(2) or "").capitalize()

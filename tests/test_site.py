@@ -118,14 +118,19 @@ def test_catalog_json_is_published_beside_the_page(built_site: Path) -> None:
 
 def test_error_page_shows_the_evidence_and_the_spec_differences(built_site: Path) -> None:
     html = (built_site / "developers" / "mcp-errors" / "index.html").read_text(encoding="utf-8")
-    assert "Reproduced:</strong> all ten rows a client can trigger answered as the table says" in html
+    assert (
+        "Reproduced against the server on 2026-12-01:</strong> all ten rows a client can trigger answered as "
+        "the table says"
+    ) in html
+    assert "docgen probe" not in html and "data/specs/" not in html  # no tool or repository path for readers
+    assert "request(s)" not in html and "to all 121 calls, 1 request sent" in html
     examples = html[
         html.index('id="examples"') : html.index('id="how-this-server-compares-with-the-mcp-specification"')
     ]
     assert examples.count('class="tabbed-set tabbed-alternate"') == 10  # internal-error has none
     for label in ("HTTP", "curl", "Python (mcp 2.3.0)", "TypeScript (@modelcontextprotocol/sdk 1.32.2)"):
         assert examples.count(f">{label}</label>") == 10
-    assert examples.count("as <code>docgen probe</code> recorded it on") == 10
+    assert examples.count("The server's answer, recorded on 2026-12-01:") == 10
     # Each example says how each official client reports it, outside the fold; each client tab its output.
     assert examples.count("How the official clients report it:") == 10
     assert examples.count("<li>Python (2026-07-28): ") == examples.count("<li>TypeScript: ") == 10
@@ -182,9 +187,10 @@ def test_a_row_without_evidence_fails_the_strict_build_and_the_header_says_so(
     done = subprocess.run(render, cwd=project, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     page = (project / "docs" / "developers" / "mcp-errors.md").read_text(encoding="utf-8")
-    header = next(line for line in page.splitlines() if line.startswith("- **Reproduced:**"))
+    header = next(line for line in page.splitlines() if line.startswith("**Reproduced"))
     assert header.startswith(
-        "- **Reproduced:** nine of the ten rows a client can trigger answered as the table says when"
+        "**Reproduced against the server on 2026-12-01:** nine of the ten rows a client can trigger answered "
+        "as the table says;"
     )
     assert "; one not replayed yet (header-mismatch);" in header
     assert "answered differently" not in header and "all ten" not in header

@@ -113,7 +113,8 @@ def describe(cell: Mapping[str, Any], entry: ErrorEntry | None) -> str:
         flag = str(bool(cell.get("isError"))).lower()
         if at:
             sent = cell.get("requests")
-            return f"no error: a result (`isError: {flag}`) to all {call} calls, {sent} request(s) sent"
+            requests = "request" if sent == 1 else "requests"
+            return f"no error: a result (`isError: {flag}`) to all {call} calls, {sent} {requests} sent"
         return f"no error: a result with `isError: {flag}`"
     code = cell.get("code")
     said = f"raises `{cell.get('class')}`" + (

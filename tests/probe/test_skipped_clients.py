@@ -119,8 +119,8 @@ def test_skipping_typescript_keeps_its_outcomes_byte_for_byte_then_with_their_da
     # Under each example, and in the list of rows where the clients part from the table (all but one).
     assert page.count(f"\n- TypeScript (recorded {date}): ") == TYPESCRIPT_CELLS
     assert page.count(f"\n    - TypeScript (recorded {date}): ") == TYPESCRIPT_CELLS - 1
-    assert f"when `docgen probe` made this call on {date}, as the program prints it:" in page
-    assert "when `docgen probe` made this call on 2027-01-05, as the program prints it (and with" in page
+    assert f"when this program ran against the server on {date}:" in page
+    assert "when this program ran against the server on 2027-01-05 (and with" in page
     assert "TypeScript: " not in page
 
 

@@ -57,9 +57,9 @@ def test_the_committed_page_has_no_stale_row() -> None:
 def test_the_header_does_not_count_the_row_as_answering_differently(rendered: str) -> None:
     header = _region(rendered, "page-header")
     assert (
-        "- **Reproduced:** nine of the ten rows a client can trigger answered as the table says when "
-        "`docgen probe` replayed their examples against the server on 2026-12-01; one not replayed since the "
-        "change to its code or status ([method-not-found](#ex-method-not-found)); one cannot be triggered"
+        "**Reproduced against the server on 2026-12-01:** nine of the ten rows a client can trigger answered "
+        "as the table says; one not replayed since the change to its code or status "
+        "([method-not-found](#ex-method-not-found)); one cannot be triggered"
     ) in header
     assert "answered differently" not in header
 
@@ -96,7 +96,7 @@ def test_the_example_shows_no_answer_from_before_the_change(rendered: str) -> No
     assert "How the official clients report it" not in section and "MCPError -32601" not in section
     # An unchanged row keeps its recorded answer.
     other = _example(_region(rendered, "error-examples"), "Header mismatch", "ex-header-mismatch")
-    assert "The server's answer, as `docgen probe` recorded it on 2026-12-01:" in other
+    assert "The server's answer, recorded on 2026-12-01:" in other
     assert "HTTP/1.1 400 Bad Request" in other
 
 

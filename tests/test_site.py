@@ -141,8 +141,13 @@ def test_error_page_shows_the_evidence_and_the_spec_differences(built_site: Path
     assert [line for line in page.splitlines() if line.strip().startswith('{"jsonrpc":"2.0"')] == []
     start = html.index('id="what-the-official-clients-make-of-these-errors"')
     clients = html[start : html.index('id="examples"')]
-    assert 'href="#ex-invalid-params"' in clients and "before sending anything" in clients
-    assert "the HTTP status, not the JSON-RPC" in clients
+    # The list names the clients that part from the table; what each reports is said once, in the example.
+    assert (
+        '<a href="#ex-invalid-params">Invalid params</a> (<code>-32602</code> at HTTP <code>200</code>): '
+        "Python (2026-07-28), Python (legacy)</li>" in clients
+    )
+    assert "before sending anything" not in clients and "the HTTP status, not the JSON-RPC" not in clients
+    assert examples.count("before sending anything") == 2 and "the HTTP status, not the JSON-RPC" in examples
     assert (
         'id="ex-internal-error"' in examples and "No request from outside can cause this error." in examples
     )

@@ -141,7 +141,9 @@ def client_differences(
 ) -> Context:
     """The `client-differences` region: where the official clients part from the table or from each other."""
     records = evidence.records() if evidence is not None else {}
-    differences, agreeing, missing = [], [], []
+    differences: list[Context] = []
+    agreeing: list[Context] = []
+    missing: list[Context] = []
     for entry in entries:
         example = examples.get(entry.id)
         if example is None or not example.triggerable:

@@ -122,7 +122,8 @@ def test_error_page_shows_the_evidence_and_the_spec_differences(built_site: Path
         "Reproduced against the server on 2026-12-01:</strong> all ten rows a client can trigger answered as "
         "the table says"
     ) in html
-    assert "docgen probe" not in html and "data/specs/" not in html  # no tool or repository path for readers
+    for internal in ("docgen probe", "docgen render", "data/specs/", "tests/backend"):
+        assert internal not in html, internal  # no tool name or repository path for readers
     assert "request(s)" not in html and "to all 121 calls, 1 request sent" in html
     examples = html[
         html.index('id="examples"') : html.index('id="how-this-server-compares-with-the-mcp-specification"')

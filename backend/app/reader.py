@@ -6,7 +6,8 @@ generated regions, `<a id=…></a>` anchors, `{#id}` attribute lists on headings
 `<div … markdown>` wrappers that style a table. A reader sees none of them; the page's title
 is its first heading. What the site draws from MkDocs' own syntax is written out the way a
 reader meets it: a tab (`=== "curl"`) or a collapsible block (`??? example "…"`) becomes its
-label in bold followed by its content, every tab shown in turn, and a link relative to the page
+label in bold followed by its content, every tab shown in turn, a code block's attribute list
+keeps only its language (its title, if any, becomes a bold label above it), and a link relative to the page
 becomes an absolute one on the canonical site, since a client has no page to resolve it from.
 Everything else (text, tables, code) is kept as written, and nothing inside a fenced code block
 is touched beyond taking away the indentation of the tab or block it sat in.
@@ -27,6 +28,9 @@ _TITLE_HEADING = re.compile(r"^#\s+\S")
 # A tab, or an admonition folded (`???`, `???+`) or not (`!!!`), with its kind and title.
 _BLOCK = re.compile(r'^(\s*)(?:===|\?\?\?\+?|!!!)[ \t]*([\w-]+)?[ \t]*(?:"([^"]*)")?[ \t]*$')
 _BLOCK_INDENT = 4
+# A fence opening with an attribute list (`` ``` { .http .docgen-response title="…" } ``): the site's styling.
+_FENCE_ATTRIBUTES = re.compile(r"^(\s*)(```|~~~)[ \t]*\{[ \t]*\.([\w-]+)([^}]*)\}[ \t]*$")
+_TITLE_ATTRIBUTE = re.compile(r'\btitle="([^"]*)"')
 # An inline link's target: relative ones are made absolute (an image, `![…](…)`, alike).
 _LINK = re.compile(r"(\]\()([^()\s]+)(\))")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
@@ -107,8 +111,21 @@ def _flatten_blocks(lines: list[str]) -> list[str]:
             continue
         if opening := _FENCE.match(line):
             fence = None if fence == opening.group(1) else (fence or opening.group(1))
+            flat.extend(_plain_fence(line))
+            continue
         flat.append(line)
     return flat
+
+
+def _plain_fence(line: str) -> list[str]:
+    """A fence's opening line with its attribute list reduced to the language, its title as a label above."""
+    styled = _FENCE_ATTRIBUTES.match(line)
+    if styled is None:
+        return [line]
+    indent, fence, language, rest = styled.groups()
+    title = titled.group(1) if (titled := _TITLE_ATTRIBUTE.search(rest)) else None
+    opening = f"{indent}{fence}{language}"
+    return [f"{indent}**{title}**", "", opening] if title else [opening]
 
 
 def _absolute_target(target: str, source: str, site_url: str) -> str:

@@ -82,6 +82,10 @@ FOLDED = """\
         === "not a tab inside code"
         ```
 
+        ``` { .text .docgen-client title="What it printed" }
+        ok
+        ```
+
     === "curl"
 
         Send it with curl.
@@ -97,7 +101,8 @@ After.
 def test_tabs_and_folded_blocks_become_labels_over_their_dedented_content() -> None:
     assert reader_text(FOLDED, "Tabs") == (
         "# Tabs\n\n**Request**\n\n**HTTP**\n\n```http\nPOST /mcp HTTP/1.1\n"
-        '=== "not a tab inside code"\n```\n\n**curl**\n\nSend it with curl.\n\n'
+        '=== "not a tab inside code"\n```\n\n**What it printed**\n\n```text\nok\n```\n\n'
+        "**curl**\n\nSend it with curl.\n\n"
         "**Note**\n\nA note.\n\nAfter.\n"
     )
 
@@ -157,6 +162,8 @@ def test_get_public_page_of_the_error_page_reads_as_the_site(
     # The tabs are written out one after the other, each under its label, its code no longer indented.
     assert "**curl**\n\n```sh\ncurl -i https://connectbyjbrh.com/mcp" in text
     assert not re.search(r"^\s*(===|\?\?\?|!!!)", text, re.MULTILINE)
+    assert not re.search(r"^\s*```.*\{", text, re.MULTILINE)  # no attribute list on a code block
+    assert "**Python (legacy)**\n\n```text\n" in text
     assert "](https://connectbyjbrh.com/developers/mcp-errors/mcp-errors.json)" in text
 
 

@@ -284,3 +284,38 @@ def test_site_search_finds_the_page_by_the_header_mismatch_code(browser: WebDriv
         WebDriverWait(browser, 15).until(results_naming_the_page)
     except TimeoutException:
         pytest.fail(f"no search result for -32020 links to {ERROR_PAGE} within 15 s; last results: {seen}")
+
+
+TOOLS_PAGE = "developers/mcp-public-tools/"
+
+
+@pytest.mark.parametrize("page", [TOOLS_PAGE, ERROR_PAGE])
+def test_nothing_needs_a_sideways_scroll_on_a_phone(phone: WebDriver, site_url: str, page: str) -> None:
+    phone.get(site_url + page)
+    WebDriverWait(phone, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    width, client, tables = phone.execute_script(
+        "const page = document.documentElement;"
+        "return [page.scrollWidth, page.clientWidth,"
+        " [...document.querySelectorAll('table')].map(t => t.getBoundingClientRect().right)];"
+    )
+    assert width <= client <= PHONE[0]
+    assert tables, page
+    assert all(right <= client for right in tables), tables  # no table scrolls inside its own box either
+
+
+def test_the_tools_reference_is_cards_on_a_phone_labelled_with_their_headings(
+    phone: WebDriver, site_url: str
+) -> None:
+    phone.get(site_url + TOOLS_PAGE)
+    tables = phone.find_elements(By.CSS_SELECTOR, ".docgen-param-table table")
+    assert len(tables) == 4  # two tools, one resource, one prompt
+    for table in tables:
+        assert not table.find_element(By.TAG_NAME, "thead").is_displayed()
+        headings = [th.get_attribute("textContent") for th in table.find_elements(By.TAG_NAME, "th")]
+        cells = table.find_elements(By.CSS_SELECTOR, "tbody tr:first-child td")
+        labels = [
+            phone.execute_script("return getComputedStyle(arguments[0], '::before').content;", cell)
+            for cell in cells[1:]
+        ]
+        assert labels == [f'"{heading}: "' for heading in headings[1:]]
+        assert len({cell.location["x"] for cell in cells}) == 1  # one cell under the other

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from html.parser import HTMLParser
@@ -117,14 +118,20 @@ def test_catalog_json_is_published_beside_the_page(built_site: Path) -> None:
 
 def test_error_page_shows_the_evidence_and_the_spec_differences(built_site: Path) -> None:
     html = (built_site / "developers" / "mcp-errors" / "index.html").read_text(encoding="utf-8")
-    assert "Reproduced:</strong> all ten rows a client can trigger answered as the table says" in html
+    assert (
+        "Reproduced against the server on 2026-12-01:</strong> all ten rows a client can trigger answered as "
+        "the table says"
+    ) in html
+    for internal in ("docgen probe", "docgen render", "data/specs/", "tests/backend"):
+        assert internal not in html, internal  # no tool name or repository path for readers
+    assert "request(s)" not in html and "to all 121 calls, 1 request sent" in html
     examples = html[
         html.index('id="examples"') : html.index('id="how-this-server-compares-with-the-mcp-specification"')
     ]
     assert examples.count('class="tabbed-set tabbed-alternate"') == 10  # internal-error has none
     for label in ("HTTP", "curl", "Python (mcp 2.3.0)", "TypeScript (@modelcontextprotocol/sdk 1.32.2)"):
         assert examples.count(f">{label}</label>") == 10
-    assert examples.count("as <code>docgen probe</code> recorded it on") == 10
+    assert examples.count("The server's answer, recorded on 2026-12-01:") == 10
     # Each example says how each official client reports it, outside the fold; each client tab its output.
     assert examples.count("How the official clients report it:") == 10
     assert examples.count("<li>Python (2026-07-28): ") == examples.count("<li>TypeScript: ") == 10
@@ -135,8 +142,13 @@ def test_error_page_shows_the_evidence_and_the_spec_differences(built_site: Path
     assert [line for line in page.splitlines() if line.strip().startswith('{"jsonrpc":"2.0"')] == []
     start = html.index('id="what-the-official-clients-make-of-these-errors"')
     clients = html[start : html.index('id="examples"')]
-    assert 'href="#ex-invalid-params"' in clients and "before sending anything" in clients
-    assert "the HTTP status, not the JSON-RPC" in clients
+    # The list names the clients that part from the table; what each reports is said once, in the example.
+    assert (
+        '<a href="#ex-invalid-params">Invalid params</a> (<code>-32602</code> at HTTP <code>200</code>): '
+        "Python (2026-07-28), Python (legacy)</li>" in clients
+    )
+    assert "before sending anything" not in clients and "the HTTP status, not the JSON-RPC" not in clients
+    assert examples.count("before sending anything") == 2 and "the HTTP status, not the JSON-RPC" in examples
     assert (
         'id="ex-internal-error"' in examples and "No request from outside can cause this error." in examples
     )
@@ -181,9 +193,10 @@ def test_a_row_without_evidence_fails_the_strict_build_and_the_header_says_so(
     done = subprocess.run(render, cwd=project, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     page = (project / "docs" / "developers" / "mcp-errors.md").read_text(encoding="utf-8")
-    header = next(line for line in page.splitlines() if line.startswith("- **Reproduced:**"))
+    header = next(line for line in page.splitlines() if line.startswith("**Reproduced"))
     assert header.startswith(
-        "- **Reproduced:** nine of the ten rows a client can trigger answered as the table says when"
+        "**Reproduced against the server on 2026-12-01:** nine of the ten rows a client can trigger answered "
+        "as the table says;"
     )
     assert "; one not replayed yet (header-mismatch);" in header
     assert "answered differently" not in header and "all ten" not in header
@@ -217,3 +230,36 @@ def test_a_row_changed_since_probe_fails_the_strict_build(repo_root: Path, tmp_p
         "was not replayed since the change"
     ) in built.stderr
     assert "has no recorded answer" not in built.stderr
+
+
+def test_the_mcp_servers_error_page_links_only_to_what_the_site_holds(
+    repo_root: Path, built_site: Path
+) -> None:
+    """get_public_page's text of the error page: every link absolute, and each one on the canonical site
+    names a page, anchor or file of the built site (the catalog JSON included)."""
+    from backend.app.content import SITE_URL, DocsIndex  # the documented server, read here as a client would
+
+    site_url = yaml.load((repo_root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)[
+        "site_url"
+    ]
+    assert site_url == SITE_URL
+    page = DocsIndex(repo_root / "docs").get("/developers/mcp-errors/")
+    assert page is not None
+    targets = set(re.findall(r"\]\(([^()\s]+)\)", page.text))
+    assert f"{SITE_URL}developers/mcp-errors/mcp-errors.json" in targets
+    ids: dict[Path, set[str]] = {}
+    for target in sorted(targets):
+        assert target.startswith("https://"), target
+        if not target.startswith(SITE_URL):
+            continue
+        address, _, anchor = target.removeprefix(SITE_URL).partition("#")
+        file = (
+            built_site / address / "index.html"
+            if not address or address.endswith("/")
+            else built_site / address
+        )
+        assert file.is_file(), target
+        if anchor:
+            if file not in ids:
+                ids[file] = read_table(file).ids
+            assert anchor in ids[file], target

@@ -698,7 +698,7 @@ FENCE_AND_MARKERS: dict[str, tuple[Edit, Callable[[Path], str], str]] = {
     "an end marker in an untriggerable reason": (
         replace(
             NOTES,
-            "        `200`, with no internal detail in the message.",
+            "        HTTP `200`, with no internal detail in the message.",
             "\n        <!-- docgen:end error-examples -->",
         ),
         at(NOTES, "untriggerable:"),

@@ -30,6 +30,9 @@ _FRONT_TITLE = re.compile(r"^title:\s*['\"]?(.+?)['\"]?\s*$", re.MULTILINE)
 SNIPPET_CHARS = 160
 # How long a scan of the folder is reused: a page added or removed shows within this many seconds.
 LISTING_TTL_SECONDS = 1.0
+# The canonical site the pages are published on (mkdocs.yml's site_url; a test keeps the two
+# equal): a page's relative links are served as absolute links there.
+SITE_URL = "https://connectbyjbrh.com/"
 
 
 class NotAPage(OSError):
@@ -127,8 +130,9 @@ def _regular_file_inside(file: Path, root: Path) -> Path | None:
 class DocsIndex:
     """The pages of one docs folder, with lookup by site path and a simple keyword search."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, site_url: str = SITE_URL) -> None:
         self.root = root
+        self.site_url = site_url
         # real file -> (its size and mtime when read, the page): a page is parsed again only
         # once its file changes, so a search costs the matching, not the reading.
         self._parsed: dict[Path, tuple[tuple[int, int], Page]] = {}
@@ -179,7 +183,9 @@ class DocsIndex:
                 return cached[1]
             raw = handle.read()
         title = _title(raw, file.stem.replace("-", " ").title())
-        text = reader_text(raw, title)
+        # The file as MkDocs names it under the folder, for resolving its relative links.
+        source = site_path.strip("/") + ("/index.md" if file.name == "index.md" else ".md")
+        text = reader_text(raw, title, source.lstrip("/"), self.site_url)
         page = Page(path=site_path, title=title, text=text, folded=text.lower())
         self._parsed[file] = (version, page)
         return page

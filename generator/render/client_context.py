@@ -6,9 +6,11 @@
   (why no SDK call sends the request, or None) and `probed`; None when the example is untriggerable.
 - `client-differences`: `differences`, one per example where a client reports something other than the
   table's code, where the clients disagree, where some client has not run it, or where the row's code or
-  status changed since they ran it (`title`, `anchor`, `code`, `status`, `lines`: Markdown, one per group of
-  clients, or one saying it was not replayed since the change); `agreeing`: the examples every client has
-  run and reports with the table's code; `missing`: the examples with no client evidence yet.
+  status changed since they ran it (`title`, `anchor`, `code`, `status`, `apart`: the clients that part from
+  the table, each marked where it has not run the example, or None with `note` saying the row was not
+  replayed since the change); `agreeing`: the examples every client has run and reports with the table's
+  code; `missing`: the examples with no client evidence yet. The list only names the clients: what each one
+  reports is said once, in the row's example.
 
 Nothing is said that no run showed: a client with no outcome for an example is said not to have run it, and
 an outcome kept from an earlier run than the evidence's (probe skipped that client) carries its own date.
@@ -113,7 +115,8 @@ def describe(cell: Mapping[str, Any], entry: ErrorEntry | None) -> str:
         flag = str(bool(cell.get("isError"))).lower()
         if at:
             sent = cell.get("requests")
-            return f"no error: a result (`isError: {flag}`) to all {call} calls, {sent} request(s) sent"
+            requests = "request" if sent == 1 else "requests"
+            return f"no error: a result (`isError: {flag}`) to all {call} calls, {sent} {requests} sent"
         return f"no error: a result with `isError: {flag}`"
     code = cell.get("code")
     said = f"raises `{cell.get('class')}`" + (
@@ -138,7 +141,9 @@ def client_differences(
 ) -> Context:
     """The `client-differences` region: where the official clients part from the table or from each other."""
     records = evidence.records() if evidence is not None else {}
-    differences, agreeing, missing = [], [], []
+    differences: list[Context] = []
+    agreeing: list[Context] = []
+    missing: list[Context] = []
     for entry in entries:
         example = examples.get(entry.id)
         if example is None or not example.triggerable:
@@ -148,24 +153,27 @@ def client_differences(
         link = {"title": entry.id.replace("-", " ").capitalize(), "anchor": f"ex-{entry.id}"}
         if cells and record is not None and not still_holds(record, entry):
             # What the clients reported answers the row as it was: say only that they have not run it since.
-            differences.append({**link, "code": entry.code, "status": entry.status, "lines": [NOT_SINCE]})
+            differences.append(
+                {**link, "code": entry.code, "status": entry.status, "apart": None, "note": NOT_SINCE}
+            )
         elif not cells:
             missing.append(link)
         elif all(name in cells and agrees(cells[name], entry) for name in CLIENT_NAMES):
             agreeing.append(link)
         else:
-            lines = list(_grouped(cells, entry))
-            differences.append({**link, "code": entry.code, "status": entry.status, "lines": lines})
+            apart = list(_apart(cells, entry))
+            differences.append(
+                {**link, "code": entry.code, "status": entry.status, "apart": apart, "note": None}
+            )
     return {"differences": differences, "agreeing": agreeing, "missing": missing}
 
 
-def _grouped(cells: Mapping[str, Mapping[str, Any]], entry: ErrorEntry) -> Iterator[str]:
-    """One line per distinct description, naming every client it holds for (and every client that has not
-    run the example)."""
-    groups: dict[str, list[str]] = {}
+def _apart(cells: Mapping[str, Mapping[str, Any]], entry: ErrorEntry) -> Iterator[str]:
+    """The clients whose outcome is not the table's code, in the clients' order; one with no outcome is named
+    with "(not run)"."""
     for name in CLIENT_NAMES:
         cell = cells.get(name)
-        description = describe(cell, entry) if cell is not None else NOT_RUN
-        groups.setdefault(description, []).append(label(name, cell))
-    for description, names in groups.items():
-        yield f"{', '.join(names)}: {description}"
+        if cell is None:
+            yield f"{LABELS[name]} (not run)"
+        elif not agrees(cell, entry):
+            yield label(name, cell)

@@ -7,6 +7,7 @@ whose front matter, region markers and anchors are exactly what must not reach a
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,56 @@ def test_a_page_without_a_heading_gets_its_title_as_one() -> None:
     assert reader_text("Plain.\n", "Plain") == "# Plain\n\nPlain.\n"
 
 
+FOLDED = """\
+# Tabs
+
+??? example "Request"
+
+    === "HTTP"
+
+        ```http
+        POST /mcp HTTP/1.1
+        === "not a tab inside code"
+        ```
+
+        ``` { .text .docgen-client title="What it printed" }
+        ok
+        ```
+
+    === "curl"
+
+        Send it with curl.
+
+!!! note
+
+    A note.
+
+After.
+"""
+
+
+def test_tabs_and_folded_blocks_become_labels_over_their_dedented_content() -> None:
+    assert reader_text(FOLDED, "Tabs") == (
+        "# Tabs\n\n**Request**\n\n**HTTP**\n\n```http\nPOST /mcp HTTP/1.1\n"
+        '=== "not a tab inside code"\n```\n\n**What it printed**\n\n```text\nok\n```\n\n'
+        "**curl**\n\nSend it with curl.\n\n"
+        "**Note**\n\nA note.\n\nAfter.\n"
+    )
+
+
+def test_relative_links_become_absolute_on_the_canonical_site() -> None:
+    page = (
+        "# Links\n\n[a](other.md), [b](../index.md#top), [c](#here), [d](page/data.json), "
+        "[e](https://example.com/x), [f](sub/index.md)\n\n```md\n[kept](other.md)\n```\n"
+    )
+    assert reader_text(page, "Links", "guide/page.md", "https://site.example/") == (
+        "# Links\n\n[a](https://site.example/guide/other/), [b](https://site.example/#top), "
+        "[c](https://site.example/guide/page/#here), [d](https://site.example/guide/page/data.json), "
+        "[e](https://example.com/x), [f](https://site.example/guide/sub/)\n\n```md\n[kept](other.md)\n```\n"
+    )
+    assert reader_text(page, "Links") == page  # without a site, links stay as written
+
+
 @pytest.fixture(scope="module")
 def real_docs_server(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     log = tmp_path_factory.mktemp("real") / "uvicorn.log"
@@ -108,7 +159,12 @@ def test_get_public_page_of_the_error_page_reads_as_the_site(
     # The content of the generated regions stays: the table, the examples, the recorded answers.
     assert "| `-32700` | `400` | The request body could not be parsed as JSON." in text
     assert "### Parse error\n" in text
-    assert '=== "curl"' in text
+    # The tabs are written out one after the other, each under its label, its code no longer indented.
+    assert "**curl**\n\n```sh\ncurl -i https://connectbyjbrh.com/mcp" in text
+    assert not re.search(r"^\s*(===|\?\?\?|!!!)", text, re.MULTILINE)
+    assert not re.search(r"^\s*```.*\{", text, re.MULTILINE)  # no attribute list on a code block
+    assert "**Python (legacy)**\n\n```text\n" in text
+    assert "](https://connectbyjbrh.com/developers/mcp-errors/mcp-errors.json)" in text
 
 
 @pytest.mark.server

@@ -53,6 +53,8 @@ def test_a_build_without_history_says_so(repo_root: Path) -> None:
 def test_each_error_lists_its_events_newest_first_removed_ones_last(repo_root: Path) -> None:
     rows = render(repo_root, {"demo": events()}).strip().splitlines()
     assert rows == [
+        '<div class="docgen-changelog-table" markdown>',  # cards on a phone (docs/stylesheets/docgen.css)
+        "",
         "| Error | Date | Change | Effect | Commit |",
         "|---|---|---|---|---|",
         "| [`documented`](#err-documented) | 2026-02-01 | HTTP status `404` → `400` | breaking | `2222222` |",
@@ -60,6 +62,8 @@ def test_each_error_lists_its_events_newest_first_removed_ones_last(repo_root: P
         "| [`cause-only`](#err-cause-only) | 2026-02-01 | Message `No \\| method` → `No method {name}` "
         "| editorial | `2222222` |",
         "| `gone` (removed) | 2026-02-01 | Removed | breaking | `2222222` |",
+        "",
+        "</div>",
     ]
 
 

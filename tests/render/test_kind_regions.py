@@ -63,9 +63,12 @@ def test_a_header_counting_the_evidence_of_a_kind_without_any_shows_none(rendere
     counted = renderer.render_page(region("page-header", " evidence=mcp-tools"), page="p.md").text
     plain = renderer.render_page(region("page-header"), page="p.md").text
     assert counted.replace(" evidence=mcp-tools", "") == plain
-    assert "- **Canonical:** <https://" in plain and "**Reproduced:**" not in plain
+    assert "\n**Canonical:** <https://" in plain and "**Reproduced" not in plain
     counted_errors = renderer.render_page(region("page-header", " evidence=mcp-errors"), page="p.md").text
-    assert "- **Reproduced:** all ten rows a client can trigger answered as the table says" in counted_errors
+    assert (
+        "**Reproduced against the server on 2026-12-01:** all ten rows a client can trigger answered as the "
+        "table says"
+    ) in counted_errors
 
 
 def test_the_tools_reference_reads_the_typed_tools(renderer: Renderer) -> None:

@@ -57,9 +57,9 @@ def test_the_committed_page_has_no_stale_row() -> None:
 def test_the_header_does_not_count_the_row_as_answering_differently(rendered: str) -> None:
     header = _region(rendered, "page-header")
     assert (
-        "- **Reproduced:** nine of the ten rows a client can trigger answered as the table says when "
-        "`docgen probe` replayed their examples against the server on 2026-12-01; one not replayed since the "
-        "change to its code or status ([method-not-found](#ex-method-not-found)); one cannot be triggered"
+        "**Reproduced against the server on 2026-12-01:** nine of the ten rows a client can trigger answered "
+        "as the table says; one not replayed since the change to its code or status "
+        "([method-not-found](#ex-method-not-found)); one cannot be triggered"
     ) in header
     assert "answered differently" not in header
 
@@ -67,15 +67,16 @@ def test_the_header_does_not_count_the_row_as_answering_differently(rendered: st
 def test_the_client_differences_say_the_row_was_not_replayed(rendered: str) -> None:
     region = _region(rendered, "client-differences")
     assert (
-        "- [Method not found](#ex-method-not-found) (`-32601` at HTTP `400`):\n"
-        "    - not replayed by the official clients since this row's code or status changed\n"
+        "- [Method not found](#ex-method-not-found) (`-32601` at HTTP `400`): not replayed by the official "
+        "clients since this row's code or status changed\n"
     ) in region
     item = region[region.index("- [Method not found]") :]
     item = item[: item.index("\n- [")]
-    assert "404" not in item and "StreamableHTTPError" not in item
-    # The other rows keep what the clients reported: it still answers the table as it stands.
-    assert "- [Header mismatch](#ex-header-mismatch) (`-32020` at HTTP `400`):\n" in region
-    assert "TypeScript: raises `StreamableHTTPError` with code `400`: the HTTP status" in region
+    assert "404" not in item and "TypeScript" not in item
+    # The other rows keep what the clients reported: it still answers the table as it stands. The list names
+    # the client that parts from the table; what it reports is said in the example only.
+    assert "- [Header mismatch](#ex-header-mismatch) (`-32020` at HTTP `400`): TypeScript\n" in region
+    assert "StreamableHTTPError" not in region
 
 
 def test_the_example_shows_no_answer_from_before_the_change(rendered: str) -> None:
@@ -96,7 +97,7 @@ def test_the_example_shows_no_answer_from_before_the_change(rendered: str) -> No
     assert "How the official clients report it" not in section and "MCPError -32601" not in section
     # An unchanged row keeps its recorded answer.
     other = _example(_region(rendered, "error-examples"), "Header mismatch", "ex-header-mismatch")
-    assert "The server's answer, as `docgen probe` recorded it on 2026-12-01:" in other
+    assert "The server's answer, recorded on 2026-12-01:" in other
     assert "HTTP/1.1 400 Bad Request" in other
 
 

@@ -16,7 +16,7 @@ from typing import IO
 import pytest
 
 from generator.core import git_ref
-from generator.core.diff_lines import ChangedLines, changed_in_diff
+from generator.core.diff_lines import ChangedLines, changed_in_diff, with_statement_starts
 from generator.core.errors import InputError
 from generator.core.findings import Finding, Kind, in_report_order
 from generator.core.git_ref import changed_lines, verified_commit
@@ -221,3 +221,42 @@ def test_a_git_call_past_the_time_limit_is_stopped_and_an_error(
     assert time.monotonic() - started < 10
     assert caught.value.file == "git diff HEAD"
     assert caught.value.message == "git took longer than 0.2 s, docgen's limit for one git call"
+
+
+def test_a_change_on_a_later_line_of_a_call_is_annotated_on_the_call(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The call is written over several lines in the base; the pull request changes only its `status=` line.
+    Findings about the call stand on its first line, and that line counts as changed."""
+    root = copy_project(REPO_ROOT, tmp_path / "project")
+    server = root / SERVER
+    split = (
+        "return _rpc_error(\n            request_id,\n            METHOD_NOT_FOUND,\n"
+        '            f"Method not found: {method}",\n            status=404,\n        )'
+    )
+    text = server.read_text(encoding="utf-8")
+    one_line = f"return _rpc_error(request_id, METHOD_NOT_FOUND, {OLD}"
+    assert text.count(one_line) == 1, f"{one_line!r} not once in {SERVER}: the test needs updating"
+    server.write_text(text.replace(one_line, split), encoding="utf-8")
+    assert main(["-f", str(root / "mkdocs.yml"), "extract"]) == 0
+    capsys.readouterr()
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "base")
+    server.write_text(
+        server.read_text(encoding="utf-8").replace("status=404,", "status=400,"), encoding="utf-8"
+    )
+
+    code, log = _check(root, capsys, "--base", "HEAD", "--format", "github")
+    assert code == 1
+    call_line = _line_of(root, '            f"Method not found: {method}",') - 3  # `return _rpc_error(`
+    [annotation] = [line for line in log.splitlines() if line.startswith("::error")]
+    assert annotation.startswith(f"::error file={SERVER},line={call_line},title=docgen status-changed")
+    assert "not annotated" not in log
+
+
+def test_a_statement_start_counts_as_changed_only_for_calls_and_simple_statements() -> None:
+    source = b"def f():\n    x = call(\n        1,\n        2,\n    )\n    return x\n"
+    assert with_statement_starts(frozenset({4}), source) == frozenset({2, 4})
+    assert with_statement_starts(frozenset({6}), source) == frozenset({6})  # not the `def` line
+    assert with_statement_starts(frozenset({2}), b"def broken(:\n") == frozenset({2})

@@ -9,6 +9,7 @@ happens to read `+++ x` or `diff --git` is never taken for a header.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Mapping
 
@@ -71,6 +72,42 @@ def changed_in_diff(diff: bytes) -> dict[str, frozenset[int]]:
             if not new_left:
                 current.add(number + 1)
     return {path: frozenset(lines) for path, lines in found.items() if lines}
+
+
+_COMPOUND = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.Try,
+    ast.TryStar,
+    ast.Match,
+)
+
+
+def with_statement_starts(lines: frozenset[int], source: bytes) -> frozenset[int]:
+    """`lines` of a Python file, plus the first line of each call and simple statement that spans one of
+    them: a finding about a call stands on its first line, while a pull request may change only a later
+    line of it (`status=400` on the call's third line). Compound statements are left out, or a changed line
+    would make the `def` line of every function around it count. Source that does not parse keeps its lines
+    as they are."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return lines
+    starts = set(lines)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call | ast.stmt) or isinstance(node, _COMPOUND):
+            continue
+        end = node.end_lineno or node.lineno
+        if end > node.lineno and any(node.lineno < line <= end for line in lines):
+            starts.add(node.lineno)
+    return frozenset(starts)
 
 
 def untracked(listing: bytes) -> frozenset[str]:

@@ -19,9 +19,10 @@ import unicodedata
 from pathlib import Path
 from typing import IO
 
-from generator.core.diff_lines import ChangedLines, changed_in_diff, untracked
-from generator.core.errors import ConfigError, InputError
+from generator.core.diff_lines import ChangedLines, changed_in_diff, untracked, with_statement_starts
+from generator.core.errors import ConfigError, DocgenError, InputError
 from generator.core.limits import GIT_DIFF_MAX_BYTES, GIT_MAX_SECONDS, MAX_FILE_BYTES
+from generator.core.reader import read_bytes
 from generator.core.records import record
 
 _HEX = re.compile("[0-9a-f]{40}|[0-9a-f]{64}")
@@ -125,7 +126,19 @@ def changed_lines(root: Path, commit: Commit) -> ChangedLines:
         shown=f"git diff {commit.ref}",
     )
     listing = _git_capped(root, "ls-files", "--others", "--exclude-standard", "-z", shown="git ls-files")
-    return ChangedLines(ref=commit.ref, lines=changed_in_diff(diff), whole=untracked(listing))
+    lines = {path: _with_starts(root, path, found) for path, found in changed_in_diff(diff).items()}
+    return ChangedLines(ref=commit.ref, lines=lines, whole=untracked(listing))
+
+
+def _with_starts(root: Path, path: str, lines: frozenset[int]) -> frozenset[int]:
+    """A Python file's changed lines with the first lines of the calls and statements they fall in."""
+    if not path.endswith(".py"):
+        return lines
+    try:
+        source = read_bytes(root / path, path, error=InputError, within=root)
+    except DocgenError:
+        return lines  # a file docgen will not read has no findings to place either
+    return with_statement_starts(lines, source)
 
 
 def _git_capped(root: Path, *args: str, shown: str) -> bytes:

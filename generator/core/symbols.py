@@ -158,16 +158,3 @@ def _locate(
 
 def _first_line(node: Definition) -> int:
     return min([node.lineno, *(d.lineno for d in node.decorator_list)])
-
-
-def _module_names(tree: ast.Module) -> frozenset[str]:
-    names: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, Definition):
-            names.add(node.name)
-        elif isinstance(node, ast.Assign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names.update(t.id for t in targets if isinstance(t, ast.Name))
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
-    return frozenset(names)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import logging
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +36,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
+from generator.core.changes import History
 from generator.core.errors import DocgenError, TemplateError
 from generator.core.evidence import PROBE, still_holds
 from generator.core.models import Catalog, ErrorsCatalog
@@ -46,14 +46,13 @@ from generator.core.schemas import CATALOG_SCHEMA, published_catalog_schema
 from generator.core.settings import Settings, settings_from_plugin_config
 from generator.core.workflow_commands import inert
 from generator.examples.requests import examples_of
-from generator.kinds.errors.changelog import REGION as CHANGELOG_REGION
 from generator.kinds.errors.changelog import with_history
 from generator.render.context import catalog_json_path
 from generator.render.entry_urls import anchor_pages, with_urls
-from generator.render.inputs import no_lines
 from generator.render.published import catalog_as_json, published_document, refuse_credentials
 from generator.render.renderer import PageResult, Renderer, renderer_for
 from generator.shell.changelog import histories
+from generator.shell.site_pages import site_renderer, site_text
 
 if TYPE_CHECKING:  # the live-reload server (http.server, watchdog) is not loaded by `mkdocs build`
     from mkdocs.livereload import LiveReloadServer
@@ -82,6 +81,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         """Docs-relative page path -> the page text the site is built from."""
         self._site_renderer: Renderer | None = None
         self._shown: dict[str, set[str]] = {}
+        self._histories: Mapping[str, History | None] = {}
         """Catalog name -> the constants of it any page of the site shows: what its JSON publishes."""
         self.serving = False
         """True under `mkdocs serve`: catalogs then come from the source, extracted in memory."""
@@ -131,11 +131,13 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         results = [result for result in rendered.values() if result.regions]
         for result in results:
             _warn_about(result, settings)
-        site = self._site(settings, project, catalogs, committed, results)
+        # Read once: the changelog region shows it, and every published errors catalog carries it.
+        self._histories = histories(settings, catalogs)
+        site = site_renderer(settings, project, catalogs, committed, results, self._histories)
         self._site_renderer = site
         linked = bool(settings.repo_url)
         self.site_pages = {
-            result.page: _site_text(site, committed, result, pages, linked) for result in results
+            result.page: site_text(site, committed, result, pages, linked) for result in results
         }
         _warn_about_evidence(project, catalogs, {name for result in results for name in result.catalogs})
         refuse_credentials(site.inputs, results, project)  # a strict build or not, nothing is published
@@ -144,28 +146,6 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             for name in result.catalogs:
                 self._shown.setdefault(name, set()).update(result.shown.get(name, ()))
         return results
-
-    @staticmethod
-    def _site(
-        settings: Settings,
-        project: Project,
-        catalogs: Mapping[str, Catalog],
-        committed: Renderer,
-        results: list[PageResult],
-    ) -> Renderer:
-        """The renderer of the site's pages: the committed one, unless the site links cited symbols to the
-        built commit (`repo_url`) or a page shows the errors' changelog, which only the build fills."""
-        linked = bool(settings.repo_url)
-        if not linked and not any(_fills_history(result) for result in results):
-            return committed
-        return renderer_for(
-            project,
-            catalogs=catalogs,
-            source_ref=_commit(settings.root) if linked else "HEAD",
-            symbol_lines=project.sources.lines if linked else no_lines,
-            environment=committed.inputs.environment,
-            histories=histories(settings, catalogs),
-        )
 
     def _publish(
         self, result: PageResult, files: Files, config: MkDocsConfig, pages: Mapping[str, str]
@@ -177,7 +157,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
             path = catalog_json_path(result.page, name)
             inputs = self._site_renderer.inputs
             data = catalog_as_json(inputs, name, self._shown.get(name, ()))
-            data = with_history(data, (inputs.histories or {}).get(name))
+            data = with_history(data, self._histories.get(name))
             data = with_urls(data, self._require_settings().site_url, pages)
             document = published_document(data, path)
             text = json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
@@ -276,32 +256,3 @@ def _read(file: File, settings: Settings) -> str:
     path = Path(file.abs_src_path or "")
     shown = settings.relative(path)
     return read_text(path, shown, error=TemplateError, encoding="utf-8-sig", newline="", within=settings.root)
-
-
-def _commit(root: Path) -> str:
-    """The commit being built, for source links; `HEAD` outside a git checkout."""
-    try:
-        done = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=False, timeout=10
-        )
-    except OSError:
-        return "HEAD"
-    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "HEAD"
-
-
-def _site_text(
-    site: Renderer, committed: Renderer, result: PageResult, pages: Mapping[str, str], linked: bool
-) -> str:
-    """The page as the site shows it: rendered again only where the site differs from what is committed (the
-    changelog, source links), or where a hand edit is to be overwritten on the site."""
-    if (site is not committed and (linked or _fills_history(result))) or _hand_edited(result):
-        return site.render_page(pages[result.page], page=result.page, force=True).text
-    return result.text
-
-
-def _fills_history(result: PageResult) -> bool:
-    return any(region.name == CHANGELOG_REGION for region in result.regions)
-
-
-def _hand_edited(result: PageResult) -> bool:
-    return any(region.state == "hand-edited" for region in result.regions)

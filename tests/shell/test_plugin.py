@@ -15,7 +15,8 @@ from mkdocs.exceptions import Abort
 
 from generator.core.settings import load_settings
 from generator.core.symbols import SourceFiles
-from generator.shell.plugin import DocgenPlugin, _commit, watched_paths
+from generator.shell.plugin import DocgenPlugin, watched_paths
+from generator.shell.site_pages import _commit
 from tests.test_site import copy_site
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from generator.core.errors import ConfigError
 from generator.core.evidence import Evidence, source_fingerprints
 from generator.core.models import Catalog, ErrorsCatalog
+from generator.core.notes import Notes
 from generator.core.project import Project, load_project
 from generator.core.records import record
 from generator.core.settings import Settings
@@ -56,13 +57,21 @@ def run_probe(settings: Settings, args: argparse.Namespace, *, date: str) -> int
     project = load_project(settings, site=False)
     catalogs = project.catalogs()
     names = _probe_catalogs(project, catalogs, args.catalog)
-    _check_target(args, settings)
+    targets = {name: _target(args, settings, project.notes[name]) for name in names}
     skipped = skipped_runners(args)
     found = runners(skipped)  # a client that cannot run stops probe here, before anything runs
     extraction = _marked_sources(project)
     done = [
         _probe_catalog(
-            settings, args, project, catalogs[name], extraction, date=date, found=found, skipped=skipped
+            settings,
+            args,
+            project,
+            catalogs[name],
+            targets[name],
+            extraction,
+            date=date,
+            found=found,
+            skipped=skipped,
         )
         for name in names
     ]
@@ -73,14 +82,14 @@ def run_probe(settings: Settings, args: argparse.Namespace, *, date: str) -> int
     return _closing(args, done, skipped)
 
 
-def _check_target(args: argparse.Namespace, settings: Settings) -> None:
-    """Refuse an `--app` that does not import, or an `--url` that is not http(s) or that nothing answers at,
-    before asking what this machine lacks: a mistake in the command is the one to hear first."""
+def _target(args: argparse.Namespace, settings: Settings, notes: Notes) -> replay.Target:
+    """The server a catalog's examples go to, made before asking what this machine lacks, so that an `--app`
+    that does not import, or an `--url` that is not http(s) or that nothing answers at, is heard first."""
     if args.app:
-        replay.load_app(args.app, settings.root)
-    else:
-        replay.url_target(args.url)
-        require_reachable(args.url)
+        return replay.app_target(args.app, settings.root, endpoint_of(notes))
+    target = replay.url_target(args.url)
+    require_reachable(args.url)
+    return target
 
 
 def skipped_runners(args: argparse.Namespace) -> list[str]:
@@ -95,6 +104,7 @@ def _probe_catalog(
     args: argparse.Namespace,
     project: Project,
     catalog: Catalog,
+    target: replay.Target,
     extraction: Extraction,
     *,
     date: str,
@@ -104,8 +114,6 @@ def _probe_catalog(
     assert isinstance(catalog, ErrorsCatalog)  # _probe_catalogs gives errors catalogs only
     notes = project.notes[catalog.name]
     examples, endpoint = examples_of(catalog, notes), endpoint_of(notes)
-    app, url = args.app, args.url
-    target = replay.app_target(app, settings.root, endpoint) if app else replay.url_target(url)
     # Against --url the clients go first: the replay's rate-limit example spends the whole budget.
     previous = project.evidence.get(catalog.name)
     clients = _probe_clients(settings, args, examples, previous, endpoint, found) if found else ClientRun()

@@ -13,7 +13,7 @@ from typing import Any
 
 from generator.core.errors import DocgenError
 from generator.core.git_history import Version
-from generator.core.models import Json
+from generator.core.models import ErrorEntry, Json
 from generator.core.records import record
 from generator.core.yamlio import load_yaml
 
@@ -102,6 +102,11 @@ def entry_history(versions: Sequence[Version], relative: str) -> History:
         entry: tuple(e for found in reversed(groups) for e in found) for entry, groups in by_commit.items()
     }
     return History(events, tuple(unreadable))
+
+
+def entry_facts(entries: Sequence[ErrorEntry]) -> dict[str, Facts]:
+    """Error id -> what clients receive of it, from a catalog's typed entries."""
+    return {entry.id: {fact: getattr(entry, fact) for fact in FACTS} for entry in entries}
 
 
 def facts_of(data: bytes | None, display: str) -> dict[str, Facts]:

@@ -7,11 +7,11 @@ new error (additive) or a reworded message (editorial) needs no announcement bef
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
-from generator.core.changes import BREAKING, Facts, changes
+from generator.core.changes import BREAKING, changes, entry_facts
 from generator.core.findings import Finding, Kind
-from generator.core.models import ErrorEntry, entries_by_id
+from generator.core.models import entries_by_id
 from generator.core.project import Project
 from generator.kinds.errors.catalog import ErrorsExtraction
 
@@ -28,7 +28,7 @@ def contract_findings(project: Project, found: ErrorsExtraction, name: str) -> I
     before = entries_by_id(old.entries)
     sites = {e.id: site for e, site in zip(found.catalog.entries, found.sites, strict=True)}
     order = {entry.id: index for index, entry in enumerate(old.entries)}
-    found_changes = changes(facts(old.entries), facts(found.catalog.entries))
+    found_changes = changes(entry_facts(old.entries), entry_facts(found.catalog.entries))
     for change in sorted(found_changes, key=lambda change: order.get(change.entry, len(order))):
         if change.effect != BREAKING:
             continue
@@ -57,10 +57,3 @@ def contract_findings(project: Project, found: ErrorsExtraction, name: str) -> I
             new=str(change.after),
             breaking=True,
         )
-
-
-def facts(entries: Sequence[ErrorEntry]) -> dict[str, Facts]:
-    """Error id -> what clients receive of it, as `changes` compares them."""
-    return {
-        entry.id: {"code": entry.code, "status": entry.status, "message": entry.message} for entry in entries
-    }

@@ -15,6 +15,7 @@ import griffe
 
 from generator.core import kinds
 from generator.core.catalog_config import CatalogConfig
+from generator.core.coverage import Coverage
 from generator.core.errors import ConfigError
 from generator.core.models import Catalog
 from generator.core.project import Project
@@ -100,3 +101,20 @@ def notices(project: Project, name: str, result: KindResult) -> Iterator[str]:
     kind = kinds.kind_of(result.catalog.kind)
     if isinstance(kind, ReportingKind):
         yield from kind.notices(project, name, result)
+
+
+@runtime_checkable
+class CoveringKind(Protocol):
+    """A catalog kind whose catalogs are made of sites read from the source, which can say how many of
+    them it read in full."""
+
+    def coverage(self, result: KindResult) -> Coverage:
+        """How many sites catalog `result` has, how many have every field resolved, and why the others
+        do not."""
+        ...
+
+
+def coverage_line(result: KindResult) -> str | None:
+    """The coverage line `docgen extract` ends a catalog's output with; None for a kind without sites."""
+    kind = kinds.kind_of(result.catalog.kind)
+    return kind.coverage(result).line() if isinstance(kind, CoveringKind) else None

@@ -16,6 +16,7 @@ import griffe
 from generator.core.errors import ConfigError
 from generator.core.records import record
 from generator.core.settings import relative_path
+from generator.core.settings_checks import source_path
 from generator.extract.modules import SourceModules
 
 
@@ -26,11 +27,15 @@ class SourceLocation:
     search_path: Path
     package: str
     module: str
+    whole: bool = False
+    """Whether the source names a package (a folder, or a dotted package): then every module of it is read,
+    not only the modules its `__init__.py` imports."""
 
 
 def locate(root: Path, source: str, *, display: str = "mkdocs.yml") -> SourceLocation:
-    """Turn a path such as `backend/app/mcp_server.py` into (search path, top package, module)."""
-    path = (root / source).resolve()
+    """Turn a path such as `backend/app/mcp_server.py`, a folder or a dotted package into (search path, top
+    package, module)."""
+    path = source_path(root, source).resolve()
     if not path.exists():
         raise ConfigError(f"the source {source} does not exist", file=display, hint="check 'source:'")
     if path.is_file() and path.suffix != ".py":
@@ -44,13 +49,17 @@ def locate(root: Path, source: str, *, display: str = "mkdocs.yml") -> SourceLoc
         folder = folder.parent
     if not parts:
         raise ConfigError(f"cannot tell the module of {source}", file=display)
-    return SourceLocation(search_path=folder, package=parts[0], module=".".join(parts))
+    return SourceLocation(folder, parts[0], ".".join(parts), whole=path.is_dir())
 
 
 def load_source(modules: SourceModules, location: SourceLocation, *, root: Path) -> griffe.Module:
-    """The configured module of `location` and the modules of its package it imports, read statically."""
+    """The configured module of `location` and the modules of its package it imports, read statically; for
+    a package, every module under its folder as well."""
     modules.add_search_path(location.search_path)
-    return modules.load_package_closure(location.module)
+    module = modules.load_package_closure(location.module)
+    if location.whole:
+        modules.load_tree(module)
+    return module
 
 
 class FunctionBodies(griffe.Extension):

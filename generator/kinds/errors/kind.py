@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
+from generator.core.coverage import Coverage
 from generator.core.kinds import Companion
 from generator.core.links import PLACES, LinkPlace
 from generator.core.models import Catalog, ErrorsCatalog
@@ -114,6 +115,12 @@ class ErrorsKind:
         from generator.kinds.errors.check import extract_notices  # noqa: PLC0415
 
         return extract_notices(project, name, result)
+
+    def coverage(self, result: KindResult) -> Coverage:
+        from generator.kinds.coverage import errors_coverage  # noqa: PLC0415
+
+        assert isinstance(result.catalog, ErrorsCatalog)  # the registry hands a kind its own catalogs
+        return errors_coverage(result.catalog)
 
     def findings(
         self, project: Project, extraction: Extraction, name: str, committed: CommittedCatalog

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
+from generator.core.coverage import Coverage
 from generator.core.kinds import Companion
 from generator.core.models import Catalog, RoutesCatalog
 from generator.core.schemas import validate
@@ -87,10 +88,19 @@ class RoutesKind:
         return extract_routes(run, name, config)
 
     def notices(self, project: Project, name: str, result: KindResult) -> Iterator[str]:
+        from generator.kinds.coverage import routes_without_status  # noqa: PLC0415
         from generator.kinds.notes_notices import notes_notices  # noqa: PLC0415
+        from generator.kinds.routes.catalog import RoutesExtraction  # noqa: PLC0415
 
-        assert isinstance(result.catalog, RoutesCatalog)
-        return notes_notices(project.notes[name], result.catalog)
+        assert isinstance(result, RoutesExtraction)  # the registry hands a kind its own results
+        yield from notes_notices(project.notes[name], result.catalog)
+        yield from routes_without_status(result.catalog, result.sites)
+
+    def coverage(self, result: KindResult) -> Coverage:
+        from generator.kinds.coverage import routes_coverage  # noqa: PLC0415
+
+        assert isinstance(result.catalog, RoutesCatalog)  # the registry hands a kind its own catalogs
+        return routes_coverage(result.catalog)
 
     def findings(
         self, project: Project, extraction: Extraction, name: str, committed: CommittedCatalog

@@ -7,6 +7,8 @@ counts once under its reason, so the line says what an editor still has to state
 - `dynamic status`, `dynamic code`, `dynamic data`: a value known only when the server runs;
 - `no status`: a site without a status where the catalog's other sites have one (a status a handler or
   middleware docgen does not read gives), or a routes catalog's raise whose status cannot be told;
+- `no message`: an errors catalog's entry whose message is empty (the call gives none, and neither its
+  class nor its framework has one);
 - `message template`: a message that a value known only at run time completes (`No item has the id
   {item_id}`), documented as a template.
 """
@@ -21,6 +23,7 @@ from generator.core.records import record
 
 TEMPLATE = "message template"
 NO_STATUS = "no status"
+NO_MESSAGE = "no message"
 
 
 @record

@@ -76,14 +76,23 @@ class ExtractRun:
         return load_source(self.modules, location, root=self.root), self.bodies
 
     def program(self, config: CatalogConfig) -> Program:
-        """The modules of the configured source's package that it imports, transitively, as a program to
-        follow calls in."""
+        """The modules of the configured source's package that it imports, transitively (for a source that
+        names a whole package, every module of it), as a program to follow calls in."""
         module = self.module(config)[0]
-        return Program(imported_modules(self.modules, module, self.bodies), self.bodies, self.files)
+        found = imported_modules(self.modules, module, self.bodies)
+        if locate(self.root, config.source).whole:  # a whole package: every module of it, imported or not
+            found = sorted(
+                {m.path: m for m in [*found, *self.modules.inside(module.path)]}.values(), key=_path
+            )
+        return Program(found, self.bodies, self.files)
 
     def trees(self) -> dict[bytes, ast.Module]:
         """Every module tree griffe parsed in this run, by the bytes it was parsed from."""
         return dict(self.bodies.trees)
+
+
+def _path(module: griffe.Module) -> str:
+    return module.path
 
 
 @runtime_checkable

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from generator.core.coverage import NO_STATUS, TEMPLATE, Coverage, coverage_of, is_template
+from generator.core.coverage import NO_MESSAGE, NO_STATUS, TEMPLATE, Coverage, coverage_of, is_template
 from generator.core.models import ErrorEntry, ErrorsCatalog, RouteError, RoutesCatalog
 
 
@@ -20,7 +20,9 @@ def _entry_reasons(entry: ErrorEntry, *, with_status: bool) -> Iterator[str]:
     yield from (f"dynamic {field}" for field in entry.dynamic)
     if with_status and entry.status is None and "status" not in entry.dynamic:
         yield NO_STATUS
-    if is_template(entry.message):
+    if not entry.message:
+        yield NO_MESSAGE
+    elif is_template(entry.message):
         yield TEMPLATE
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
 from generator.core.coverage import Coverage
+from generator.core.framework_config import framework_name
 from generator.core.kinds import Companion
 from generator.core.links import PLACES, LinkPlace
 from generator.core.models import Catalog, ErrorsCatalog
@@ -59,7 +60,8 @@ class ErrorsKind:
 
     name = "errors"
     keys = frozenset(
-        {"constructors", "functions", "arguments", "publish_conditions", "public_constants", "links"}
+        {"constructors", "functions", "arguments", "framework", "publish_conditions", "public_constants"}
+        | {"links"}
     )
     companions: frozenset[Companion] = frozenset({"notes", "evidence"})
     notes_regions = frozenset({"error-table", "error-examples", "spec-differences"})
@@ -74,7 +76,11 @@ class ErrorsKind:
         check: Validator,
         root: Path,
     ) -> CatalogConfig:
-        names, own = constructor_maps(raw.get("constructors"), (*path, "constructors"), check)
+        framework = framework_name(raw, path, check, required=False)
+        names: tuple[str, ...] = ()
+        own: dict[str, dict[str, Any]] = {}
+        if not framework or "constructors" in raw:  # a framework's errors are constructors by themselves
+            names, own = constructor_maps(raw.get("constructors"), (*path, "constructors"), check)
         arguments: dict[str, Any] = {}
         if "arguments" in raw or len(own) < len(names):
             roles = (*path, "arguments")
@@ -96,6 +102,7 @@ class ErrorsKind:
                 raw.get("public_constants", []), (*path, "public_constants"), required=False
             ),
             links=link_place(raw["links"], (*path, "links"), check) if "links" in raw else None,
+            framework=framework,
         )
 
     def parse(self, loaded: LoadedYaml) -> ErrorsCatalog:

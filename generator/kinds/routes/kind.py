@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
 from generator.core.coverage import Coverage
+from generator.core.framework_config import framework_name
 from generator.core.kinds import Companion
 from generator.core.models import Catalog, RoutesCatalog
 from generator.core.schemas import validate
-from generator.core.settings import FRAMEWORKS
 from generator.core.settings_checks import Validator
 from generator.core.yamlio import LoadedYaml
 
@@ -46,11 +46,7 @@ class RoutesKind:
         check: Validator,
         root: Path,
     ) -> CatalogConfig:
-        framework = raw.get("framework")
-        if not (isinstance(framework, str) and FRAMEWORKS.known(framework)):
-            hint = f"known frameworks: {', '.join(FRAMEWORKS.names())}"
-            message = f"expected the application's web framework, got {framework!r}"
-            check.fail((*path, "framework"), message, hint)
+        framework = framework_name(raw, path, check, required=False)
         openapi = raw.get("openapi")
         if openapi is not None and not (isinstance(openapi, str) and openapi):
             check.fail((*path, "openapi"), f"expected the path of an OpenAPI JSON document, got {openapi!r}")
@@ -66,10 +62,11 @@ class RoutesKind:
             name,
             "routes",
             source,
-            framework=str(framework or ""),
+            framework=framework,
             openapi=openapi,
             app=app,
             config_file=check.loaded.file,
+            lines={"source": check.loaded.line_of((*path, "source"))},
         )
 
     def parse(self, loaded: LoadedYaml) -> RoutesCatalog:

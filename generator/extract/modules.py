@@ -100,29 +100,6 @@ class SourceModules:
                 self.module_of(target)
         return module
 
-    def load_tree(self, package: griffe.Module) -> None:
-        """Read every module under the folder of `package` (a source that names a whole package): its classes
-        and functions can then be named by dotted path, and its subclasses of a constructor are found
-        wherever they are defined. Subfolders without `__init__.py` are not modules of it."""
-        folder = _filepath(package).parent
-        if _filepath(package).name != "__init__.py":
-            return
-        files = sorted(
-            file
-            for file in folder.rglob("*.py")
-            if file.name != "__init__.py" and _in_package(file.parent, folder)
-        )
-        if len(files) > MAX_PACKAGE_MODULES:
-            raise SourceError(
-                f"the package {package.path} has {len(files):,} modules; docgen reads at most "
-                f"{MAX_PACKAGE_MODULES:,} of one package",
-                file=self.shown(package),
-                hint="point 'source:' at a subpackage or a module",
-            )
-        for file in files:
-            parts = file.relative_to(folder).with_suffix("").parts
-            self.module(".".join((package.path, *parts)))
-
     def inside(self, package: str) -> list[griffe.Module]:
         """Every module read so far that is `package` or lies under it, in reading order."""
         prefix = f"{package}."
@@ -288,17 +265,6 @@ class SourceModules:
 
 
 _INSIDE_HINT = "docgen reads source inside the project"
-MAX_PACKAGE_MODULES = 5000
-"""How many modules a source that names a whole package may have."""
-
-
-def _in_package(folder: Path, top: Path) -> bool:
-    """Whether every folder from `top` down to `folder` is a package (has an `__init__.py`)."""
-    while folder != top:
-        if not (folder / "__init__.py").exists():
-            return False
-        folder = folder.parent
-    return True
 
 
 def _file_for(folder: Path, parts: Sequence[str]) -> Path | None:

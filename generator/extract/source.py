@@ -13,7 +13,7 @@ from typing import Any
 
 import griffe
 
-from generator.core.errors import ConfigError
+from generator.core.errors import ConfigError, SourceError
 from generator.core.records import record
 from generator.core.settings import relative_path
 from generator.core.settings_checks import source_path
@@ -58,8 +58,45 @@ def load_source(modules: SourceModules, location: SourceLocation, *, root: Path)
     modules.add_search_path(location.search_path)
     module = modules.load_package_closure(location.module)
     if location.whole:
-        modules.load_tree(module)
+        load_tree(modules, module)
     return module
+
+
+MAX_PACKAGE_MODULES = 5000
+"""How many modules a source that names a whole package may have."""
+
+
+def load_tree(modules: SourceModules, package: griffe.Module) -> None:
+    """Read every module under the folder of `package` (a source that names a whole package): its classes
+    and functions can then be named by dotted path, and its subclasses of a constructor are found wherever
+    they are defined. Subfolders without `__init__.py` are not modules of it."""
+    init = package.filepath[0] if isinstance(package.filepath, list) else package.filepath
+    if init.name != "__init__.py":
+        return
+    folder = init.parent
+    files = sorted(
+        file
+        for file in folder.rglob("*.py")
+        if file.name != "__init__.py" and _in_package(file.parent, folder)
+    )
+    if len(files) > MAX_PACKAGE_MODULES:
+        raise SourceError(
+            f"the package {package.path} has {len(files):,} modules; docgen reads at most "
+            f"{MAX_PACKAGE_MODULES:,} of one package",
+            file=modules.shown(package),
+            hint="point 'source:' at a subpackage or a module",
+        )
+    for file in files:
+        modules.module(".".join((package.path, *file.relative_to(folder).with_suffix("").parts)))
+
+
+def _in_package(folder: Path, top: Path) -> bool:
+    """Whether every folder from `top` down to `folder` is a package (has an `__init__.py`)."""
+    while folder != top:
+        if not (folder / "__init__.py").exists():
+            return False
+        folder = folder.parent
+    return True
 
 
 class FunctionBodies(griffe.Extension):

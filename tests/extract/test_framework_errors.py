@@ -163,3 +163,15 @@ def test_an_application_that_imports_two_frameworks_is_a_located_error_naming_bo
         "fastapi (imported at market/web.py:3); carts (imported at market/api/carts.py:3)"
     )
     assert caught.value.line == 30
+
+
+def test_a_function_that_reaches_none_of_the_frameworks_errors_is_a_located_error(project: Path) -> None:
+    added = "market.web.empty_cart, market.api.carts.add_item]"
+    edit(project / "mkdocs.yml", "market.web.empty_cart]", added)
+    with pytest.raises(ConfigError) as caught:
+        run_extract_in_memory(project)
+    assert caught.value.message == (
+        "'catalogs.market-web-errors.functions': the function 'market.api.carts.add_item' reaches no call of "
+        "the framework's errors"
+    )
+    assert caught.value.line == 26

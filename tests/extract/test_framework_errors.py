@@ -7,17 +7,20 @@ run in process with FastAPI's test client (the tests may import the fixtures; ex
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from openapi_spec_validator import validate
 
 from generator.core.errors import ConfigError
 from generator.core.settings import CatalogConfig
 from generator.extract import detect
 from generator.extract.kind_stage import ExtractRun
+from generator.frameworks.fastapi.openapi import with_error_responses
 from generator.kinds.errors.catalog import ErrorsExtraction
 from generator.kinds.routes.catalog import RoutesExtraction
 from generator.shell.cli import main
@@ -70,6 +73,21 @@ def test_the_market_catalog_says_what_the_application_answers(project: Path, mar
     market_app.LOCKED.add(1)
     answers = [client.get("/carts/-1"), client.get("/carts/7"), client.delete("/carts/1")]
     assert [(a.status_code, a.json()["detail"]) for a in answers] == [(s, m) for s, m, _ in found]
+
+
+def test_the_fragment_merged_into_the_market_app_is_its_committed_document(
+    project: Path, market_app: ModuleType
+) -> None:
+    from fastapi.testclient import TestClient
+
+    assert main(["-f", str(project / "mkdocs.yml"), "extract"]) == 0
+    fragment = json.loads((project / "data" / "market-routes.openapi.json").read_text(encoding="utf-8"))
+    with_error_responses(market_app.app, fragment)
+    document = TestClient(market_app.app).get("/openapi.json").json()
+    validate(document)
+    assert document == json.loads((MARKET / "openapi.json").read_text(encoding="utf-8"))
+    responses = document["paths"]["/carts/{cart_id}"]["delete"]["responses"]
+    assert sorted(responses) == ["200", "400", "404", "422", "423"]
 
 
 def test_the_shop_catalog_takes_statuses_and_details_from_the_handlers(tmp_path: Path) -> None:
@@ -174,4 +192,4 @@ def test_a_function_that_reaches_none_of_the_frameworks_errors_is_a_located_erro
         "'catalogs.market-web-errors.functions': the function 'market.api.carts.add_item' reaches no call of "
         "the framework's errors"
     )
-    assert caught.value.line == 26
+    assert caught.value.line == 27

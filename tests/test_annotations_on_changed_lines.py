@@ -88,7 +88,7 @@ def test_annotations_stand_only_on_the_changed_line(
     report = log[log.index("::stop-commands::") :]
     _code, text = _check(changed, capsys, "--base", "HEAD")
     assert report.splitlines()[1:-1] == text.splitlines()  # the whole text report, every finding in it
-    for region, region_line in {"page-header": 36, "error-table": 46, "error-examples": 165}.items():
+    for region, region_line in {"page-header": 40, "error-table": 50, "error-examples": 169}.items():
         assert f"      {PAGE}:{region_line}: page-stale: {region}:" in report
     assert f"      {SERVER}:231: verification-stale: backend/app/mcp_server.py:_handle" in report
     assert "      data/mcp-errors.evidence.yaml:390: evidence-mismatch: method-not-found" in report

@@ -86,7 +86,7 @@ def test_the_github_check_of_a_twelve_finding_change(
         "docgen check: 3 of 13 finding(s) not annotated, as neither they nor their cause are on a line "
         "changed since main; the report below lists every finding"
     ) in out.splitlines()
-    assert f"      {PAGE}:46: page-stale: error-table:" in out
+    assert f"      {PAGE}:50: page-stale: error-table:" in out
     assert f"{SERVER}:{method_line}: condition-changed: method-not-found:" in out
 
     # The job summary has the whole report, after what earlier steps wrote.
@@ -174,7 +174,7 @@ def test_verify_refuses_a_page_whose_table_disagrees_with_the_code(
     assert f"{PAGE}: " in err and "open finding(s) the page or its catalog still has:" in err
     call_line = _line_of(project, "status=410") - 1  # `return _rpc_error(`, above its arguments
     assert f"{SERVER}:{call_line}: status-changed: method-not-found:" in err
-    assert f"{PAGE}:46: page-stale: error-table:" in err
+    assert f"{PAGE}:50: page-stale: error-table:" in err
     assert f"or stamp anyway with `docgen verify --force {PAGE}`" in err
 
     # --force is for the rare case: it stamps, and still lists what was open.

@@ -1,9 +1,11 @@
 """The dependencies a FastAPI operation runs, as written: `Depends(f)` and `Security(f)` in a function's
-parameters (their defaults, or inside `Annotated[...]`) and in `dependencies=[...]` lists."""
+parameters (their defaults, or inside `Annotated[...]`, written inline or through a module-level alias such
+as `CurrentUser = Annotated[User, Depends(get_current_user)]`) and in `dependencies=[...]` lists."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 import griffe
 
@@ -22,11 +24,52 @@ def parameter_dependencies(program: Program, code: Code) -> list[Code]:
             parts.append(argument.annotation)
     found: list[Code] = []
     for part in parts:
-        for call in (n for n in ast.walk(part) if isinstance(n, ast.Call)):
-            dependency = depends_target(program, call, code.module)
+        for call, module in _calls(program, part, code.module, MAX_ALIAS_DEPTH):
+            dependency = depends_target(program, call, module)
             if dependency is not None and dependency not in found:
                 found.append(dependency)
     return found
+
+
+MAX_ALIAS_DEPTH = 4
+"""How many aliases deep an annotation is followed (`A = Annotated[B, ...]` with `B` itself an alias):
+applications write one, rarely two; a deeper chain is left where it stops."""
+
+
+def _calls(
+    program: Program, node: ast.expr, module: griffe.Module, depth: int
+) -> Iterator[tuple[ast.Call, griffe.Module]]:
+    """The calls written in `node`, and in the module-level aliases it names (an annotation `CurrentUser`
+    stands for the `Annotated[...]` it is assigned), each with the module its names are read in."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Call):
+            yield inner, module
+        elif isinstance(inner, ast.Name | ast.Attribute) and depth > 0:
+            alias = _alias_value(program, program.qualify(inner, module))
+            if alias is not None:
+                yield from _calls(program, alias[0], alias[1], depth - 1)
+
+
+def _alias_value(program: Program, path: str | None) -> tuple[ast.expr, griffe.Module] | None:
+    """The subscript a module-level name is assigned (`X = Annotated[...]`, or `X: TypeAlias =
+    Annotated[...]`), with its module; None for any other name."""
+    attribute = program.objects.get(path) if path else None
+    module = attribute.parent if isinstance(attribute, griffe.Attribute) else None
+    if attribute is None or not isinstance(module, griffe.Module):
+        return None
+    tree = program.trees.modules.get(module.path)
+    for statement in tree.body if tree is not None else ():
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        else:
+            continue
+        if isinstance(value, ast.Subscript) and any(
+            isinstance(t, ast.Name) and t.id == attribute.name for t in targets
+        ):
+            return value, module
+    return None
 
 
 def depends_target(program: Program, call: ast.Call, module: griffe.Module) -> Code | None:

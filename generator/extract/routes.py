@@ -21,7 +21,8 @@ from generator.core.errors import ConfigError
 from generator.core.records import record
 from generator.core.settings import FRAMEWORKS
 from generator.extract.program import Code, Program
-from generator.extract.resolve import Resolver
+from generator.extract.resolve import Assumed, Resolver
+from generator.extract.route_paths import Unread
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -38,6 +39,13 @@ class Endpoint:
     file: str
     line: int
     """The line of the route's decorator (or registration call): where findings about it point."""
+    assumed: tuple[Assumed, ...] = ()
+    """Values the path takes on trust (a settings default, a value the configuration states)."""
+    unread: tuple[Unread, ...] = ()
+    """Parts of the path that cannot be read statically (kept in it as the expression in braces)."""
+    condition: str | None = None
+    """The condition the route, or a router on its way, is registered under (`settings.ENVIRONMENT ==
+    "local"`), as written; None when it always is."""
 
 
 @record

@@ -11,7 +11,7 @@ from generator.core.models import ErrorsCatalog, Json, Source
 from generator.core.records import record
 from generator.extract.identity import LikelySuccessor, assign_ids
 from generator.extract.kind_stage import ExtractRun
-from generator.extract.resolve import module_constants
+from generator.extract.module_constants import module_constants
 from generator.extract.sites import (
     ErrorSite,
     cited_sources,

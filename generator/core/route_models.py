@@ -50,6 +50,31 @@ class RouteError:
 
 
 @record
+class PathValue:
+    """A value an operation's path takes on trust: the expression as the source writes it, the value, and
+    where it comes from (`default of app.core.config.Settings.API_V1_STR`: the environment may override
+    it; `stated in mkdocs.yml`)."""
+
+    expression: str
+    value: Json
+    source: str
+
+    def as_data(self) -> dict[str, Json]:
+        return {"expression": self.expression, "value": self.value, "source": self.source}
+
+
+@record
+class UnreadValue:
+    """A part of an operation's path that cannot be read statically (kept in the path in braces)."""
+
+    expression: str
+    reason: str
+
+    def as_data(self) -> dict[str, Json]:
+        return {"expression": self.expression, "reason": self.reason}
+
+
+@record
 class Operation:
     """One HTTP operation and the errors it can answer with, each with the functions that lead to it."""
 
@@ -60,16 +85,22 @@ class Operation:
     dependencies: tuple[str, ...]
     errors: tuple[tuple[str, tuple[str, ...]], ...]
     """(error id, the functions from the route's to the raise), in the order the code reaches them."""
+    condition: str | None = None
+    """The condition the operation is registered under (`settings.ENVIRONMENT == 'local'`)."""
+    assumed: tuple[PathValue, ...] = ()
+    unresolved: tuple[UnreadValue, ...] = ()
 
     def as_data(self) -> dict[str, Json]:
-        return {
-            "method": self.method,
-            "path": self.path,
-            "function": self.function,
-            "file": self.file,
-            "dependencies": list(self.dependencies),
-            "errors": [{"id": error, "via": list(via)} for error, via in self.errors],
-        }
+        data: dict[str, Json] = {"method": self.method, "path": self.path}
+        if self.condition is not None:
+            data["condition"] = self.condition
+        data.update(function=self.function, file=self.file, dependencies=list(self.dependencies))
+        if self.assumed:
+            data["assumed"] = [value.as_data() for value in self.assumed]
+        if self.unresolved:
+            data["unresolved"] = [value.as_data() for value in self.unresolved]
+        data["errors"] = [{"id": error, "via": list(via)} for error, via in self.errors]
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Operation:
@@ -80,6 +111,9 @@ class Operation:
             file=data["file"],
             dependencies=tuple(data["dependencies"]),
             errors=tuple((error["id"], tuple(error["via"])) for error in data["errors"]),
+            condition=data.get("condition"),
+            assumed=tuple(PathValue(**value) for value in data.get("assumed", ())),
+            unresolved=tuple(UnreadValue(**value) for value in data.get("unresolved", ())),
         )
 
 

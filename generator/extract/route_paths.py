@@ -42,6 +42,13 @@ class PathText:
 
 def path_text(node: ast.expr, module: griffe.Module, resolver: Resolver, file: str) -> PathText:
     """The path `node` (written in `module`, whose file is `file`) states."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # each side read on its own
+        left, right = (
+            path_text(node.left, module, resolver, file),
+            path_text(node.right, module, resolver, file),
+        )
+        if left.unread or right.unread:
+            return joined(left, right)
     parts = node.values if isinstance(node, ast.JoinedStr) else [node]
     read = []
     for part in parts:

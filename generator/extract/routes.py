@@ -45,7 +45,7 @@ class Endpoint:
     """Parts of the path that cannot be read statically (kept in it as the expression in braces)."""
     condition: str | None = None
     """The condition the route, or a router on its way, is registered under (`settings.ENVIRONMENT ==
-    "local"`), as written; None when it always is."""
+    'local'`), as Python spells the expression back; None when it always is."""
 
 
 @record

@@ -53,3 +53,153 @@ def test_dependencies_behind_module_level_annotated_aliases(tmp_path: Path) -> N
     found = catalog(tmp_path, main, files={"api/deps.py": deps})
     reached = [(503, "The database is down"), (401, "Not authenticated")]
     assert responses(found) == {("get", "/admin"): reached, ("get", "/me"): reached, ("get", "/plain"): []}
+
+
+CONFIG = """\
+    from pydantic import Field
+    from pydantic_settings import BaseSettings
+
+
+    class Base(BaseSettings):
+        API_V1_STR: str = "/api/v1"
+
+
+    class Settings(Base):
+        ENVIRONMENT: str = "local"
+        ITEMS: str = Field(default="/items")
+        TEAM: str = Field("/teams")
+        LEGACY: str = "/old"
+        SECRET_PREFIX: str
+        RETRY_AFTER: int = 503
+
+
+    settings = Settings(LEGACY="/legacy")
+    """
+
+
+def test_prefixes_and_statuses_from_a_settings_instance_are_its_class_defaults(tmp_path: Path) -> None:
+    main = """\
+    from fastapi import APIRouter, FastAPI, HTTPException
+
+    from api.config import settings
+
+    app = FastAPI()
+    router = APIRouter(prefix=settings.ITEMS)
+
+
+    @router.get("/{item_id}")
+    def item(item_id: int):
+        raise HTTPException(settings.RETRY_AFTER, "Try again later")
+
+
+    @app.get(f"{settings.API_V1_STR}{settings.TEAM}")
+    def teams(): ...
+
+
+    @app.get(settings.LEGACY + "/x")
+    def legacy(): ...
+
+
+    app.include_router(router, prefix=settings.API_V1_STR)
+    """
+    found = catalog(tmp_path, main, files={"api/config.py": CONFIG})
+    assumed = {o.path: [a.as_data() for a in o.assumed] for o in found.operations}
+    api = {
+        "expression": "settings.API_V1_STR",
+        "value": "/api/v1",
+        "source": "default of api.config.Base.API_V1_STR",
+    }
+    assert assumed == {
+        "/api/v1/items/{item_id}": [
+            api,
+            {
+                "expression": "settings.ITEMS",
+                "value": "/items",
+                "source": "default of api.config.Settings.ITEMS",
+            },
+        ],
+        "/api/v1/teams": [
+            api,
+            {
+                "expression": "settings.TEAM",
+                "value": "/teams",
+                "source": "default of api.config.Settings.TEAM",
+            },
+        ],
+        "/legacy/x": [],  # the keyword the instance is made with is the code's own value
+    }
+    assert all(not o.unresolved for o in found.operations)
+    assert responses(found)[("get", "/api/v1/items/{item_id}")] == [(503, "Try again later")]
+
+
+def test_a_setting_without_a_default_is_unresolved_until_the_configuration_states_it(tmp_path: Path) -> None:
+    main = """\
+    from fastapi import FastAPI, HTTPException
+
+    from api.config import settings
+
+    app = FastAPI()
+
+
+    @app.get(settings.SECRET_PREFIX + "/x")
+    def hidden():
+        raise HTTPException(404, "Nothing here")
+    """
+    found = catalog(tmp_path, main, files={"api/config.py": CONFIG})
+    (operation,) = found.operations
+    assert operation.path == "{settings.SECRET_PREFIX}/x"
+    assert [u.as_data() for u in operation.unresolved] == [
+        {
+            "expression": "settings.SECRET_PREFIX",
+            "reason": "api.config.Settings.SECRET_PREFIX has no default: only the environment gives it",
+        }
+    ]
+    stated = """\
+          run_time_values:
+            - {expression: settings.SECRET_PREFIX, value: /hidden, because: the deployment sets it}
+"""
+    found = catalog(tmp_path / "stated", main, files={"api/config.py": CONFIG}, extra=stated)
+    (operation,) = found.operations
+    assert (operation.path, operation.unresolved) == ("/hidden/x", ())
+    assert [a.as_data() for a in operation.assumed] == [
+        {"expression": "settings.SECRET_PREFIX", "value": "/hidden", "source": "stated in mkdocs.yml"}
+    ]
+
+
+def test_routers_included_under_a_condition_are_kept_with_it(tmp_path: Path) -> None:
+    main = """\
+    from fastapi import APIRouter, FastAPI
+
+    from api.config import settings
+
+    app = FastAPI()
+    private = APIRouter(prefix="/private")
+    debug = APIRouter(prefix="/debug")
+    public = APIRouter(prefix="/public")
+
+
+    @private.post("/users")
+    def create_user(): ...
+
+
+    @debug.get("/state")
+    def state(): ...
+
+
+    @public.get("/about")
+    def about(): ...
+
+
+    if settings.ENVIRONMENT == "local":
+        app.include_router(private)
+        if settings.LEGACY:
+            app.include_router(debug)
+    else:
+        app.include_router(public)
+    """
+    found = catalog(tmp_path, main, files={"api/config.py": CONFIG})
+    assert {o.path: o.condition for o in found.operations} == {
+        "/debug/state": "settings.ENVIRONMENT == 'local' and settings.LEGACY",
+        "/private/users": "settings.ENVIRONMENT == 'local'",
+        "/public/about": "not (settings.ENVIRONMENT == 'local')",
+    }

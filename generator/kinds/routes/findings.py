@@ -34,6 +34,18 @@ def routes_findings(
     lines = {(line.method, line.path): line for line in found.lines}
     if committed is not None and isinstance(committed.catalog, RoutesCatalog):
         yield from _RoutesDrift(committed, fresh, lines, found.sites).findings()
+    config_file = project.settings.catalogs[name].config_file
+    for method, path, expression, reason, file, line in found.unread:
+        yield Finding(
+            Kind.RUN_TIME_VALUE_UNSTATED,
+            file,
+            line,
+            expression,
+            f"{method.upper()} {path}: the path uses `{expression}`, which cannot be read statically "
+            f"({reason}); the OpenAPI fragment leaves the operation out",
+            f"state its value in {config_file}, catalog {name}, `run_time_values: [{{expression: "
+            f"{expression}, value: ...}}]`",
+        )
     fragment = project.settings.relative(project.settings.fragment_path(name))
     if project.fragments.get(name) != extraction.outputs[fragment]:
         message = "the OpenAPI fragment is out of date" if project.fragments.get(name) else "not written yet"

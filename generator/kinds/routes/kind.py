@@ -32,7 +32,7 @@ class RoutesKind:
     a committed OpenAPI document to compare."""
 
     name = "routes"
-    keys = frozenset({"framework", "app", "openapi"})
+    keys = frozenset({"framework", "app", "openapi", "run_time_values"})
     companions: frozenset[Companion] = frozenset({"notes", "openapi"})
     notes_regions = frozenset({"route-errors"})
 
@@ -69,6 +69,7 @@ class RoutesKind:
             openapi=openapi,
             app=app,
             config_file=check.loaded.file,
+            run_time_values=stated_values(raw.get("run_time_values"), (*path, "run_time_values"), check),
         )
 
     def parse(self, loaded: LoadedYaml) -> RoutesCatalog:
@@ -90,7 +91,12 @@ class RoutesKind:
         from generator.kinds.notes_notices import notes_notices  # noqa: PLC0415
 
         assert isinstance(result.catalog, RoutesCatalog)
-        return notes_notices(project.notes[name], result.catalog)
+        yield from notes_notices(project.notes[name], result.catalog)
+        for method, path, expression, reason, file, line in getattr(result, "unread", ()):
+            yield (
+                f"{file}:{line}: {method.upper()} {path} uses `{expression}`, which cannot be read "
+                f"statically ({reason}); state its value in the catalog's `run_time_values:` ({name})"
+            )
 
     def findings(
         self, project: Project, extraction: Extraction, name: str, committed: CommittedCatalog
@@ -141,3 +147,30 @@ class RoutesKind:
 
 
 KIND = RoutesKind()
+
+
+def stated_values(raw: Any, path: tuple[str | int, ...], check: Validator) -> tuple[tuple[str, Any], ...]:
+    """`run_time_values:`: a list of `{expression, value, because}`, as notes state a value set at run
+    time, each the value of an expression a route's path uses that docgen cannot read (`because` is for
+    reviewers)."""
+    if raw is None:
+        return ()
+    hint = "write a list of {expression: settings.API_V1_STR, value: /api/v1, because: ...}"
+    if not isinstance(raw, list):
+        check.fail(path, f"expected a list of stated values, got {raw!r}", hint)
+        return ()
+    found: list[tuple[str, Any]] = []
+    for index, item in enumerate(raw):
+        where = (*path, index)
+        if not isinstance(item, Mapping):
+            check.fail(where, f"expected a mapping, got {item!r}", hint)
+            continue
+        check.unknown_keys(item, {"expression", "value", "because"}, where)
+        expression, value = item.get("expression"), item.get("value")
+        if not (isinstance(expression, str) and expression):
+            check.fail((*where, "expression"), "expected the expression as the source writes it", hint)
+        elif not isinstance(value, str | int) or isinstance(value, bool):
+            check.fail((*where, "value"), f"expected a text or an integer, got {value!r}", hint)
+        else:
+            found.append((expression, value))
+    return tuple(found)

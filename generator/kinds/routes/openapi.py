@@ -2,7 +2,8 @@
 (`<name>.openapi.json`), and the statuses a committed document lists, which check holds against the code.
 
 The fragment is a complete OpenAPI 3.1 document holding only paths, their path parameters and the error
-responses: each status an operation can answer with, each error at that status an example of its own (so
+responses (an operation whose path has a part docgen cannot read is left out, until the configuration
+states it): each status an operation can answer with, each error at that status an example of its own (so
 two 400s of one route stay apart), with the body the framework writes (its body key holding the detail) and
 the editors' cause and action as the example's description. Same catalog and notes, same bytes. An
 application merges it into its own document through its framework (`generator/frameworks/`); the project
@@ -29,6 +30,8 @@ def error_fragment(catalog: RoutesCatalog, notes: Notes) -> dict[str, Json]:
     errors = {error.id: error for error in catalog.errors}
     paths: dict[str, dict[str, Json]] = {}
     for operation in catalog.operations:
+        if operation.unresolved:
+            continue  # its path is not known: a part in braces would read as a made-up path parameter
         responses: dict[str, dict[str, Any]] = {}
         for error_id, _via in operation.errors:
             error = errors[error_id]

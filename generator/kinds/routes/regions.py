@@ -38,6 +38,8 @@ class RouteRow:
     """`<route_anchor>-<id>`, the row's link target."""
     first: bool
     """Whether this is the operation's first row."""
+    condition: str | None = None
+    """The condition the operation is registered under, as written; None when it always is."""
 
     def __getattr__(self, name: str) -> Any:
         # Reached only for a name the row itself lacks: the error's fields, as its template reads them.
@@ -77,6 +79,7 @@ def route_errors(inputs: RenderInputs, region: Region, page: str, context: Conte
                     route,
                     anchor,
                     index == 0,
+                    operation.condition,
                 )
             )
     openapi_file = posixpath.join(inputs.data_folder, f"{name}.openapi.json")

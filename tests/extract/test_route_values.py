@@ -203,3 +203,50 @@ def test_routers_included_under_a_condition_are_kept_with_it(tmp_path: Path) -> 
         "/private/users": "settings.ENVIRONMENT == 'local'",
         "/public/about": "not (settings.ENVIRONMENT == 'local')",
     }
+
+
+def test_a_starlette_application_declared_as_data(tmp_path: Path) -> None:
+    users = """\
+    from starlette.endpoints import HTTPEndpoint
+    from starlette.exceptions import HTTPException
+    from starlette.routing import Route, Router
+
+
+    class User(HTTPEndpoint):
+        async def get(self, request):
+            raise HTTPException(404, "No such user")
+
+        async def delete(self, request):
+            raise HTTPException(status_code=403)
+
+
+    routes = [Route("/{user_id:int}", User)]
+    admin = Router(routes=[Route("/stats", User, include_in_schema=False)])
+    """
+    main = """\
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.routing import Mount, Route
+
+    from api import users
+
+
+    async def health(request):
+        raise HTTPException(503)
+
+
+    app = Starlette(
+        routes=[
+            Route("/health", health, methods=["GET", "HEAD", "POST"]),
+            Mount("/users", routes=users.routes),
+            Mount("/admin", app=users.admin),
+        ]
+    )
+    """
+    found = catalog(tmp_path, main, files={"api/users.py": users})
+    assert responses(found) == {
+        ("get", "/health"): [(503, "Service Unavailable")],
+        ("post", "/health"): [(503, "Service Unavailable")],
+        ("get", "/users/{user_id}"): [(404, "No such user")],
+        ("delete", "/users/{user_id}"): [(403, "Forbidden")],
+    }

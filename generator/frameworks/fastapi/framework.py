@@ -3,7 +3,8 @@
 What FastAPI means by an HTTP error: `HTTPException(status_code, detail)` from `fastapi` or Starlette, a
 missing detail filled in with the status phrase, `{"detail": ...}` as the body on the wire, 422 answered
 for any request that fails validation, the constants of `fastapi.status` naming statuses. How it declares
-routes, dependencies and exception handlers is read by `routes`, `dependencies` and `handlers` beside this.
+routes, dependencies and exception handlers is read by `routes`, `dependencies` and `handlers` beside this;
+a Starlette application's routes, declared as data, by `starlette`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from generator.extract.routes import Endpoint, ExceptionArguments, Handler
 from generator.frameworks.fastapi.dependencies import parameter_dependencies
 from generator.frameworks.fastapi.handlers import registered_handlers
 from generator.frameworks.fastapi.routes import application_endpoints
+from generator.frameworks.fastapi.starlette import starlette_endpoints
 
 HTTP_EXCEPTION = ExceptionArguments(status=(0, "status_code"), detail=(1, "detail"))
 RESPONSE = ExceptionArguments(status=(1, "status_code"), detail=(0, "content"))
@@ -59,7 +61,8 @@ class FastAPIFramework:
         return phrase(status)
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
-        return application_endpoints(program, self.resolver, app)
+        starlette = starlette_endpoints(program, self.resolver, app)
+        return starlette if starlette is not None else application_endpoints(program, self.resolver, app)
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         return parameter_dependencies(program, code)

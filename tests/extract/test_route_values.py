@@ -226,17 +226,31 @@ def test_a_starlette_application_declared_as_data(tmp_path: Path) -> None:
     main = """\
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
+    from starlette.responses import JSONResponse
     from starlette.routing import Mount, Route
 
     from api import users
+
+
+    class Closed(Exception): ...
 
 
     async def health(request):
         raise HTTPException(503)
 
 
+    async def shop(request):
+        raise Closed()
+
+
+    async def closed(request, exc):
+        return JSONResponse({"message": "The shop is closed"}, status_code=423)
+
+
     app = Starlette(
+        exception_handlers={Closed: closed, 404: closed},
         routes=[
+            Route("/shop", shop),
             Route("/health", health, methods=["GET", "HEAD", "POST"]),
             Mount("/users", routes=users.routes),
             Mount("/admin", app=users.admin),
@@ -247,6 +261,8 @@ def test_a_starlette_application_declared_as_data(tmp_path: Path) -> None:
     assert responses(found) == {
         ("get", "/health"): [(503, "Service Unavailable")],
         ("post", "/health"): [(503, "Service Unavailable")],
+        ("get", "/shop"): [(423, "The shop is closed")],
         ("get", "/users/{user_id}"): [(404, "No such user")],
         ("delete", "/users/{user_id}"): [(403, "Forbidden")],
     }
+    assert {error.detail: error.body_key for error in found.errors}["The shop is closed"] == "message"

@@ -1,6 +1,7 @@
-"""FastAPI's exception handlers, read statically: `@app.exception_handler(X)` and
-`app.add_exception_handler(X, handler)`, and what each handler answers (`JSONResponse(status_code=...,
-content={...})`, or an `HTTPException` it raises in turn)."""
+"""FastAPI's exception handlers, read statically: `@app.exception_handler(X)`,
+`app.add_exception_handler(X, handler)` and `exception_handlers={X: handler}` given to the application
+(Starlette's or FastAPI's), and what each handler answers (`JSONResponse(status_code=..., content={...})`,
+or an `HTTPException` it raises in turn)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,8 @@ def _registrations(
             and decorator.func.attr == "exception_handler"
             and decorator.args
         ]
+    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+        return _constructor_handlers(program, module, statement.value)
     call = statement.value if isinstance(statement, ast.Expr) else None
     if (
         isinstance(call, ast.Call)
@@ -56,6 +59,22 @@ def _registrations(
         handler = program.function(program.qualify(call.args[1], module))
         return [(program.qualify(call.args[0], module), handler)]
     return []
+
+
+def _constructor_handlers(
+    program: Program, module: griffe.Module, call: ast.Call
+) -> list[tuple[str | None, griffe.Function | None]]:
+    """`Starlette(exception_handlers={NotFound: handler})` (or FastAPI's): each exception class given with
+    its handler. A status given as a key (`{404: handler}`) answers the framework's own HTTP exception of that
+    status, which a handler keyed by class cannot say: it is not read."""
+    given = next((k.value for k in call.keywords if k.arg == "exception_handlers"), None)
+    if not isinstance(given, ast.Dict):
+        return []
+    return [
+        (program.qualify(key, module), program.function(program.qualify(value, module)))
+        for key, value in zip(given.keys, given.values, strict=True)
+        if isinstance(key, ast.Name | ast.Attribute)
+    ]
 
 
 def _answer(program: Program, framework: Framework, handler: griffe.Function) -> Handler:

@@ -29,6 +29,7 @@ from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.responses import CallReader, Stated, argument
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
 from generator.extract.targets import final_target, instance_class
+from generator.extract.type_aliases import aliased_class
 from generator.extract.walk import CallWalk, Into
 
 
@@ -140,7 +141,8 @@ class RaiseFinder:
                 held = self.program.objects.get(self.program.qualify(made, code.module) or "")
                 return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
             named = names.class_of(made.id)  # `service = Service()`, `service: Service = inject(...)`
-            return self.program.klass(self.program.qualify(named, code.module)) if named is not None else None
+            path = self.program.qualify(named, code.module) if named is not None else None
+            return self.program.klass(path) or aliased_class(self.program, path)  # `service: ServiceDep`
         if not isinstance(made, ast.Call):
             return None
         return self.program.klass(self.program.qualify(made.func, code.module))

@@ -266,3 +266,37 @@ def test_a_starlette_application_declared_as_data(tmp_path: Path) -> None:
         ("delete", "/users/{user_id}"): [(403, "Forbidden")],
     }
     assert {error.detail: error.body_key for error in found.errors}["The shop is closed"] == "message"
+
+
+def test_methods_of_a_service_injected_through_an_alias_are_followed(tmp_path: Path) -> None:
+    deps = """\
+    from typing import Annotated
+
+    from fastapi import Depends, HTTPException
+
+
+    class UserService:
+        def get(self, user_id):
+            raise HTTPException(404, "No such user")
+
+
+    def get_user_service():
+        return UserService()
+
+
+    UserSvc = Annotated[UserService, Depends(get_user_service)]
+    """
+    main = """\
+    from fastapi import FastAPI
+
+    from api.deps import UserSvc
+
+    app = FastAPI()
+
+
+    @app.get("/users/{user_id}")
+    def read(user_id: int, users: UserSvc):
+        return users.get(user_id)
+    """
+    found = catalog(tmp_path, main, files={"api/deps.py": deps})
+    assert responses(found) == {("get", "/users/{user_id}"): [(404, "No such user")]}

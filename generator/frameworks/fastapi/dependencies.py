@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import griffe
 
 from generator.extract.program import Code, Program
+from generator.extract.type_aliases import alias_value
 
 DEPENDS = {"fastapi.Depends", "fastapi.Security", "fastapi.params.Depends", "fastapi.params.Security"}
 DEPENDS = DEPENDS | {"fastapi.param_functions.Depends", "fastapi.param_functions.Security"}
@@ -45,31 +46,9 @@ def _calls(
         if isinstance(inner, ast.Call):
             yield inner, module
         elif isinstance(inner, ast.Name | ast.Attribute) and depth > 0:
-            alias = _alias_value(program, program.qualify(inner, module))
+            alias = alias_value(program, program.qualify(inner, module))
             if alias is not None:
                 yield from _calls(program, alias[0], alias[1], depth - 1)
-
-
-def _alias_value(program: Program, path: str | None) -> tuple[ast.expr, griffe.Module] | None:
-    """The subscript a module-level name is assigned (`X = Annotated[...]`, or `X: TypeAlias =
-    Annotated[...]`), with its module; None for any other name."""
-    attribute = program.objects.get(path) if path else None
-    module = attribute.parent if isinstance(attribute, griffe.Attribute) else None
-    if attribute is None or not isinstance(module, griffe.Module):
-        return None
-    tree = program.trees.modules.get(module.path)
-    for statement in tree.body if tree is not None else ():
-        if isinstance(statement, ast.Assign):
-            targets, value = statement.targets, statement.value
-        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-            targets, value = [statement.target], statement.value
-        else:
-            continue
-        if isinstance(value, ast.Subscript) and any(
-            isinstance(t, ast.Name) and t.id == attribute.name for t in targets
-        ):
-            return value, module
-    return None
 
 
 def depends_target(program: Program, call: ast.Call, module: griffe.Module) -> Code | None:

@@ -22,6 +22,7 @@ import griffe
 
 from generator.core.records import record
 from generator.extract.calls import unparse
+from generator.extract.handled import handled_values
 from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
@@ -157,6 +158,9 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail = self._stated(call, code.module, path, ancestry, base)
+        if handler is not None and base is None:  # an exception of the application's own, and its handler
+            read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
+            status, detail = read[0] if read[0] is not None else status, read[1] or detail
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail

@@ -59,7 +59,13 @@ class Handler:
     """The detail, as text or a template with placeholders; None: the exception's own detail."""
     body_key: str
     """The key of the response body that holds the detail (the framework's own, unless the handler
-    writes another)."""
+    writes another; `error.message` for a detail nested in `{"error": {"message": ...}}`)."""
+    status_attribute: str | None = None
+    """The attribute of the exception the handler answers with as the status (`exc.status_code`), read
+    from the raised exception: the argument its constructor takes under that name, else its class's
+    attribute; None: the handler states the status, or takes the HTTP exception's own."""
+    detail_attribute: str | None = None
+    """The same for the detail (`exc.message`)."""
 
 
 @record

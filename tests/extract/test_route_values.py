@@ -5,7 +5,10 @@ included under a condition."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from generator.core.notes import Notes
+from generator.kinds.routes.openapi import error_fragment
 from tests.extract.test_route_styles import catalog, responses
 
 
@@ -300,3 +303,60 @@ def test_methods_of_a_service_injected_through_an_alias_are_followed(tmp_path: P
     """
     found = catalog(tmp_path, main, files={"api/deps.py": deps})
     assert responses(found) == {("get", "/users/{user_id}"): [(404, "No such user")]}
+
+
+def test_domain_errors_whose_handler_reads_their_attributes(tmp_path: Path) -> None:
+    errors = """\
+    class AppException(Exception):
+        message: str = "An error occurred"
+        code: str = "APP_ERROR"
+        status_code: int = 500
+
+        def __init__(self, message=None, code=None):
+            self.message = message or self.__class__.message
+            self.code = code or self.__class__.code
+
+
+    class NotFoundError(AppException):
+        message = "Resource not found"
+        code = "NOT_FOUND"
+        status_code = 404
+    """
+    main = """\
+    from fastapi import FastAPI, Request
+    from fastapi.responses import JSONResponse
+
+    from api.errors import AppException, NotFoundError
+
+    app = FastAPI()
+
+
+    @app.exception_handler(AppException)
+    async def app_error(request: Request, exc: AppException):
+        content = {"error": {"code": exc.code, "message": exc.message}}
+        return JSONResponse(status_code=exc.status_code, content=content)
+
+
+    @app.get("/a/{a_id}")
+    def read(a_id: int, kind: str):
+        if kind == "default":
+            raise NotFoundError()
+        if kind == "keyword":
+            raise NotFoundError(message="No such a")
+        raise NotFoundError(f"No a {a_id}")
+    """
+    found = catalog(tmp_path, main, files={"api/errors.py": errors})
+    assert responses(found) == {
+        ("get", "/a/{a_id}"): [(404, "Resource not found"), (404, "No such a"), (404, "No a {a_id}")]
+    }
+    assert {error.body_key for error in found.errors} == {"error.message"}
+    fragment = error_fragment(found, Notes("data/api.notes.yaml"))
+    response: Any = fragment["paths"]["/a/{a_id}"]["get"]["responses"]["404"]  # type: ignore[index,call-overload]
+    content = response["content"]["application/json"]
+    assert content["schema"] == {
+        "type": "object",
+        "required": ["error"],
+        "properties": {"error": {"type": "object", "required": ["message"], "properties": {"message": {}}}},
+    }
+    examples = [example["value"] for example in content["examples"].values()]
+    assert examples[0] == {"error": {"message": "Resource not found"}}

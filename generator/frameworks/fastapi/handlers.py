@@ -98,6 +98,7 @@ def _answer(program: Program, framework: Framework, handler: griffe.Function) ->
         content = (
             _argument(call, "content", 0) if isinstance(inner, ast.Return) else _argument(call, "detail", 1)
         )
+        content = _local_value(content, node) if isinstance(content, ast.Name) else content
         return _handler(
             program, framework, handler, exception, status_node, content, raised=isinstance(inner, ast.Raise)
         )
@@ -122,15 +123,69 @@ def _handler(
     )
     key, value = framework.body_key, content
     if not raised and isinstance(content, ast.Dict) and content.keys:
-        first = content.keys[0]
-        key = str(first.value) if isinstance(first, ast.Constant) else key
-        value = content.values[0]
+        nested, value = _body_detail(content)
+        key = nested or key
     detail = (
         None
-        if value is None or _on_exception(value, exception)
+        if value is None or _on_exception(value, exception) or _attribute_of(value, exception)
         else detail_text(value, module, framework.resolver, framework.default_detail("", status))
     )
-    return Handler(handler, status, detail, key)
+    status_attribute = _attribute_of(status_node, exception)
+    detail_attribute = _attribute_of(value, exception) if value is not None else None
+    return Handler(handler, status, detail, key, status_attribute, detail_attribute)
+
+
+def _body_detail(content: ast.Dict) -> tuple[str | None, ast.expr]:
+    """The key (dotted when nested) and value of the detail a handler's body holds: the first key's
+    value, or in a nested object (`{"error": {"code": ..., "message": exc.message}}`) its `message` or
+    `detail`, else its first value."""
+    keys: list[str] = []
+    node: ast.expr = content
+    while isinstance(node, ast.Dict) and node.keys and len(keys) < _MAX_NESTING:
+        named = {
+            k.value: v for k, v in zip(node.keys, node.values, strict=True) if isinstance(k, ast.Constant)
+        }
+        chosen = next((name for name in ("message", "detail") if name in named), None) if keys else None
+        first = node.keys[0]
+        name = chosen or (str(first.value) if isinstance(first, ast.Constant) else "")
+        if not name:
+            break
+        keys.append(str(name))
+        node = named.get(name, node.values[0])
+    return ".".join(keys) or None, node
+
+
+_MAX_NESTING = 3
+"""How deep a handler's body is read for its detail."""
+
+
+def _attribute_of(node: ast.expr, exception: str | None) -> str | None:
+    """The attribute of the handled exception `node` reads (`exc.message` -> `message`), or None; the
+    HTTP exception's own `status_code` and `detail` are its raise's (`_on_exception`)."""
+    if (
+        exception is not None
+        and isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == exception
+    ):
+        return node.attr
+    return None
+
+
+def _local_value(name: ast.Name, node: FunctionNode) -> ast.expr:
+    """The dict a local name of the handler is bound to once (`content = {...}`, then
+    `JSONResponse(content=content)`), else the name itself."""
+    bound = [
+        inner.value
+        for inner in ast.walk(node)
+        if isinstance(inner, ast.Assign | ast.AnnAssign)
+        and any(isinstance(t, ast.Name) and t.id == name.id for t in _targets(inner))
+    ]
+    return bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Dict) else name
+
+
+def _targets(statement: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return statement.targets if isinstance(statement, ast.Assign) else [statement.target]
 
 
 def _exception_parameter(node: FunctionNode) -> str | None:

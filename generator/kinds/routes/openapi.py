@@ -65,11 +65,9 @@ def _response(status: int, body_key: str) -> dict[str, Any]:
         description = http.HTTPStatus(status).phrase
     except ValueError:
         description = f"HTTP {status}"
-    schema = {
-        "type": "object",
-        "required": [body_key],
-        "properties": {body_key: {}},
-    }
+    schema: dict[str, Any] = {}
+    for key in reversed(body_key.split(".")):  # `error.message`: the detail nested in `{"error": {...}}`
+        schema = {"type": "object", "required": [key], "properties": {key: schema}}
     return {"description": description, "content": {"application/json": {"schema": schema, "examples": {}}}}
 
 
@@ -79,7 +77,10 @@ def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
     example: dict[str, Json] = {"summary": error.detail or error.id}
     if prose:
         example["description"] = "\n\n".join(prose)
-    example["value"] = {error.body_key: error.detail}
+    value: Json = error.detail
+    for key in reversed(error.body_key.split(".")):
+        value = {key: value}
+    example["value"] = value
     return example
 
 

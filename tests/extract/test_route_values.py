@@ -360,3 +360,29 @@ def test_domain_errors_whose_handler_reads_their_attributes(tmp_path: Path) -> N
     }
     examples = [example["value"] for example in content["examples"].values()]
     assert examples[0] == {"error": {"message": "Resource not found"}}
+
+
+def test_a_dependency_that_is_an_instance_runs_its_call_method(tmp_path: Path) -> None:
+    main = """\
+    from typing import Annotated
+
+    from fastapi import Depends, FastAPI, HTTPException
+
+    app = FastAPI()
+
+
+    class RoleChecker:
+        def __init__(self, role: str) -> None:
+            self.role = role
+
+        def __call__(self) -> None:
+            raise HTTPException(403, f"Role {self.role} required")
+
+
+    CurrentAdmin = Annotated[None, Depends(RoleChecker("admin"))]
+
+
+    @app.get("/users")
+    def users(_: CurrentAdmin): ...
+    """
+    assert responses(catalog(tmp_path, main)) == {("get", "/users"): [(403, "Role {self.role} required")]}

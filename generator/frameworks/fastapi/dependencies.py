@@ -52,15 +52,20 @@ def _calls(
 
 
 def depends_target(program: Program, call: ast.Call, module: griffe.Module) -> Code | None:
-    """The code a `Depends(f)` or `Security(f)` call runs, when it is in the loaded source: `f`, or for
-    `Depends(factory(...))` the function the factory defines and returns."""
+    """The code a `Depends(f)` or `Security(f)` call runs, when it is in the loaded source: `f`; for
+    `Depends(factory(...))` the function the factory defines and returns; for `Depends(Checker(...))` the
+    class's `__call__`."""
     if program.qualify(call.func, module) not in DEPENDS:
         return None
     target = (
         call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "dependency"), None)
     )
     if isinstance(target, ast.Call):
-        factory = program.function(program.qualify(target.func, module))
+        made = program.qualify(target.func, module)
+        called = program.function(f"{made}.__call__") if program.klass(made) is not None else None
+        if called is not None:  # `Depends(RoleChecker(UserRole.ADMIN))`: the instance's `__call__` runs
+            return program.code(called)
+        factory = program.function(made)
         return program.returned_function(factory) if factory is not None else None
     path = program.qualify(target, module) if target is not None else None
     function = program.function(path) or program.function(f"{path}.__init__")

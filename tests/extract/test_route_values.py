@@ -268,7 +268,8 @@ def test_a_starlette_application_declared_as_data(tmp_path: Path) -> None:
         ("get", "/users/{user_id}"): [(404, "No such user")],
         ("delete", "/users/{user_id}"): [(403, "Forbidden")],
     }
-    assert {error.detail: error.body_key for error in found.errors}["The shop is closed"] == "message"
+    keys = {error.detail: error.body_key for error in found.errors}
+    assert (keys["The shop is closed"], keys["No such user"]) == ("message", "")  # Starlette's is plain text
 
 
 def test_methods_of_a_service_injected_through_an_alias_are_followed(tmp_path: Path) -> None:

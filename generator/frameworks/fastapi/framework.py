@@ -1,7 +1,8 @@
 """FastAPI (with Starlette, whose exceptions and status constants it re-exports) as a `Framework`.
 
 What FastAPI means by an HTTP error: `HTTPException(status_code, detail)` from `fastapi` or Starlette, a
-missing detail filled in with the status phrase, `{"detail": ...}` as the body on the wire, 422 answered
+missing detail filled in with the status phrase, `{"detail": ...}` as the body on the wire (a Starlette
+application without FastAPI writes the detail as plain text), 422 answered
 for any request that fails validation, the constants of `fastapi.status` naming statuses. How it declares
 routes, dependencies and exception handlers is read by `routes`, `dependencies` and `handlers` beside this;
 a Starlette application's routes, declared as data, by `starlette`.
@@ -45,7 +46,7 @@ class FastAPIFramework:
         for name in _RESPONSE_CLASSES
     }
     tuple_status = False
-    import_roots = frozenset({"fastapi"})
+    import_roots = frozenset({"fastapi", "starlette"})
     openapi_guide = "README: A FastAPI application"
 
     def __init__(self, resolver: Resolver) -> None:
@@ -62,7 +63,10 @@ class FastAPIFramework:
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
         starlette = starlette_endpoints(program, self.resolver, app)
-        return starlette if starlette is not None else application_endpoints(program, self.resolver, app)
+        if starlette is None:
+            return application_endpoints(program, self.resolver, app)
+        self.body_key = ""  # Starlette answers an HTTPException with its detail as plain text
+        return starlette
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         return parameter_dependencies(program, code)

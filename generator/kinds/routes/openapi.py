@@ -37,9 +37,12 @@ def error_fragment(catalog: RoutesCatalog, notes: Notes) -> dict[str, Json]:
             error = errors[error_id]
             if error.status is None:
                 continue  # a status known only at run time cannot be listed
-            response = responses.setdefault(str(error.status), _response(error.status, error.body_key))
-            examples = response["content"]["application/json"]["examples"]
-            examples[error.id] = _example(error, notes)
+            response = responses.setdefault(str(error.status), _response(error.status))
+            media = _media(error.body_key)
+            content = response["content"].setdefault(
+                media, {"schema": _schema(error.body_key), "examples": {}}
+            )
+            content["examples"][error.id] = _example(error, notes)
         if not responses:
             continue
         item = paths.setdefault(operation.path, {})
@@ -60,15 +63,27 @@ def dump_fragment(fragment: Mapping[str, Json]) -> str:
     return json.dumps(fragment, indent=2, ensure_ascii=False) + "\n"
 
 
-def _response(status: int, body_key: str) -> dict[str, Any]:
+def _response(status: int) -> dict[str, Any]:
     try:
         description = http.HTTPStatus(status).phrase
     except ValueError:
         description = f"HTTP {status}"
+    return {"description": description, "content": {}}
+
+
+def _media(body_key: str) -> str:
+    """The body's media type: JSON, or plain text for an empty body key (the detail is the whole body, as
+    Starlette answers its HTTPException)."""
+    return "application/json" if body_key else "text/plain"
+
+
+def _schema(body_key: str) -> dict[str, Any]:
+    if not body_key:
+        return {"type": "string"}
     schema: dict[str, Any] = {}
     for key in reversed(body_key.split(".")):  # `error.message`: the detail nested in `{"error": {...}}`
         schema = {"type": "object", "required": [key], "properties": {key: schema}}
-    return {"description": description, "content": {"application/json": {"schema": schema, "examples": {}}}}
+    return schema
 
 
 def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
@@ -78,7 +93,7 @@ def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
     if prose:
         example["description"] = "\n\n".join(prose)
     value: Json = error.detail
-    for key in reversed(error.body_key.split(".")):
+    for key in reversed(error.body_key.split(".") if error.body_key else []):
         value = {key: value}
     example["value"] = value
     return example

@@ -84,10 +84,10 @@ class RouterReader:
         the statements under their `if`s."""
         scopes = []
         for module, tree in self.program.modules():
-            scopes.append((module.path, module, _unfolded(tree.body, None)))
+            scopes.append((module.path, module, unfolded(tree.body, None)))
             for statement in tree.body:
                 if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-                    body = _unfolded(statement.body, None)
+                    body = unfolded(statement.body, None)
                     scopes.append((f"{module.path}.{statement.name}", module, body))
         return scopes
 
@@ -233,15 +233,15 @@ def _keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)
 
 
-def _unfolded(statements: list[ast.stmt], condition: str | None) -> list[Statement]:
+def unfolded(statements: list[ast.stmt], condition: str | None) -> list[Statement]:
     """`statements` with those under an `if` brought up beside them, each with the condition it runs under
     (`a` for the body of `if a:`, `not (a)` for its `else`, joined with `and` when nested)."""
     found: list[Statement] = []
     for statement in statements:
         if isinstance(statement, ast.If):
             test = unparse(statement.test)
-            found.extend(_unfolded(statement.body, conditions(condition, test)))
-            found.extend(_unfolded(statement.orelse, conditions(condition, f"not ({test})")))
+            found.extend(unfolded(statement.body, conditions(condition, test)))
+            found.extend(unfolded(statement.orelse, conditions(condition, f"not ({test})")))
         else:
             found.append((statement, condition))
     return found

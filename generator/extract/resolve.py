@@ -130,6 +130,9 @@ class Resolver:
         """Reads a field of a module-level instance; None: such a field is not resolved."""
         self.stated = dict(stated or {})
         """Expression as written -> the value a configuration states for it, and where it is stated."""
+        self.taken: list[Assumed] = []
+        """What each call of `evaluate` took on trust, in order: a caller that cannot receive the `Resolved`
+        (a status read through the framework) reads the part added while it worked."""
         """Where imported names are followed to, reading dependencies on the way; None: the loaded only."""
         self._cache: dict[str, Resolved] = {}
         self._active: set[str] = set()
@@ -140,9 +143,11 @@ class Resolver:
     def evaluate(self, node: ast.expr, scope: griffe.Object) -> Resolved:
         """Evaluate `node` (a node of `scope`'s module) as it would be evaluated at module level there."""
         try:
-            return self._evaluate(node, scope)
+            resolved = self._evaluate(node, scope)
         except TooLarge as err:
             raise err.located(self.shown(scope.module), node.lineno) from None
+        self.taken.extend(resolved.assumed)
+        return resolved
 
     def shown(self, module: griffe.Module) -> str:
         """The file of `module` as messages show it (relative to the project root)."""

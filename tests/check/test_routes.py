@@ -115,5 +115,10 @@ def test_a_prefix_that_cannot_be_read_is_a_finding_until_the_configuration_state
         "            - {expression: settings.ORDERS_PREFIX, value: /v1}",
     )
     assert main(["--config", str(config), "extract"]) == 0
+    assert main(["--config", str(config), "render"]) == 0  # the page now says the prefix is stated
     capsys.readouterr()
     assert main(["--config", str(config), "check"]) == 0
+    page = (root / "docs" / "index.md").read_text(encoding="utf-8")
+    assert (
+        "The paths take this value on trust: `settings.ORDERS_PREFIX` = `/v1` (stated in mkdocs.yml)." in page
+    )

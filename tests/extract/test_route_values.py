@@ -133,6 +133,11 @@ def test_prefixes_and_statuses_from_a_settings_instance_are_its_class_defaults(t
     }
     assert all(not o.unresolved for o in found.operations)
     assert responses(found)[("get", "/api/v1/items/{item_id}")] == [(503, "Try again later")]
+    (error,) = found.errors
+    retry = "default of api.config.Settings.RETRY_AFTER"
+    assert [a.as_data() for a in error.assumed] == [
+        {"expression": "settings.RETRY_AFTER", "value": 503, "source": retry}
+    ]
 
 
 def test_a_setting_without_a_default_is_unresolved_until_the_configuration_states_it(tmp_path: Path) -> None:

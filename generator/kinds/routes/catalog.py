@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from generator.core.errors import ConfigError, SourceError
 from generator.core.models import Operation, RouteError, RoutesCatalog, Source
 from generator.core.records import record
-from generator.core.route_models import PathValue, UnreadValue
+from generator.core.route_models import AssumedValue, UnreadValue
 from generator.core.settings import CatalogConfig
 from generator.extract.instance_defaults import instance_field
 from generator.extract.program import Program
@@ -102,6 +102,7 @@ def _error(site: Raised, error_id: str) -> RouteError:
         file=site.file,
         handler=site.handler,
         body_key=site.body_key,
+        assumed=tuple(AssumedValue(a.expression, as_json(a.value), a.source) for a in site.assumed),
     )
 
 
@@ -115,7 +116,7 @@ def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[tuple[str
         dependencies=tuple(dependency.path for dependency in endpoint.dependencies),
         errors=errors,
         condition=endpoint.condition,
-        assumed=tuple(PathValue(a.expression, as_json(a.value), a.source) for a in endpoint.assumed),
+        assumed=tuple(AssumedValue(a.expression, as_json(a.value), a.source) for a in endpoint.assumed),
         unresolved=tuple(UnreadValue(u.expression, u.reason) for u in endpoint.unread),
     )
 

@@ -54,7 +54,7 @@ _ERROR_FIELDS = frozenset(field.name for field in dataclasses.fields(RouteError)
 def route_errors(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
     """`rows`: per operation, in catalog order, each error it can answer with, by status, as a `RouteRow`;
     `json_href`; `openapi_file`, the OpenAPI fragment extract writes beside the catalog; `assumed`, the
-    values the paths take on trust (each `PathValue` once)."""
+    values the paths take on trust (each `AssumedValue` once)."""
     name = str(context["catalog_name"])
     catalog = inputs.catalogs[name]
     assert isinstance(catalog, RoutesCatalog)  # render hands a kind's builders only its own catalogs

@@ -30,7 +30,7 @@ from generator.extract.local_names import LocalNames, local_names
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.resolve import Assumed
 from generator.extract.responses import CallReader, Stated, argument
-from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
+from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler, framework_errors
 from generator.extract.targets import final_target, instance_class
 from generator.extract.type_aliases import aliased_class
 from generator.extract.walk import CallWalk, Into
@@ -102,6 +102,11 @@ class RaiseFinder:
         code, via = step
         for dependency in self.framework.parameter_dependencies(self.program, code):
             yield Into((dependency, (*via, dependency.path)), dependency.path, code.node.lineno)
+        for answered in framework_errors(self.framework, self.program, code):
+            site = (answered.status, answered.detail, answered.exception, answered.function, answered.file)
+            yield Reached(
+                Raised(*site, answered.line, None, self.framework.body_key), (*via, answered.function)
+            )
         for inner in _body_nodes(code.node):
             taken = len(self.resolver.taken)  # what the resolver takes on trust from here on is this site's
             if isinstance(inner, ast.Raise) and inner.exc is not None:

@@ -69,6 +69,21 @@ class Handler:
 
 
 @record
+class FrameworkError:
+    """An error the framework's own code answers for an operation (a security scheme's 401), read from the
+    installed framework, placed where the application declares what leads to it."""
+
+    status: int
+    detail: str
+    exception: str
+    """What answers it, as a reader names it (`OAuth2PasswordBearer`)."""
+    function: str
+    """The dotted path of what the application declares (`app.api.deps.oauth2_scheme`)."""
+    file: str
+    line: int
+
+
+@record
 class ExceptionArguments:
     """Where a call that makes an HTTP error (an exception class, a function that raises, a response)
     takes the status and the detail, and which class attributes hold them when the call passes none."""
@@ -129,6 +144,22 @@ class Framework(Protocol):
     def handlers(self, program: Program) -> dict[str, Handler]:
         """Dotted path of an exception class -> the handler registered for it."""
         ...
+
+
+class AnsweringFramework(Framework, Protocol):
+    """A framework whose own code answers some errors for an operation, found from the function's
+    parameters (FastAPI's security schemes); a framework without such errors leaves the member out."""
+
+    def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
+        """The errors the framework answers for what `code`'s parameters declare, in order."""
+        ...
+
+
+def framework_errors(framework: Framework, program: Program, code: Code) -> list[FrameworkError]:
+    """The errors `framework` itself answers for `code`'s parameters (`AnsweringFramework`), or none."""
+    answer = getattr(framework, "framework_errors", None)
+    found: list[FrameworkError] = answer(program, code) if callable(answer) else []
+    return found
 
 
 def framework_named(name: str, resolver: Resolver) -> Framework:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from openapi_spec_validator import validate
+
 from generator.core.notes import Notes
 from generator.kinds.routes.openapi import error_fragment
 from tests.extract.test_route_styles import catalog, responses
@@ -392,3 +394,68 @@ def test_a_dependency_that_is_an_instance_runs_its_call_method(tmp_path: Path) -
     def users(_: CurrentAdmin): ...
     """
     assert responses(catalog(tmp_path, main)) == {("get", "/users"): [(403, "Role {self.role} required")]}
+
+
+def test_a_security_scheme_answers_its_401_as_the_installed_fastapi_does(tmp_path: Path) -> None:
+    deps = """\
+    from typing import Annotated
+
+    from fastapi import Depends
+    from fastapi.security import APIKeyHeader, OAuth2PasswordBearer
+
+    oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/login")
+    optional_key = APIKeyHeader(name="X-Key", auto_error=False)
+    TokenDep = Annotated[str, Depends(oauth2_scheme)]
+    """
+    main = """\
+    from typing import Annotated
+
+    from fastapi import Depends, FastAPI
+
+    from api.deps import TokenDep, optional_key
+
+    app = FastAPI()
+
+
+    @app.get("/me")
+    def me(token: TokenDep): ...
+
+
+    @app.get("/maybe")
+    def maybe(key: Annotated[str | None, Depends(optional_key)]): ...
+    """
+    found = catalog(tmp_path, main, files={"api/deps.py": deps})
+    assert responses(found) == {("get", "/maybe"): [], ("get", "/me"): [(401, "Not authenticated")]}
+    (error,) = found.errors
+    assert (error.exception, error.function, error.file) == (
+        "OAuth2PasswordBearer",
+        "api.deps.oauth2_scheme",
+        "api/deps.py",
+    )
+
+
+def test_one_status_with_two_body_shapes_is_either_in_the_fragment() -> None:
+    from generator.core.models import Operation, RouteError, RoutesCatalog
+
+    errors = (
+        RouteError("401-a", 401, "Not authenticated", "OAuth2PasswordBearer", "deps.scheme", "deps.py"),
+        RouteError(
+            "401-b", 401, "Bad token", "AuthError", "deps.user", "deps.py", "main.handler", "error.message"
+        ),
+    )
+    via = (("401-a", ("me",)), ("401-b", ("me",)))
+    operation = Operation("get", "/me", "main.me", "main.py", (), via)
+    fragment: Any = error_fragment(
+        RoutesCatalog("api", "fastapi", (422,), (), errors, (operation,)), Notes("n")
+    )
+    content = fragment["paths"]["/me"]["get"]["responses"]["401"]["content"]["application/json"]
+    detail = {"type": "object", "required": ["detail"], "properties": {"detail": {}}}
+    nested = {"type": "object", "required": ["message"], "properties": {"message": {}}}
+    assert content["schema"] == {
+        "oneOf": [detail, {"type": "object", "required": ["error"], "properties": {"error": nested}}]
+    }
+    assert [example["value"] for example in content["examples"].values()] == [
+        {"detail": "Not authenticated"},
+        {"error": {"message": "Bad token"}},
+    ]
+    validate(fragment)

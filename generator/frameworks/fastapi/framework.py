@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from generator.extract.http_values import phrase
 from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
-from generator.extract.routes import Endpoint, ExceptionArguments, Handler
+from generator.extract.routes import Endpoint, ExceptionArguments, FrameworkError, Handler
 from generator.frameworks.fastapi.dependencies import parameter_dependencies
 from generator.frameworks.fastapi.handlers import registered_handlers
 from generator.frameworks.fastapi.routes import application_endpoints
+from generator.frameworks.fastapi.security import security_errors
 from generator.frameworks.fastapi.starlette import starlette_endpoints
 
 HTTP_EXCEPTION = ExceptionArguments(status=(0, "status_code"), detail=(1, "detail"))
@@ -73,3 +74,7 @@ class FastAPIFramework:
 
     def handlers(self, program: Program) -> dict[str, Handler]:
         return registered_handlers(program, self)
+
+    def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
+        """The 401 of each security scheme (`OAuth2PasswordBearer`, `HTTPBearer`, ...) the parameters use."""
+        return security_errors(program, self, code)

@@ -42,6 +42,7 @@ def error_fragment(catalog: RoutesCatalog, notes: Notes) -> dict[str, Json]:
             content = response["content"].setdefault(
                 media, {"schema": _schema(error.body_key), "examples": {}}
             )
+            content["schema"] = _either(content["schema"], _schema(error.body_key))
             content["examples"][error.id] = _example(error, notes)
         if not responses:
             continue
@@ -75,6 +76,13 @@ def _media(body_key: str) -> str:
     """The body's media type: JSON, or plain text for an empty body key (the detail is the whole body, as
     Starlette answers its HTTPException)."""
     return "application/json" if body_key else "text/plain"
+
+
+def _either(schema: dict[str, Any], another: dict[str, Any]) -> dict[str, Any]:
+    """`schema`, widened to `oneOf` the two when errors of one status have bodies of two shapes (the
+    application's `{"error": {...}}` and a framework's own `{"detail": ...}`)."""
+    shapes = schema.get("oneOf", [schema])
+    return schema if another in shapes else {"oneOf": [*shapes, another]}
 
 
 def _schema(body_key: str) -> dict[str, Any]:

@@ -122,3 +122,14 @@ def test_a_prefix_that_cannot_be_read_is_a_finding_until_the_configuration_state
     assert (
         "The paths take this value on trust: `settings.ORDERS_PREFIX` = `/v1` (stated in mkdocs.yml)." in page
     )
+    edit(main_py, "prefix=settings.ORDERS_PREFIX)", 'prefix="/v1")')  # the statement is no longer needed
+    assert main(["--config", str(config), "extract"]) == 0
+    assert main(["--config", str(config), "render"]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "check"]) == 1
+    stale = [line for line in capsys.readouterr().out.splitlines() if "run-time-value-stale" in line]
+    statement = line_of(config, "            - {expression: settings.ORDERS_PREFIX, value: /v1}")
+    assert stale == [
+        f"mkdocs.yml:{statement}: run-time-value-stale: settings.ORDERS_PREFIX: run_time_values states "
+        "`settings.ORDERS_PREFIX`, which catalog shop-routes no longer needs"
+    ]

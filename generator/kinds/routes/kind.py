@@ -57,6 +57,8 @@ class RoutesKind:
         elif isinstance(openapi, str) and not (root / openapi).resolve().is_relative_to(root):
             hint = "give a path inside the project"
             check.fail((*path, "openapi"), f"{openapi} is outside the project", hint)
+        stated_at = stated_values(raw.get("run_time_values"), (*path, "run_time_values"), check)
+        stated = tuple((expression, value) for (expression, value), _ in stated_at)
         app = raw.get("app")
         if app is not None and not (isinstance(app, str) and app):
             check.fail((*path, "app"), f"expected the dotted path of the application, got {app!r}")
@@ -69,7 +71,10 @@ class RoutesKind:
             openapi=openapi,
             app=app,
             config_file=check.loaded.file,
-            run_time_values=stated_values(raw.get("run_time_values"), (*path, "run_time_values"), check),
+            run_time_values=stated,
+            lines={
+                f"run_time_values.{expression}": check.loaded.line_of(at) for (expression, _), at in stated_at
+            },
         )
 
     def parse(self, loaded: LoadedYaml) -> RoutesCatalog:
@@ -149,17 +154,19 @@ class RoutesKind:
 KIND = RoutesKind()
 
 
-def stated_values(raw: Any, path: tuple[str | int, ...], check: Validator) -> tuple[tuple[str, Any], ...]:
+def stated_values(
+    raw: Any, path: tuple[str | int, ...], check: Validator
+) -> list[tuple[tuple[str, Any], tuple[str | int, ...]]]:
     """`run_time_values:`: a list of `{expression, value, because}`, as notes state a value set at run
     time, each the value of an expression a route's path uses that docgen cannot read (`because` is for
-    reviewers)."""
+    reviewers); each with where it is written."""
     if raw is None:
-        return ()
+        return []
     hint = "write a list of {expression: settings.API_V1_STR, value: /api/v1, because: ...}"
     if not isinstance(raw, list):
         check.fail(path, f"expected a list of stated values, got {raw!r}", hint)
-        return ()
-    found: list[tuple[str, Any]] = []
+        return []
+    found: list[tuple[tuple[str, Any], tuple[str | int, ...]]] = []
     for index, item in enumerate(raw):
         where = (*path, index)
         if not isinstance(item, Mapping):
@@ -172,5 +179,5 @@ def stated_values(raw: Any, path: tuple[str | int, ...], check: Validator) -> tu
         elif not isinstance(value, str | int) or isinstance(value, bool):
             check.fail((*where, "value"), f"expected a text or an integer, got {value!r}", hint)
         else:
-            found.append((expression, value))
-    return tuple(found)
+            found.append(((expression, value), where))
+    return found

@@ -459,3 +459,36 @@ def test_one_status_with_two_body_shapes_is_either_in_the_fragment() -> None:
         {"error": {"message": "Bad token"}},
     ]
     validate(fragment)
+
+
+def test_routers_in_a_folder_without_init_are_read_as_python_imports_them(tmp_path: Path) -> None:
+    items = """\
+    from fastapi import APIRouter, HTTPException
+
+    from api.services.stock import take
+
+    router = APIRouter(prefix="/items")
+
+
+    @router.post("/{item_id}/buy")
+    def buy(item_id: int):
+        take(item_id)
+    """
+    stock = """\
+    from fastapi import HTTPException
+
+
+    def take(item_id):
+        raise HTTPException(409, "Out of stock")
+    """
+    main = """\
+    from fastapi import FastAPI
+
+    from api.routes import items
+
+    app = FastAPI()
+    app.include_router(items.router)
+    """
+    files = {"api/routes/items.py": items, "api/services/stock.py": stock}  # no __init__.py in either folder
+    found = catalog(tmp_path, main, files=files)
+    assert responses(found) == {("post", "/items/{item_id}/buy"): [(409, "Out of stock")]}

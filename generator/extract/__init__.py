@@ -6,7 +6,9 @@ Owns:
   file (`source`), reading only the modules it reaches, dependencies included (`modules`, with what cannot be
   read in `unreadable`, and where an import that griffe cannot follow leads, star imports included, in
   `imports`), the loaded source as a program to follow calls in (`program`);
-- values and names: resolving static values (`resolve`) within the folding limits (`folding`), configured
+- values and names: resolving static values (`resolve`) within the folding limits (`folding`), a field of
+  a module-level settings instance as its class's default, recorded as assumed (`instance_defaults`), the
+  constants a module exports to notes (`module_constants`), configured
   names (`names`), the constructors and their subclasses (`constructors`), which argument gives which field
   (`binding`);
 - following calls: the one depth-bounded, cycle-safe walk from a function into the functions it calls,

@@ -13,7 +13,7 @@ from generator.core.records import record
 from generator.extract.framework_errors import FrameworkErrors
 from generator.extract.identity import LikelySuccessor, assign_ids
 from generator.extract.kind_stage import ExtractRun
-from generator.extract.resolve import module_constants
+from generator.extract.module_constants import module_constants
 from generator.extract.routes import framework_named
 from generator.extract.sites import (
     ErrorSite,

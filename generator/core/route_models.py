@@ -13,6 +13,10 @@ from typing import Any, Literal
 from generator.core.model_base import Json, Source
 from generator.core.records import record
 
+TEXT_BODY = "text/plain"
+"""The `body_key` of an error whose whole body is its detail as plain text (aiohttp's HTTP exceptions send
+`404: Not Found`, not a JSON object): a media type where a JSON key would stand."""
+
 
 @record
 class RouteError:
@@ -29,6 +33,7 @@ class RouteError:
     handler: str | None = None
     """The exception handler that turns the exception into the response, if one does."""
     body_key: str = "detail"
+    """The key of the JSON body that holds the detail, or TEXT_BODY for a plain-text body."""
 
     def as_data(self) -> dict[str, Json]:
         data: dict[str, Json] = {

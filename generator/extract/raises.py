@@ -201,7 +201,8 @@ class RaiseFinder:
         arguments: ExceptionArguments,
     ) -> tuple[int | None, str]:
         """Status and detail of a subclass whose `__init__` forwards them to its base: a parameter of the
-        `__init__` is taken from the raise, anything else is read in the subclass's module."""
+        `__init__` is taken from the raise, anything else is read in the subclass's module; what it forwards
+        none of comes from the class attributes, as for a raise of the class itself."""
         parameters = [p.name for p in init.parameters][1:]
         values = []
         for role in (arguments.status, arguments.detail):
@@ -212,7 +213,14 @@ class RaiseFinder:
                 node, scope = argument(call, (position, node.id)), module
             values.append((node, scope))
         status = self._status(values[0][0], values[0][1])
+        ancestry = self.classes.ancestry(path)
+        if values[0][0] is None and arguments.status_attribute is not None:  # `status_code = 404` on a class
+            found = self.classes.attribute(ancestry, arguments.status_attribute)
+            status = found if isinstance(found, int) and not isinstance(found, bool) else None
         missing = self.framework.default_detail(path, status)
+        if arguments.detail_attribute is not None:
+            found = self.classes.attribute(ancestry, arguments.detail_attribute)
+            missing = found if isinstance(found, str) else missing
         return status, detail_text(values[1][0], values[1][1], self.resolver, missing)
 
     def _status(self, node: ast.expr | None, module: griffe.Module) -> int | None:

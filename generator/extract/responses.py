@@ -17,7 +17,7 @@ import griffe
 
 from generator.core.records import record
 from generator.extract.http_classes import HttpClasses
-from generator.extract.http_values import detail_text, status_number
+from generator.extract.http_values import detail_text, phrase, status_number
 from generator.extract.program import Program
 from generator.extract.routes import ExceptionArguments, Framework
 
@@ -80,7 +80,8 @@ class CallReader:
         arguments: ExceptionArguments,
     ) -> Stated:
         """Status and detail as `call` gives them, else the class attributes named by `arguments` on
-        `ancestry`, else (for the detail) the framework's default."""
+        `ancestry`, else (for the detail) the framework's default, with the call's own reason phrase for the
+        standard one."""
         status_node = argument(call, arguments.status)
         status = self._status(status_node, module) if status_node is not None else None
         if status_node is None and arguments.status_attribute is not None:
@@ -90,6 +91,10 @@ class CallReader:
         if arguments.detail_attribute is not None:
             found = self.classes.attribute(ancestry, arguments.detail_attribute)
             missing = found if isinstance(found, str) else missing
+        reason = argument(call, arguments.reason) if arguments.reason is not None else None
+        if reason is not None and phrase(status) and phrase(status) in missing:
+            own = detail_text(reason, module, self.framework.resolver, phrase(status))
+            missing = missing.replace(phrase(status), own, 1)
         key, detail = self.body(argument(call, arguments.detail), module, missing)
         return Stated(ast.unparse(call.func), status, detail, key)
 

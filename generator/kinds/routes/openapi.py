@@ -3,10 +3,11 @@
 
 The fragment is a complete OpenAPI 3.1 document holding only paths, their path parameters and the error
 responses: each status an operation can answer with, each error at that status an example of its own (so
-two 400s of one route stay apart), with the body the framework writes (its body key holding the detail) and
-the editors' cause and action as the example's description. Same catalog and notes, same bytes. An
-application merges it into its own document through its framework (`generator/frameworks/`); the project
-loader reads the committed document (`generator/core/openapi.py`).
+two 400s of one route stay apart), with the body the framework writes (its body key holding the detail, or
+the detail as the whole body when the framework sends plain text) and the editors' cause and action as the
+example's description. Same catalog and notes, same bytes. An application merges it into its own document
+through its framework (`generator/frameworks/`); the project loader reads the committed document
+(`generator/core/openapi.py`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from generator.core.models import Json, RouteError, RoutesCatalog
 from generator.core.notes import Notes
+from generator.core.route_models import TEXT_BODY
 
 OPENAPI_VERSION = "3.1.0"
 _PARAMETER = re.compile(r"\{([^{}/]+)\}")
@@ -34,8 +36,8 @@ def error_fragment(catalog: RoutesCatalog, notes: Notes) -> dict[str, Json]:
             error = errors[error_id]
             if error.status is None:
                 continue  # a status known only at run time cannot be listed
-            response = responses.setdefault(str(error.status), _response(error.status, error.body_key))
-            examples = response["content"]["application/json"]["examples"]
+            response = responses.setdefault(str(error.status), _response(error.status))
+            examples = _content(response, error.body_key)["examples"]
             examples[error.id] = _example(error, notes)
         if not responses:
             continue
@@ -57,17 +59,32 @@ def dump_fragment(fragment: Mapping[str, Json]) -> str:
     return json.dumps(fragment, indent=2, ensure_ascii=False) + "\n"
 
 
-def _response(status: int, body_key: str) -> dict[str, Any]:
+def _response(status: int) -> dict[str, Any]:
     try:
         description = http.HTTPStatus(status).phrase
     except ValueError:
         description = f"HTTP {status}"
+    return {"description": description, "content": {}}
+
+
+def _content(response: dict[str, Any], body_key: str) -> dict[str, Any]:
+    """The response's content for an error with `body_key`: a JSON object holding the detail under that
+    key (`application/json`), or, for TEXT_BODY, the detail as the whole plain-text body; made on first use,
+    so a status whose errors send both has both media types."""
+    if body_key == TEXT_BODY:
+        text: dict[str, Any] = response["content"].setdefault(
+            TEXT_BODY, {"schema": {"type": "string"}, "examples": {}}
+        )
+        return text
     schema = {
         "type": "object",
         "required": [body_key],
         "properties": {body_key: {}},
     }
-    return {"description": description, "content": {"application/json": {"schema": schema, "examples": {}}}}
+    content: dict[str, Any] = response["content"].setdefault(
+        "application/json", {"schema": schema, "examples": {}}
+    )
+    return content
 
 
 def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
@@ -76,7 +93,7 @@ def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
     example: dict[str, Json] = {"summary": error.detail or error.id}
     if prose:
         example["description"] = "\n\n".join(prose)
-    example["value"] = {error.body_key: error.detail}
+    example["value"] = error.detail if error.body_key == TEXT_BODY else {error.body_key: error.detail}
     return example
 
 

@@ -1,0 +1,164 @@
+"""What the names of an aiohttp program stand for: its applications and route tables, the factories that
+return an application, the methods a view class answers, and the wrappers a handler's decorators put
+around it. `routes` reads what is attached to them."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+import griffe
+
+from generator.extract.http_values import detail_text
+from generator.extract.program import Code, FunctionNode, Program
+from generator.extract.resolve import Resolver
+from generator.extract.routes import METHODS
+
+APPS = {"aiohttp.web.Application", "aiohttp.web_app.Application"}
+TABLES = {"aiohttp.web.RouteTableDef", "aiohttp.web_routedef.RouteTableDef"}
+
+Route = tuple[str, str, griffe.Function, tuple[Code, ...], str, int]
+"""(method, path, function, the decorators' wrappers it runs first, file, line)."""
+
+
+@dataclass
+class App:
+    """An application or a route table: its routes, the tables it adds and the sub-applications it mounts."""
+
+    key: str
+    is_app: bool
+    routes: list[Route] = field(default_factory=list)
+    tables: list[str] = field(default_factory=list)
+    subapps: list[tuple[str, str]] = field(default_factory=list)
+    """(prefix as written, key of the sub-application)."""
+    mounted: bool = False
+
+
+class Reading:
+    """The applications and route tables of a program, by key: `module.name` for a module-level name,
+    `function:name` for a local of a factory (or a parameter a setup function is called with)."""
+
+    def __init__(self, program: Program, resolver: Resolver) -> None:
+        self.program = program
+        self.resolver = resolver
+        self.apps: dict[str, App] = {}
+        self.returns: dict[str, str] = {}
+        """Factory path -> the key of the application it returns."""
+        self.scopes: list[tuple[str, griffe.Module, list[ast.stmt]]] = []
+        for module, tree in program.modules():
+            self.scopes.append((module.path, module, tree.body))
+            for statement in tree.body:
+                if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                    self.scopes.append((f"{module.path}.{statement.name}", module, statement.body))
+        for scope, module, statements in self.scopes:
+            self._creations(scope, module, statements)
+        for scope, module, statements in self.scopes:
+            self._returned(scope, module, statements)
+        for scope, module, statements in self.scopes:
+            self._aliases(scope, module, statements)
+
+    def key(self, node: ast.expr, scope: str, module: griffe.Module) -> str | None:
+        """The key of the application or table `node` names (`app.router` names `app`), or None."""
+        if isinstance(node, ast.Attribute) and node.attr == "router":
+            node = node.value
+        if isinstance(node, ast.Name) and f"{scope}:{node.id}" in self.apps:
+            return f"{scope}:{node.id}"
+        path = self.program.qualify(node, module)
+        return self.apps[path].key if path in self.apps else None
+
+    def text(self, node: ast.expr, module: griffe.Module) -> str:
+        """A path or prefix as text: its value, an f-string as a template, else the expression in braces."""
+        return detail_text(node, module, self.resolver, "")
+
+    def view_methods(self, path: str) -> list[tuple[str, griffe.Function]]:
+        """The HTTP methods a view class of the loaded source answers, each with the method that answers it
+        (its own, else the nearest base's that the loaded source defines)."""
+        if self.program.klass(path) is None:
+            return []
+        found: dict[str, griffe.Function] = {}
+        for ancestor in self.program.ancestry(path):
+            for method in METHODS:
+                function = self.program.function(f"{ancestor}.{method}")
+                if function is not None:
+                    found.setdefault(method, function)
+        return [(method, found[method]) for method in METHODS if method in found]
+
+    def _creations(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            target, value = _assignment(statement)
+            if not isinstance(value, ast.Call) or target is None:
+                continue
+            made = self.program.qualify(value.func, module)
+            if made in APPS | TABLES:
+                key = _key(scope, module, target)
+                self.apps[key] = App(key, is_app=made in APPS)
+
+    def _returned(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            if isinstance(statement, ast.Return) and statement.value is not None and scope != module.path:
+                key = self.key(statement.value, scope, module)
+                if key is not None:
+                    self.returns[scope] = key
+
+    def _aliases(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
+        """`router = app.router` names the application; `app = create_app()` (awaited or not) names the
+        application the factory returns."""
+        for statement in statements:
+            target, value = _assignment(statement)
+            if isinstance(value, ast.Await):
+                value = value.value
+            if target is None or value is None:
+                continue
+            called = self.program.qualify(value.func, module) if isinstance(value, ast.Call) else None
+            named = self.key(value, scope, module) if isinstance(value, ast.Attribute) else None
+            found = self.returns.get(called or "") or named
+            if found is not None:
+                self.apps[_key(scope, module, target)] = self.apps[found]
+
+
+def _assignment(statement: ast.stmt) -> tuple[str | None, ast.expr | None]:
+    """The name and value of `name = value` or `name: T = value`; (None, None) for anything else."""
+    if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
+        return statement.targets[0].id, statement.value
+    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+        return statement.target.id, statement.value
+    return None, None
+
+
+def _key(scope: str, module: griffe.Module, name: str) -> str:
+    return f"{module.path}.{name}" if scope == module.path else f"{scope}:{name}"
+
+
+def decorator_wrappers(program: Program, function: griffe.Function) -> tuple[Code, ...]:
+    """The wrappers the decorators of `function` defined in the loaded source put around it, outermost
+    first: `@require_token` runs the function `require_token` returns, `@require_role("admin")` the one
+    the decorator its factory returns returns. Each runs before the handler, so what it raises is the
+    operation's."""
+    node = program.node(function)
+    found: list[Code] = []
+    for decorator in node.decorator_list:
+        factory = decorator.func if isinstance(decorator, ast.Call) else decorator
+        called = program.function(program.qualify(factory, function.module))
+        if called is None:
+            continue
+        code = program.code(called)
+        if isinstance(decorator, ast.Call):  # a factory: the decorator it returns is the one applied
+            inner = _returned_inner(code)
+            code = inner if inner is not None else code
+        wrapper = _returned_inner(code)
+        if wrapper is not None:
+            found.append(wrapper)
+    return tuple(found)
+
+
+def _returned_inner(code: Code) -> Code | None:
+    """The function `code` defines in its own body and returns by name, if it does."""
+    inner: dict[str, FunctionNode] = {
+        s.name: s for s in code.node.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    for statement in code.node.body:
+        if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Name):
+            found = inner.get(statement.value.id)
+            if found is not None:
+                return Code(f"{code.path}.{found.name}", found, code.module)
+    return None

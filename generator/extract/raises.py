@@ -9,7 +9,8 @@ and body). The walk is `generator.extract.walk`'s, one per operation: each funct
 Methods are followed when the object is made right there (`Service().check(...)`), held by a local bound once
 to such a call (`service = Service()`, then `service.check(...)`), by a module-level name (`AUTH = Auth()`),
 or by a parameter annotated with the class (`service: Service`, injected by the framework), as `reach` does
-for errors catalogs; other calls it cannot resolve statically (methods of objects passed in without such an
+for errors catalogs, and so are properties read on such objects (`return resp.not_found`, a property that
+builds the response); other calls it cannot resolve statically (methods of objects passed in without such an
 annotation, functions passed around) are not followed.
 """
 
@@ -114,6 +115,21 @@ class RaiseFinder:
                 if callee is not None:
                     called = self.program.code(callee)
                     yield Into((called, (*via, called.path)), called.path, inner.lineno)
+            elif isinstance(inner, ast.Attribute) and (read := self._property_of_instance(inner, code)):
+                yield Into((read, (*via, read.path)), read.path, inner.lineno)  # a property runs when read
+
+    def _property_of_instance(self, node: ast.Attribute, code: Code) -> Code | None:
+        """The getter of the property `node` reads on an instance of a class of the loaded source (`return
+        resp.not_found`), its own or inherited; griffe keeps a property as an attribute, so its function is
+        found in the class's syntax."""
+        cls = self._instance_class(node.value, code)
+        for path in self.program.ancestry(cls.path) if cls is not None else ():
+            klass, body = self.program.klass(path), self.program.trees.classes.get(path)
+            for statement in body.body if body is not None and klass is not None else ():
+                if _is_property(statement, node.attr):
+                    assert isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and klass is not None
+                    return Code(f"{path}.{node.attr}", statement, klass.module)
+        return None
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
@@ -238,6 +254,15 @@ def _body_nodes(node: FunctionNode) -> Iterator[ast.AST]:
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
         stack.extend(reversed(list(ast.iter_child_nodes(current))))
+
+
+def _is_property(statement: ast.stmt, name: str) -> bool:
+    """Whether `statement` defines the getter of a property called `name` (`@property def name(self)`)."""
+    return (
+        isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+        and statement.name == name
+        and any(isinstance(d, ast.Name) and d.id == "property" for d in statement.decorator_list)
+    )
 
 
 def _raised_call(exc: ast.expr, node: FunctionNode) -> ast.Call | None:

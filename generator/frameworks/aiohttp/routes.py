@@ -6,7 +6,8 @@ that returns the application, and `router = app.router`), then what is attached 
 on functions and `@routes.view(path)` on views, `app.add_routes(routes)` or a list of `web.get(path,
 handler)`, `app.router.add_get(path, handler)` and its siblings, `add_view`, `add_subapp(prefix, sub)`.
 A function called with an application (`setup_routes(app)`) is read with its parameter standing for it.
-The operations are then the routes reachable from each application that is no other's sub-application.
+The operations are then the routes reachable from each application that is no other's sub-application
+(a module of route handlers without its application is read from its route tables).
 A view class answers one operation per HTTP method it defines. `web.static` serves files and is left out,
 as are the HEAD routes `add_get` adds by itself.
 """
@@ -27,10 +28,13 @@ from generator.frameworks.aiohttp.reading import App, Reading, decorator_wrapper
 
 def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
     """Every operation of the application `app` (None: of every application that is no other's
-    sub-application), in path then method order."""
+    sub-application, or, in a source without an application, of every route table none adds), in path then
+    method order."""
     reading = Reading(program, resolver)
     apps = _Attach(reading).read()
+    added = {key for found in apps.values() for key in found.tables}
     roots = [found for found in apps.values() if found.is_app and not found.mounted]
+    roots = roots or [found for found in apps.values() if not found.is_app and found.key not in added]
     if app is not None:
         named = sorted(key for key, found in apps.items() if found.is_app and ":" not in key)
         named += sorted(reading.returns)

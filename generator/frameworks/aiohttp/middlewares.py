@@ -23,7 +23,7 @@ from generator.extract.http_classes import HttpClasses
 from generator.extract.program import Code, Program
 from generator.extract.responses import CallReader, argument
 from generator.extract.routes import Framework, Handler
-from generator.frameworks.aiohttp.reading import APPS
+from generator.frameworks.aiohttp.reading import middleware_code, middleware_items
 
 HTTP_EXCEPTION = "aiohttp.web_exceptions.HTTPException"
 HTTP_ERROR = "aiohttp.web_exceptions.HTTPError"
@@ -50,35 +50,11 @@ def _registered(program: Program) -> Iterator[tuple[griffe.Function, Code]]:
     seen: set[str] = set()
     for module, tree in program.modules():
         for node in ast.walk(tree):
-            for item in _middleware_items(program, module, node):
-                factory = item.func if isinstance(item, ast.Call) else item
-                function = program.function(program.qualify(factory, module))
-                if function is None or function.path in seen:
-                    continue
-                seen.add(function.path)
-                code = program.code(function)
-                inner = program.returned_function(function)
-                yield function, inner if inner is not None else code
-
-
-def _middleware_items(program: Program, module: griffe.Module, node: ast.AST) -> list[ast.expr]:
-    """The middlewares `node` registers: the items of `web.Application(middlewares=[...])`, or the argument
-    of `app.middlewares.append(m)` / `.extend([...])` / `.insert(i, m)`."""
-    if not isinstance(node, ast.Call):
-        return []
-    listed: ast.expr | None = None
-    if program.qualify(node.func, module) in APPS:
-        listed = next((k.value for k in node.keywords if k.arg == "middlewares"), None)
-    elif (
-        isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Attribute)
-        and node.func.value.attr == "middlewares"
-        and node.func.attr in ("append", "extend", "insert")
-    ):
-        listed = node.args[-1] if node.args else None
-    if isinstance(listed, ast.List | ast.Tuple):
-        return list(listed.elts)
-    return [listed] if isinstance(listed, ast.Name | ast.Attribute | ast.Call) else []
+            for item in middleware_items(program, module, node):
+                found = middleware_code(program, module, item)
+                if found is not None and found[0].path not in seen:
+                    seen.add(found[0].path)
+                    yield found
 
 
 def _catches(code: Code) -> Iterator[tuple[ast.ExceptHandler, ast.Return | ast.Raise]]:

@@ -31,6 +31,7 @@ class App:
     tables: list[str] = field(default_factory=list)
     subapps: list[tuple[str, str]] = field(default_factory=list)
     """(prefix as written, key of the sub-application)."""
+    middlewares: list[tuple[griffe.Function, Code]] = field(default_factory=list)
     mounted: bool = False
 
 
@@ -92,6 +93,14 @@ class Reading:
             if made in APPS | TABLES:
                 key = _key(scope, module, target)
                 self.apps[key] = App(key, is_app=made in APPS)
+                self.add_middlewares(key, module, value)
+
+    def add_middlewares(self, key: str, module: griffe.Module, call: ast.Call) -> None:
+        """The middlewares `call` registers with the application `key`, in order."""
+        for item in middleware_items(self.program, module, call):
+            found = middleware_code(self.program, module, item)
+            if found is not None:
+                self.apps[key].middlewares.append(found)
 
     def _returned(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
         for statement in statements:
@@ -162,3 +171,68 @@ def _returned_inner(code: Code) -> Code | None:
             if found is not None:
                 return Code(f"{code.path}.{found.name}", found, code.module)
     return None
+
+
+def middleware_items(program: Program, module: griffe.Module, node: ast.AST) -> list[ast.expr]:
+    """The middlewares `node` registers: the items of `web.Application(middlewares=[...])`, or the argument
+    of `app.middlewares.append(m)` / `.extend([...])` / `.insert(i, m)`."""
+    if not isinstance(node, ast.Call):
+        return []
+    listed: ast.expr | None = None
+    if program.qualify(node.func, module) in APPS:
+        listed = next((k.value for k in node.keywords if k.arg == "middlewares"), None)
+    elif (
+        isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Attribute)
+        and node.func.value.attr == "middlewares"
+        and node.func.attr in ("append", "extend", "insert")
+    ):
+        listed = node.args[-1] if node.args else None
+    if isinstance(listed, ast.List | ast.Tuple):
+        return list(listed.elts)
+    return [listed] if isinstance(listed, ast.Name | ast.Attribute | ast.Call) else []
+
+
+def middleware_code(
+    program: Program, module: griffe.Module, item: ast.expr
+) -> tuple[griffe.Function, Code] | None:
+    """The middleware a registered item runs per request: the function named (`auth`), or the one a factory
+    defines and returns (`error_middleware(...)`, or an old-style `factory(app, handler)`), with the
+    function of the loaded source that holds it; None when it is not one of the source's functions."""
+    factory = item.func if isinstance(item, ast.Call) else item
+    function = program.function(program.qualify(factory, module))
+    if function is None and isinstance(factory, ast.Name):
+        function = _imported_function(program, module, factory.id)
+    if function is None:
+        return None
+    inner = program.returned_function(function)
+    return function, inner if inner is not None else program.code(function)
+
+
+def guards(app: App) -> tuple[Code, ...]:
+    """The middlewares of `app` that answer on their own rather than for an exception (no `try` in them,
+    such as a token check returning a 401 before it calls the handler): each runs before every operation
+    of the application, as a dependency does."""
+    return tuple(
+        code
+        for _, code in app.middlewares
+        if not any(isinstance(n, ast.Try | ast.TryStar) for n in ast.walk(code.node))
+    )
+
+
+def _imported_function(program: Program, module: griffe.Module, name: str) -> griffe.Function | None:
+    """The function the last `from ... import name` of a module binds. griffe gives a package's `__init__`
+    the submodule where the package has a submodule of the same name (`from .middleware import auth`
+    beside `maubot/management/api/auth.py`), while Python binds the imported function, as this does."""
+    tree = program.trees.modules.get(module.path)
+    found: griffe.Function | None = None
+    for statement in tree.body if tree is not None else []:
+        if not isinstance(statement, ast.ImportFrom):
+            continue
+        for alias in statement.names:
+            if (alias.asname or alias.name) == name:
+                parts = module.path.split(".") if module.is_init_module else module.path.split(".")[:-1]
+                base = ".".join(parts[: len(parts) - statement.level + 1]) if statement.level else ""
+                source = ".".join(part for part in (base, statement.module or "") if part)
+                found = program.function(f"{source}.{alias.name}") or found
+    return found

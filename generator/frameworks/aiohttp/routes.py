@@ -19,11 +19,11 @@ import ast
 import griffe
 
 from generator.core.errors import ConfigError, suggest
-from generator.extract.program import Program
+from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
 from generator.extract.routes import METHODS, Endpoint
 from generator.frameworks.aiohttp.paths import openapi_path, subapp_prefix
-from generator.frameworks.aiohttp.reading import App, Reading, decorator_wrappers
+from generator.frameworks.aiohttp.reading import App, Reading, decorator_wrappers, guards
 
 
 def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
@@ -44,24 +44,29 @@ def application_endpoints(program: Program, resolver: Resolver, app: str | None)
         roots = [apps[reading.returns.get(app, app)]]
     found: list[Endpoint] = []
     for root in sorted({id(r): r for r in roots}.values(), key=lambda r: r.key):
-        found.extend(_walk(apps, root, "", ()))
+        found.extend(_walk(apps, root, "", (), ()))
     order = {method: index for index, method in enumerate(METHODS)}
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 
 
-def _walk(apps: dict[str, App], app: App, prefix: str, seen: tuple[int, ...]) -> list[Endpoint]:
-    """The operations of `app`, its tables and its sub-applications, under `prefix` (each app once on a
+def _walk(
+    apps: dict[str, App], app: App, prefix: str, outer: tuple[Code, ...], seen: tuple[int, ...]
+) -> list[Endpoint]:
+    """The operations of `app`, its tables and its sub-applications, under `prefix`, each running the
+    guarding middlewares of the applications above it (`outer`) and of its own first (each app once on a
     chain, so that an application mounted in itself ends)."""
     if id(app) in seen:
         return []
+    before = (*outer, *guards(app))
     routes = [*app.routes, *(route for key in app.tables if key in apps for route in apps[key].routes)]
     found = [
-        Endpoint(method, openapi_path(prefix + path), function, wrappers, file, line)
+        Endpoint(method, openapi_path(prefix + path), function, (*before, *wrappers), file, line)
         for method, path, function, wrappers, file, line in routes
     ]
     for sub_prefix, key in app.subapps:
         if key in apps:
-            found.extend(_walk(apps, apps[key], prefix + subapp_prefix(sub_prefix), (*seen, id(app))))
+            inner = prefix + subapp_prefix(sub_prefix)
+            found.extend(_walk(apps, apps[key], inner, before, (*seen, id(app))))
     return found
 
 
@@ -110,6 +115,11 @@ class _Attach:
         func = call.func
         if not isinstance(func, ast.Attribute):
             self._setup_call(scope, module, call)
+            return
+        if isinstance(func.value, ast.Attribute) and func.value.attr == "middlewares":
+            owner = self.reading.key(func.value.value, scope, module)  # `app.middlewares.append(auth)`
+            if owner is not None:
+                self.reading.add_middlewares(owner, module, call)
             return
         key = self.reading.key(func.value, scope, module)
         if key is None:

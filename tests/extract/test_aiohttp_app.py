@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -297,3 +298,16 @@ def test_check_fails_on_a_changed_status_or_an_added_raise_and_not_on_a_comment(
 )
 def test_aiohttp_paths_in_openapi_form(written: str, openapi: str) -> None:
     assert openapi_path(written) == openapi
+
+
+def test_the_site_builds_strict_and_publishes_the_plain_text_bodies(tmp_path: Path) -> None:
+    root = library_project(tmp_path)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    mkdocs = Path(sys.executable).parent / "mkdocs"
+    subprocess.run(
+        [str(mkdocs), "build", "--strict", "-q"], cwd=root, check=True, env=env, capture_output=True
+    )
+    published = json.loads((root / "site" / "library-routes.json").read_text(encoding="utf-8"))
+    bodies = {error["id"]: (error["body_key"], error["detail"]) for error in published["errors"]}
+    assert bodies["404-404-not-found"] == (TEXT, "404: Not Found")
+    assert bodies["401-sign-in-first"] == ("error", "Sign in first")

@@ -154,12 +154,14 @@ def test_a_middleware_catching_http_exceptions_rewrites_their_body_but_not_redir
     assert {e.handler for e in found.errors} == {"app.main.json_errors"}
 
 
-def test_decorator_factories_router_aliases_and_views_on_every_method(tmp_path: Path) -> None:
+def test_decorator_factories_router_aliases_methods_of_objects_and_views_on_every_method(
+    tmp_path: Path,
+) -> None:
     found = catalog(
         tmp_path,
         {
             "app/main.py": """\
-                from aiohttp import web
+                from aiohttp import hdrs, web
 
                 def require_role(role):
                     def decorator(handler):
@@ -174,6 +176,10 @@ def test_decorator_factories_router_aliases_and_views_on_every_method(tmp_path: 
                 async def purge(request):
                     return web.Response(status=204)
 
+                class Pages:
+                    async def home(self, request):
+                        raise web.HTTPNotFound(text="Nothing here yet")
+
                 class Notes(web.View):
                     async def get(self):
                         return web.json_response([])
@@ -186,6 +192,8 @@ def test_decorator_factories_router_aliases_and_views_on_every_method(tmp_path: 
                     router = app.router
                     router.add_route("DELETE", "/cache", purge)
                     router.add_route("*", "/notes", Notes)
+                    pages = Pages()
+                    router.add_route(hdrs.METH_GET, "/", pages.home)
                     return app
 
                 app = create_app()
@@ -193,11 +201,12 @@ def test_decorator_factories_router_aliases_and_views_on_every_method(tmp_path: 
         },
     )
     assert errors_by_operation(found) == {
+        ("get", "/"): [(404, "Nothing here yet", "text/plain")],
         ("delete", "/cache"): [(403, "Only {role} may do this", "text/plain")],
         ("get", "/notes"): [],
         ("put", "/notes"): [(400, "Notes are read-only", "text/plain")],
     }
-    assert found.operations[0].dependencies == ("app.main.require_role.decorator.wrapper",)
+    assert found.operations[1].dependencies == ("app.main.require_role.decorator.wrapper",)
 
 
 def test_app_names_an_application_or_its_factory_and_a_wrong_one_is_refused_with_the_names(

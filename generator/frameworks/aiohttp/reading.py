@@ -45,6 +45,9 @@ class Reading:
         self.apps: dict[str, App] = {}
         self.returns: dict[str, str] = {}
         """Factory path -> the key of the application it returns."""
+        self.instances: dict[str, str] = {}
+        """Key of a name bound to an instance of a class of the source (`handler = Handler()`) -> the
+        class's path, for routes to its methods (`add_get("/", handler.index)`)."""
         self.scopes: list[tuple[str, griffe.Module, list[ast.stmt]]] = []
         for module, tree in program.modules():
             self.scopes.append((module.path, module, tree.body))
@@ -71,6 +74,19 @@ class Reading:
         """A path or prefix as text: its value, an f-string as a template, else the expression in braces."""
         return detail_text(node, module, self.resolver, "")
 
+    def bound_method(self, handler: ast.expr, scope: str, module: griffe.Module) -> griffe.Function | None:
+        """The method `handler` names on an object bound to an instance of a class of the source, in the
+        function `scope` or at module level (`handler.index` after `handler = Handler()`), or None."""
+        if not (isinstance(handler, ast.Attribute) and isinstance(handler.value, ast.Name)):
+            return None
+        held = self.instances.get(f"{scope}:{handler.value.id}")
+        held = held or self.instances.get(self.program.qualify(handler.value, module) or "")
+        for ancestor in self.program.ancestry(held) if held is not None else ():
+            method = self.program.function(f"{ancestor}.{handler.attr}")
+            if method is not None:
+                return method
+        return None
+
     def view_methods(self, path: str) -> list[tuple[str, griffe.Function]]:
         """The HTTP methods a view class of the loaded source answers, each with the method that answers it
         (its own, else the nearest base's that the loaded source defines)."""
@@ -90,6 +106,8 @@ class Reading:
             if not isinstance(value, ast.Call) or target is None:
                 continue
             made = self.program.qualify(value.func, module)
+            if made is not None and self.program.klass(made) is not None:
+                self.instances[_key(scope, module, target)] = made
             if made in APPS | TABLES:
                 key = _key(scope, module, target)
                 self.apps[key] = App(key, is_app=made in APPS)

@@ -103,13 +103,13 @@ class _Attach:
         name, args = decorator.func.attr, decorator.args
         if key is None or not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             return
-        handler = ast.Name(id=node.name)
+        handler, scope = ast.Name(id=node.name), module.path
         if name == "route" and len(args) >= 2:
-            self._add(key, module, _route_methods(args[0]), args[1], handler, decorator.lineno)
+            self._add(key, scope, module, self._methods(args[0], module), args[1], handler, decorator.lineno)
         elif name in METHODS and args:
-            self._add(key, module, [name], args[0], handler, decorator.lineno)
+            self._add(key, scope, module, [name], args[0], handler, decorator.lineno)
         elif name == "view" and args:
-            self._add(key, module, None, args[0], handler, decorator.lineno)
+            self._add(key, scope, module, None, args[0], handler, decorator.lineno)
 
     def _call(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
         func = call.func
@@ -135,11 +135,11 @@ class _Attach:
                 self.apps[child].mounted = True
                 self.apps[key].subapps.append((prefix, child))
         elif name.removeprefix("add_") in METHODS and len(args) >= 2:
-            self._add(key, module, [name.removeprefix("add_")], args[0], args[1], call.lineno)
+            self._add(key, scope, module, [name.removeprefix("add_")], args[0], args[1], call.lineno)
         elif name == "add_view" and len(args) >= 2:
-            self._add(key, module, None, args[0], args[1], call.lineno)
+            self._add(key, scope, module, None, args[0], args[1], call.lineno)
         elif name == "add_route" and len(args) >= 3:
-            self._add(key, module, _route_methods(args[0]), args[1], args[2], call.lineno)
+            self._add(key, scope, module, self._methods(args[0], module), args[1], args[2], call.lineno)
 
     def _add_routes(self, key: str, scope: str, module: griffe.Module, routes: ast.expr) -> None:
         """`add_routes(table)`, or a list of `web.get(path, handler)`, `web.route(method, path, handler)`,
@@ -152,13 +152,13 @@ class _Attach:
             path = self.program.qualify(item.func, module) if isinstance(item, ast.Call) else None
             if not isinstance(item, ast.Call) or path is None or not path.startswith("aiohttp."):
                 continue
-            name, args = path.rsplit(".", 1)[-1], item.args
+            name, args, line = path.rsplit(".", 1)[-1], item.args, item.lineno
             if name == "route" and len(args) >= 3:
-                self._add(key, module, _route_methods(args[0]), args[1], args[2], item.lineno)
+                self._add(key, scope, module, self._methods(args[0], module), args[1], args[2], line)
             elif name in METHODS and len(args) >= 2:
-                self._add(key, module, [name], args[0], args[1], item.lineno)
+                self._add(key, scope, module, [name], args[0], args[1], line)
             elif name == "view" and len(args) >= 2:
-                self._add(key, module, None, args[0], args[1], item.lineno)
+                self._add(key, scope, module, None, args[0], args[1], line)
 
     def _setup_call(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
         """`setup_routes(app)`: the called function's body is read with its parameter standing for `app`."""
@@ -180,36 +180,32 @@ class _Attach:
     def _add(
         self,
         key: str,
+        scope: str,
         module: griffe.Module,
         methods: list[str] | None,
         path_node: ast.expr,
         handler: ast.expr,
         line: int,
     ) -> None:
-        """Routes for `handler` on `path_node`: a function answers `methods`; a view class (`methods` None
-        or `*`) answers each HTTP method it defines."""
+        """Routes for `handler` on `path_node`: a function (or a method of an object made in the source)
+        answers `methods`; a view class (`methods` None, or `*`) answers each HTTP method it defines."""
         path = self.reading.text(path_node, module)
         target = self.program.qualify(handler, module)
-        function = self.program.function(target)
-        if path is None or target is None:
-            return
+        function = self.program.function(target) or self.reading.bound_method(handler, scope, module)
         if function is not None:
             wrappers = decorator_wrappers(self.program, function)
             file = self.program.file(function)
             for method in methods or ():
                 self.apps[key].routes.append((method, path, function, wrappers, file, line))
             return
-        for method, view_method in self.reading.view_methods(target):
+        for method, view_method in self.reading.view_methods(target) if target is not None else ():
             if methods is None or method in methods:
                 wrappers = decorator_wrappers(self.program, view_method)
                 file = self.program.file(view_method)
                 self.apps[key].routes.append((method, path, view_method, wrappers, file, line))
 
-
-def _route_methods(method: ast.expr) -> list[str] | None:
-    """The methods `route(method, ...)` names: `*` (None) is every method a view defines; a method
-    docgen does not document (or one not written as text) is none."""
-    if not (isinstance(method, ast.Constant) and isinstance(method.value, str)):
-        return []
-    spelled = method.value.lower()
-    return None if spelled == "*" else [spelled] if spelled in METHODS else []
+    def _methods(self, method: ast.expr, module: griffe.Module) -> list[str] | None:
+        """The methods `route(method, ...)` names, written as text or as a constant (`hdrs.METH_GET`): `*`
+        (None) is every method a view defines; a method docgen does not document is none."""
+        spelled = self.reading.text(method, module).lower()
+        return None if spelled == "*" else [spelled] if spelled in METHODS else []

@@ -68,14 +68,15 @@ class HttpClasses:
 
     def _walk(self, path: str) -> list[str]:
         order: list[str] = []
-        queue = [path]
+        queue, start = [path], self.klass(path)
         while queue:
             current = queue.pop(0)
             if current in order:
                 continue
             cls = self.klass(current)
             if len(order) >= MAX_CLASS_BASES and cls is not None:
-                raise too_many_bases(cls, self.resolver.shown(cls.module))
+                culprit = start or cls  # located at the class raised, as Program.ancestry locates it
+                raise too_many_bases(culprit, self.resolver.shown(culprit.module))
             order.append(current)
             if cls is not None and cls.path not in order:  # `pkg.Name` re-exported from `pkg.errors.Name`
                 order.append(cls.path)

@@ -241,3 +241,38 @@ def test_app_names_an_application_or_its_factory_and_a_wrong_one_is_refused_with
     with pytest.raises(ConfigError, match=r"no aiohttp application 'app\.main\.create_ap'") as refused:
         run_extract_in_memory(root)
     assert "app.main.create_app" in (refused.value.hint or "")
+
+
+def test_an_application_set_up_under_a_condition_or_a_with_block(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        {
+            "app/main.py": """\
+                import contextlib
+                import os
+
+                from aiohttp import web
+
+                async def debug(request):
+                    raise web.HTTPServiceUnavailable(text="Debugging is off")
+
+                async def ready(request):
+                    return web.Response(text="ready")
+
+                def setup(app):
+                    with contextlib.suppress(KeyError):
+                        app.router.add_get("/ready", ready)
+                    if os.environ.get("DEBUG"):
+                        app.router.add_get("/debug", debug)
+
+                if __name__ == "__main__":
+                    app = web.Application()
+                    setup(app)
+                    web.run_app(app)
+                """
+        },
+    )
+    assert errors_by_operation(found) == {
+        ("get", "/debug"): [(503, "Debugging is off", "text/plain")],
+        ("get", "/ready"): [],
+    }

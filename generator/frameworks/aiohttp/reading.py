@@ -50,10 +50,10 @@ class Reading:
         class's path, for routes to its methods (`add_get("/", handler.index)`)."""
         self.scopes: list[tuple[str, griffe.Module, list[ast.stmt]]] = []
         for module, tree in program.modules():
-            self.scopes.append((module.path, module, tree.body))
+            self.scopes.append((module.path, module, flat(tree.body)))
             for statement in tree.body:
                 if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-                    self.scopes.append((f"{module.path}.{statement.name}", module, statement.body))
+                    self.scopes.append((f"{module.path}.{statement.name}", module, flat(statement.body)))
         for scope, module, statements in self.scopes:
             self._creations(scope, module, statements)
         for scope, module, statements in self.scopes:
@@ -141,6 +141,22 @@ class Reading:
             found = self.returns.get(called or "") or named
             if found is not None:
                 self.apps[_key(scope, module, target)] = self.apps[found]
+
+
+def flat(statements: list[ast.stmt]) -> list[ast.stmt]:
+    """`statements` and those nested in their `if`, `with`, `try` and loop blocks (an application set up
+    under `if __name__ == "__main__":` or inside `with` is still set up), not those of nested functions."""
+    found: list[ast.stmt] = []
+    for statement in statements:
+        found.append(statement)
+        if isinstance(
+            statement, ast.If | ast.With | ast.AsyncWith | ast.Try | ast.TryStar | ast.For | ast.While
+        ):
+            for block in ("body", "orelse", "finalbody"):
+                found.extend(flat(getattr(statement, block, [])))
+            for handler in getattr(statement, "handlers", []):
+                found.extend(flat(handler.body))
+    return found
 
 
 def _assignment(statement: ast.stmt) -> tuple[str | None, ast.expr | None]:

@@ -23,7 +23,7 @@ from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
 from generator.extract.routes import METHODS, Endpoint
 from generator.frameworks.aiohttp.paths import openapi_path, subapp_prefix
-from generator.frameworks.aiohttp.reading import App, Reading, decorator_wrappers, guards
+from generator.frameworks.aiohttp.reading import App, Reading, decorator_wrappers, flat, guards
 
 
 def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
@@ -174,7 +174,7 @@ class _Attach:
                 bound = True
         if bound:
             self._entered.add(function.path)
-            for statement in self.program.node(function).body:
+            for statement in flat(self.program.node(function).body):
                 self._statement(function.path, function.module, statement)
 
     def _add(

@@ -9,9 +9,10 @@ and body). The walk is `generator.extract.walk`'s, one per operation: each funct
 Methods are followed when the object is made right there (`Service().check(...)`), held by a local bound once
 to such a call (`service = Service()`, then `service.check(...)`), by a module-level name (`AUTH = Auth()`),
 or by a parameter annotated with the class (`service: Service`, injected by the framework), as `reach` does
-for errors catalogs, and so are properties read on such objects (`return resp.not_found`, a property that
-builds the response); other calls it cannot resolve statically (methods of objects passed in without such an
-annotation, functions passed around) are not followed.
+for errors catalogs, or `self` in a method (`self.check(request)` in a class-based view); so are properties
+read on such objects (`return resp.not_found`, a property that builds the response). Other calls it cannot
+resolve statically (methods of objects passed in without such an annotation, functions passed around) are not
+followed.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from generator.extract.calls import unparse
 from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
+from generator.extract.members import first_parameter, property_getter
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.responses import CallReader, Stated, argument
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
@@ -120,15 +122,12 @@ class RaiseFinder:
 
     def _property_of_instance(self, node: ast.Attribute, code: Code) -> Code | None:
         """The getter of the property `node` reads on an instance of a class of the loaded source (`return
-        resp.not_found`), its own or inherited; griffe keeps a property as an attribute, so its function is
-        found in the class's syntax."""
+        resp.not_found`), its own or inherited."""
         cls = self._instance_class(node.value, code)
         for path in self.program.ancestry(cls.path) if cls is not None else ():
-            klass, body = self.program.klass(path), self.program.trees.classes.get(path)
-            for statement in body.body if body is not None and klass is not None else ():
-                if _is_property(statement, node.attr):
-                    assert isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and klass is not None
-                    return Code(f"{path}.{node.attr}", statement, klass.module)
+            getter = property_getter(self.program, path, node.attr)
+            if getter is not None:
+                return getter
         return None
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
@@ -147,7 +146,10 @@ class RaiseFinder:
         """The class an instance was made from: right there (`Service()`), by the only binding of a local
         (`service = Service()`), or in a module of the package (`service = Service()` at module level,
         imported or not), or by the annotation of a parameter bound nowhere else (`service: Service`, as
-        a framework's dependency injection passes one); None for anything else."""
+        a framework's dependency injection passes one), or `self` in a method of a class of the source
+        (`self.check(request)` in a view); None for anything else."""
+        if isinstance(made, ast.Name) and first_parameter(code.node) == made.id == "self":
+            return self.program.klass(code.path.rsplit(".", 1)[0])
         if isinstance(made, ast.Name):
             if code.path not in self._locals:
                 self._locals[code.path] = local_names(code.node)
@@ -254,15 +256,6 @@ def _body_nodes(node: FunctionNode) -> Iterator[ast.AST]:
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
         stack.extend(reversed(list(ast.iter_child_nodes(current))))
-
-
-def _is_property(statement: ast.stmt, name: str) -> bool:
-    """Whether `statement` defines the getter of a property called `name` (`@property def name(self)`)."""
-    return (
-        isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
-        and statement.name == name
-        and any(isinstance(d, ast.Name) and d.id == "property" for d in statement.decorator_list)
-    )
 
 
 def _raised_call(exc: ast.expr, node: FunctionNode) -> ast.Call | None:

@@ -276,3 +276,40 @@ def test_an_application_set_up_under_a_condition_or_a_with_block(tmp_path: Path)
         ("get", "/debug"): [(503, "Debugging is off", "text/plain")],
         ("get", "/ready"): [],
     }
+
+
+def test_a_server_class_that_builds_its_application_on_self(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        {
+            "app/main.py": """\
+                from aiohttp import web
+                from aiohttp.web import HTTPForbidden
+
+                class Server:
+                    def __init__(self, token):
+                        self.token = token
+                        self.web_app = web.Application()
+                        self.web_app.router.add_get("/", self.index)
+                        self.web_app.router.add_get("", self.index)
+                        self.web_app.router.add_get("/stats", self.stats)
+
+                    async def check(self, request):
+                        if request.headers.get("Authorization") != self.token:
+                            raise HTTPForbidden()
+
+                    async def index(self, request):
+                        return web.json_response({"message": "Welcome"})
+
+                    async def stats(self, request):
+                        await self.check(request)
+                        return web.json_response({})
+                """
+        },
+    )
+    assert errors_by_operation(found) == {
+        ("get", "/"): [],
+        ("get", "/stats"): [(403, "403: Forbidden", "text/plain")],
+    }
+    [stats] = [o for o in found.operations if o.path == "/stats"]
+    assert stats.errors[0][1] == ("app.main.Server.stats", "app.main.Server.check")

@@ -48,12 +48,16 @@ class Reading:
         self.instances: dict[str, str] = {}
         """Key of a name bound to an instance of a class of the source (`handler = Handler()`) -> the
         class's path, for routes to its methods (`add_get("/", handler.index)`)."""
+        self.owners: dict[str, str] = {}
+        """Scope of a method -> the path of its class, whose `self.app` the method may set up."""
         self.scopes: list[tuple[str, griffe.Module, list[ast.stmt]]] = []
         for module, tree in program.modules():
             self.scopes.append((module.path, module, flat(tree.body)))
             for statement in tree.body:
                 if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
                     self.scopes.append((f"{module.path}.{statement.name}", module, flat(statement.body)))
+                elif isinstance(statement, ast.ClassDef):
+                    self._methods(module, statement)
         for scope, module, statements in self.scopes:
             self._creations(scope, module, statements)
         for scope, module, statements in self.scopes:
@@ -61,10 +65,29 @@ class Reading:
         for scope, module, statements in self.scopes:
             self._aliases(scope, module, statements)
 
+    def _methods(self, module: griffe.Module, node: ast.ClassDef) -> None:
+        """The methods of a module-level class as scopes (a server class that builds `self.app`)."""
+        owner = f"{module.path}.{node.name}"
+        for statement in node.body:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                scope = f"{owner}.{statement.name}"
+                self.owners[scope] = owner
+                self.scopes.append((scope, module, flat(statement.body)))
+
+    def local(self, scope: str, module: griffe.Module, name: str) -> str:
+        """The key of `name` bound in `scope`: `module.name` at module level, `Class:self.name` for an
+        attribute a method sets on `self`, `function:name` for a local."""
+        if name.startswith("self.") and scope in self.owners:
+            return f"{self.owners[scope]}:{name}"
+        return f"{module.path}.{name}" if scope == module.path else f"{scope}:{name}"
+
     def key(self, node: ast.expr, scope: str, module: griffe.Module) -> str | None:
         """The key of the application or table `node` names (`app.router` names `app`), or None."""
         if isinstance(node, ast.Attribute) and node.attr == "router":
             node = node.value
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            held = self.local(scope, module, f"self.{node.attr}")
+            return held if held in self.apps else None
         if isinstance(node, ast.Name) and f"{scope}:{node.id}" in self.apps:
             return f"{scope}:{node.id}"
         path = self.program.qualify(node, module)
@@ -76,10 +99,14 @@ class Reading:
 
     def bound_method(self, handler: ast.expr, scope: str, module: griffe.Module) -> griffe.Function | None:
         """The method `handler` names on an object bound to an instance of a class of the source, in the
-        function `scope` or at module level (`handler.index` after `handler = Handler()`), or None."""
+        function `scope` or at module level (`handler.index` after `handler = Handler()`), or on `self` in a
+        method (`self.index`), or None."""
         if not (isinstance(handler, ast.Attribute) and isinstance(handler.value, ast.Name)):
             return None
-        held = self.instances.get(f"{scope}:{handler.value.id}")
+        if handler.value.id == "self" and scope in self.owners:  # `add_get("/", self.index)`
+            held: str | None = self.owners[scope]
+        else:
+            held = self.instances.get(f"{scope}:{handler.value.id}")
         held = held or self.instances.get(self.program.qualify(handler.value, module) or "")
         for ancestor in self.program.ancestry(held) if held is not None else ():
             method = self.program.function(f"{ancestor}.{handler.attr}")
@@ -107,9 +134,9 @@ class Reading:
                 continue
             made = self.program.qualify(value.func, module)
             if made is not None and self.program.klass(made) is not None:
-                self.instances[_key(scope, module, target)] = made
+                self.instances[self.local(scope, module, target)] = made
             if made in APPS | TABLES:
-                key = _key(scope, module, target)
+                key = self.local(scope, module, target)
                 self.apps[key] = App(key, is_app=made in APPS)
                 self.add_middlewares(key, module, value)
 
@@ -140,7 +167,7 @@ class Reading:
             named = self.key(value, scope, module) if isinstance(value, ast.Attribute) else None
             found = self.returns.get(called or "") or named
             if found is not None:
-                self.apps[_key(scope, module, target)] = self.apps[found]
+                self.apps[self.local(scope, module, target)] = self.apps[found]
 
 
 def flat(statements: list[ast.stmt]) -> list[ast.stmt]:
@@ -160,16 +187,20 @@ def flat(statements: list[ast.stmt]) -> list[ast.stmt]:
 
 
 def _assignment(statement: ast.stmt) -> tuple[str | None, ast.expr | None]:
-    """The name and value of `name = value` or `name: T = value`; (None, None) for anything else."""
-    if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
-        return statement.targets[0].id, statement.value
-    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-        return statement.target.id, statement.value
+    """The name and value of `name = value`, `name: T = value` or `self.name = value` (named `self.name`);
+    (None, None) for anything else."""
+    value: ast.expr | None
+    if isinstance(statement, ast.Assign):
+        target, value = statement.targets[0], statement.value
+    elif isinstance(statement, ast.AnnAssign):
+        target, value = statement.target, statement.value
+    else:
+        return None, None
+    if isinstance(target, ast.Name):
+        return target.id, value
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+        return f"self.{target.attr}", value
     return None, None
-
-
-def _key(scope: str, module: griffe.Module, name: str) -> str:
-    return f"{module.path}.{name}" if scope == module.path else f"{scope}:{name}"
 
 
 def decorator_wrappers(program: Program, function: griffe.Function) -> tuple[Code, ...]:

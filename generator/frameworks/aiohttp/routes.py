@@ -46,7 +46,10 @@ def application_endpoints(program: Program, resolver: Resolver, app: str | None)
     for root in sorted({id(r): r for r in roots}.values(), key=lambda r: r.key):
         found.extend(_walk(apps, root, "", (), ()))
     order = {method: index for index, method in enumerate(METHODS)}
-    return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
+    found.sort(key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
+    # `add_get("", index)` beside `add_get("/", index)`: one operation in OpenAPI form, listed once
+    unique = {(e.method, e.path, e.function.path): e for e in reversed(found)}
+    return [e for e in found if unique[(e.method, e.path, e.function.path)] is e]
 
 
 def _walk(

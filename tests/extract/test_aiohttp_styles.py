@@ -3,6 +3,7 @@ by the aiohttp framework without importing anything."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -313,3 +314,35 @@ def test_a_server_class_that_builds_its_application_on_self(tmp_path: Path) -> N
     }
     [stats] = [o for o in found.operations if o.path == "/stats"]
     assert stats.errors[0][1] == ("app.main.Server.stats", "app.main.Server.check")
+
+
+def test_one_status_sent_as_text_and_as_json_has_both_media_types_in_the_fragment(tmp_path: Path) -> None:
+    from openapi_spec_validator import validate
+
+    from generator.shell.cli import main
+
+    catalog(
+        tmp_path,
+        {
+            "app/main.py": """\
+                from aiohttp import web
+
+                async def item(request):
+                    if request.match_info["id"] == "0":
+                        raise web.HTTPNotFound()
+                    return web.json_response({"error": "No such item"}, status=404)
+
+                app = web.Application()
+                app.router.add_get("/items/{id}", item)
+                """
+        },
+    )
+    assert main(["--config", str(tmp_path / "mkdocs.yml"), "extract"]) == 0
+    fragment = json.loads((tmp_path / "data" / "api.openapi.json").read_text(encoding="utf-8"))
+    content = fragment["paths"]["/items/{id}"]["get"]["responses"]["404"]["content"]
+    assert {media: [e["value"] for e in c["examples"].values()] for media, c in content.items()} == {
+        "text/plain": ["404: Not Found"],
+        "application/json": [{"error": "No such item"}],
+    }
+    assert content["text/plain"]["schema"] == {"type": "string"}
+    validate(fragment)

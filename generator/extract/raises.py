@@ -23,6 +23,7 @@ from collections.abc import Iterator
 import griffe
 
 from generator.core.records import record
+from generator.core.route_models import TEXT_BODY
 from generator.extract.calls import unparse
 from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
@@ -172,7 +173,7 @@ class RaiseFinder:
         handler = next((self.handlers[p] for p in ancestry if p in self.handlers), None)
         if base is None and handler is None:
             return None
-        status, detail = self._stated(call, code.module, path, ancestry, base)
+        status, detail, key = self._stated(call, code.module, path, ancestry, base)
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail
@@ -184,7 +185,7 @@ class RaiseFinder:
             file=self.program.files(code.module),
             line=line,
             handler=handler.function.path if handler is not None else None,
-            body_key=handler.body_key if handler is not None else self.framework.body_key,
+            body_key=handler.body_key if handler is not None else key or self.framework.body_key,
         )
 
     def _site(self, stated: Stated, code: Code, line: int) -> Raised:
@@ -195,19 +196,22 @@ class RaiseFinder:
 
     def _stated(
         self, call: ast.Call, module: griffe.Module, path: str, ancestry: list[str], base: str | None
-    ) -> tuple[int | None, str]:
-        """The status and detail the raise itself states, through the `__init__` of a subclass."""
+    ) -> tuple[int | None, str, str | None]:
+        """The status and detail the raise itself states, through the `__init__` of a subclass, and the key
+        of a JSON body it sends as its whole body (`text=json.dumps({"error": ...})` where the framework's
+        body is the detail as plain text; None: the framework's key)."""
         if base is None:
             message = call.args[0] if call.args else _keyword(call, "message")
-            return None, detail_text(message, module, self.resolver, "") if message else ""
+            return None, detail_text(message, module, self.resolver, "") if message else "", None
         arguments = self.framework.http_exceptions[base]
         for own in ancestry[: ancestry.index(base)]:
             init = self.program.function(f"{own}.__init__")
             forwarded = _super_call(self.program.node(init)) if init is not None else None
             if init is not None and forwarded is not None:
-                return self._through(init, forwarded, call, module, path, arguments)
+                return (*self._through(init, forwarded, call, module, path, arguments), None)
         stated = self.calls.stated(call, module, path, ancestry, arguments)
-        return stated.status, stated.detail
+        whole = self.framework.body_key == TEXT_BODY  # otherwise the framework wraps the detail in its body
+        return stated.status, stated.detail, stated.body_key if whole else None
 
     def _through(
         self,

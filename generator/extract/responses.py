@@ -100,7 +100,10 @@ class CallReader:
 
     def body(self, node: ast.expr | None, module: griffe.Module, missing: str) -> tuple[str | None, str]:
         """The body's key for its detail (None: the framework's) and the detail: a dict's first text value
-        under a text key, else the node as text (`detail_text`)."""
+        under a text key, else the node as text (`detail_text`). `json.dumps({...})` (text a framework sends
+        as it is, aiohttp's `text=`) is read as its dict."""
+        if isinstance(node, ast.Call) and len(node.args) == 1 and self._is_json_dumps(node.func, module):
+            node = node.args[0]
         if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value):
@@ -110,6 +113,9 @@ class CallReader:
             assert first.arg is not None
             return first.arg, detail_text(first.value, module, self.framework.resolver, missing)
         return None, detail_text(node, module, self.framework.resolver, missing)
+
+    def _is_json_dumps(self, func: ast.expr, module: griffe.Module) -> bool:
+        return self.program.qualify(func, module) == "json.dumps"
 
     def _response(self, call: ast.Call, module: griffe.Module) -> Stated | None:
         path = self.program.qualify(call.func, module)

@@ -316,7 +316,7 @@ def test_a_server_class_that_builds_its_application_on_self(tmp_path: Path) -> N
     assert stats.errors[0][1] == ("app.main.Server.stats", "app.main.Server.check")
 
 
-def test_one_status_sent_as_text_and_as_json_has_both_media_types_in_the_fragment(tmp_path: Path) -> None:
+def test_bodies_sent_as_text_and_as_json_have_their_media_types_in_the_fragment(tmp_path: Path) -> None:
     from openapi_spec_validator import validate
 
     from generator.shell.cli import main
@@ -325,11 +325,17 @@ def test_one_status_sent_as_text_and_as_json_has_both_media_types_in_the_fragmen
         tmp_path,
         {
             "app/main.py": """\
+                import json
+
                 from aiohttp import web
 
                 async def item(request):
                     if request.match_info["id"] == "0":
                         raise web.HTTPNotFound()
+                    if request.match_info["id"] == "-1":
+                        raise web.HTTPBadRequest(
+                            text=json.dumps({"error": "Ids are positive"}), content_type="application/json"
+                        )
                     return web.json_response({"error": "No such item"}, status=404)
 
                 app = web.Application()
@@ -339,7 +345,10 @@ def test_one_status_sent_as_text_and_as_json_has_both_media_types_in_the_fragmen
     )
     assert main(["--config", str(tmp_path / "mkdocs.yml"), "extract"]) == 0
     fragment = json.loads((tmp_path / "data" / "api.openapi.json").read_text(encoding="utf-8"))
-    content = fragment["paths"]["/items/{id}"]["get"]["responses"]["404"]["content"]
+    responses = fragment["paths"]["/items/{id}"]["get"]["responses"]
+    json_text = responses["400"]["content"]["application/json"]["examples"]["400-ids-are-positive"]["value"]
+    assert json_text == {"error": "Ids are positive"}  # `text=json.dumps({...})`: a JSON body
+    content = responses["404"]["content"]
     assert {media: [e["value"] for e in c["examples"].values()] for media, c in content.items()} == {
         "text/plain": ["404: Not Found"],
         "application/json": [{"error": "No such item"}],

@@ -355,3 +355,36 @@ def test_bodies_sent_as_text_and_as_json_have_their_media_types_in_the_fragment(
     }
     assert content["text/plain"]["schema"] == {"type": "string"}
     validate(fragment)
+
+
+def test_routes_added_to_a_resource(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        {
+            "app/main.py": """\
+                from aiohttp import web
+
+                async def read(request):
+                    raise web.HTTPNotFound(text="No such page")
+
+                async def write(request):
+                    raise web.HTTPForbidden()
+
+                async def feed(request):
+                    raise web.HTTPGone()
+
+                def init():
+                    app = web.Application()
+                    page = app.router.add_resource("/pages/{slug}", name="page")
+                    page.add_route("GET", read)
+                    page.add_route("PUT", write)
+                    app.router.add_resource("/feed").add_route("GET", feed)
+                    return app
+                """
+        },
+    )
+    assert errors_by_operation(found) == {
+        ("get", "/feed"): [(410, "410: Gone", "text/plain")],
+        ("get", "/pages/{slug}"): [(404, "No such page", "text/plain")],
+        ("put", "/pages/{slug}"): [(403, "403: Forbidden", "text/plain")],
+    }

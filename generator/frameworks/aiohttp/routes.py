@@ -81,6 +81,8 @@ class _Attach:
         self.program = reading.program
         self.apps = reading.apps
         self._entered: set[str] = set()
+        self._resources: dict[str, tuple[str, ast.expr]] = {}
+        """Key of a name bound to `app.router.add_resource(path)` -> the application's key and the path."""
 
     def read(self) -> dict[str, App]:
         for scope, module, statements in self.reading.scopes:
@@ -96,6 +98,19 @@ class _Attach:
                 self._decorator(module, statement, decorator)
         elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
             self._call(scope, module, statement.value)
+        elif isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
+            resource = self._resource(statement.value, scope, module)
+            if resource is not None:  # `resource = app.router.add_resource(path)`
+                self._resources[self.reading.local(scope, module, statement.targets[0].id)] = resource
+
+    def _resource(self, node: ast.expr, scope: str, module: griffe.Module) -> tuple[str, ast.expr] | None:
+        """The application and path of a resource: `app.router.add_resource(path)`, or a name bound to one."""
+        if isinstance(node, ast.Name):
+            return self._resources.get(self.reading.local(scope, module, node.id))
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args):
+            return None
+        key = self.reading.key(node.func.value, scope, module) if node.func.attr == "add_resource" else None
+        return (key, node.args[0]) if key is not None else None
 
     def _decorator(self, module: griffe.Module, node: ast.stmt, decorator: ast.expr) -> None:
         """`@routes.get(path)` (and `post`, ..., `route(method, path)`) on a function, `@routes.view(path)`
@@ -123,6 +138,13 @@ class _Attach:
             owner = self.reading.key(func.value.value, scope, module)  # `app.middlewares.append(auth)`
             if owner is not None:
                 self.reading.add_middlewares(owner, module, call)
+            return
+        resource = self._resource(func.value, scope, module)
+        if resource is not None and func.attr == "add_route" and len(call.args) >= 2:
+            owner, path = resource  # `resource.add_route(method, handler)`
+            self._add(
+                owner, scope, module, self._methods(call.args[0], module), path, call.args[1], call.lineno
+            )
             return
         key = self.reading.key(func.value, scope, module)
         if key is None:

@@ -388,3 +388,27 @@ def test_routes_added_to_a_resource(tmp_path: Path) -> None:
         ("get", "/pages/{slug}"): [(404, "No such page", "text/plain")],
         ("put", "/pages/{slug}"): [(403, "403: Forbidden", "text/plain")],
     }
+
+
+def test_the_framework_is_found_from_the_imports_when_the_catalog_names_none(tmp_path: Path) -> None:
+    files = {
+        "app/__init__.py": "",
+        "app/main.py": """\
+            from aiohttp import web
+
+            async def gone(request):
+                raise web.HTTPGone()
+
+            app = web.Application()
+            app.router.add_get("/old", gone)
+            """,
+        "mkdocs.yml": MKDOCS.format(source="app/main.py").replace("              framework: aiohttp\n", ""),
+    }
+    make_files(tmp_path, files)
+    assert "framework" not in (tmp_path / "mkdocs.yml").read_text(encoding="utf-8")
+    found = run_extract_in_memory(tmp_path).catalogs["api"]
+    assert isinstance(found, RoutesCatalog)
+    assert (found.framework, [(e.status, e.detail) for e in found.errors]) == (
+        "aiohttp",
+        [(410, "410: Gone")],
+    )

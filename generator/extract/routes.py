@@ -96,6 +96,9 @@ class ExceptionArguments:
     the raised class and then its bases, an installed framework's included."""
     detail_attribute: str | None = None
     """The class attribute that holds the detail when the call passes none (Werkzeug's `description`)."""
+    reason: tuple[int | None, str] | None = None
+    """Where the call takes a reason phrase of its own (aiohttp's `reason=`), which stands for the status's
+    standard phrase wherever the default detail states it (`404: Not Found` becomes `404: No such book`)."""
 
 
 class Framework(Protocol):

@@ -9,6 +9,8 @@ Owns:
   (Starlette's routes declared as data included), its exception handlers, its HTTP exception with the
   status and detail it takes and the detail it fills in, the body its errors have on the wire, and its
   OpenAPI document taking the catalog's error responses;
+- aiohttp's web server (`aiohttp`): applications, route tables, sub-applications, class-based views and
+  middlewares, its HTTP exceptions with the status their class holds and the plain-text body they send;
 - a routes catalog's error responses merged into an application's OpenAPI document, the same for every
   framework (`openapi`, standard library only, as the application imports it).
 
@@ -23,5 +25,8 @@ Nothing here imports or runs the server. This module imports nothing, so that ch
 May import: `generator.core`, `generator.extract`.
 """
 
-BUILTIN = {"fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework"}
+BUILTIN = {
+    "aiohttp": "generator.frameworks.aiohttp.framework:AiohttpFramework",
+    "fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework",
+}
 """The frameworks docgen ships: name -> `module:attribute` of the class, imported only when configured."""

@@ -140,7 +140,7 @@ def parse_notes(
     )
 
 
-_SCHEMA_HINT = "see data/schema/errors-notes.schema.json for the fields an entry takes"
+_SCHEMA_HINT = "`docgen schema errors-notes` prints the fields an entry takes"
 _MAX_PROBLEMS = 20
 """Problems listed at once; the last line counts the rest."""
 

@@ -30,16 +30,18 @@ from generator.shell.help_texts import (
     PROBE_EXAMPLES,
 )
 
-Command = Callable[[Settings, argparse.Namespace], int]
+Command = Callable[[Settings | None, argparse.Namespace], int]
+"""A sub-command's handler: the project's settings (None for a standalone command) and the arguments."""
 
 
-def _lazy(name: str) -> Command:
-    """A handler that imports `generator.commands` only when its command runs, so --help stays fast."""
+def _lazy(name: str, module: str = "commands") -> Command:
+    """A handler that imports its module of `generator.shell` only when its command runs, so --help stays
+    fast."""
 
-    def run(settings: Settings, args: argparse.Namespace) -> int:
-        from generator.shell import commands
+    def run(settings: Settings | None, args: argparse.Namespace) -> int:
+        import importlib
 
-        handler: Command = getattr(commands, name)
+        handler: Command = getattr(importlib.import_module(f"generator.shell.{module}"), name)
         return handler(settings, args)
 
     return run
@@ -147,7 +149,19 @@ def _add_probe(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     probe.set_defaults(handler=_lazy("probe_command"))
 
 
-SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe)
+def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    schema = commands.add_parser(
+        "schema",
+        help="print the JSON Schema of one kind of docgen file (for an editor's YAML language server)",
+        description="Print the JSON Schema docgen checks a file of this kind against, as the installed "
+        "package ships it; without a name, list the names. docgen reads its schemas from the package and "
+        "writes none into the project.",
+    )
+    schema.add_argument("name", nargs="?", help="e.g. errors-notes (the notes file of an errors catalog)")
+    schema.set_defaults(handler=_lazy("schema_command", "standalone"), standalone=True)
+
+
+SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe, _add_schema)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -207,8 +221,9 @@ def _dispatch(argv: Sequence[str] | None) -> tuple[int, str | None]:
 
 def _run_command(args: argparse.Namespace) -> int:
     try:
-        settings = load_settings(args.config)
         handler: Command = args.handler
+        # A standalone command (schema, init, templates) works before the project has a docgen section.
+        settings = None if getattr(args, "standalone", False) else load_settings(args.config)
         with _collector_paused():
             return handler(settings, args)
     except DocgenError as error:

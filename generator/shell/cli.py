@@ -161,7 +161,22 @@ def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     schema.set_defaults(handler=_lazy("schema_command", "standalone"), standalone=True)
 
 
-SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe, _add_schema)
+def _add_templates(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    templates = commands.add_parser(
+        "templates",
+        help="list the region templates docgen ships, or copy one into templates/ to customise it",
+        description="Without an action, list the region templates the installed docgen renders with. "
+        "`copy NAME...` writes each into the project's templates folder (templates_dir), where a file of "
+        "the same name replaces the packaged one; an existing file is never overwritten.",
+    )
+    actions = templates.add_subparsers(dest="action", metavar="ACTION")
+    copy = actions.add_parser("copy", help="copy packaged templates into the project to customise them")
+    copy.add_argument("names", nargs="+", metavar="NAME", help="e.g. error-table (see `docgen templates`)")
+    templates.set_defaults(handler=_lazy("templates_command", "standalone"), standalone=True)
+    copy.set_defaults(standalone=False)
+
+
+SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe, _add_schema, _add_templates)
 
 
 def build_parser() -> argparse.ArgumentParser:

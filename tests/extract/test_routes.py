@@ -43,11 +43,8 @@ EXPECTED = {
 
 
 def shop_project(root: Path) -> Path:
-    """A copy of the fixture with the repository's templates and docgen's schema copies (which the fixture
-    does not keep, so that a change to a schema changes one folder), to run docgen in."""
+    """A copy of the fixture, rendering with the packaged templates, to run docgen in."""
     shutil.copytree(FIXTURE, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "site"))
-    shutil.copytree(ROOT / "templates", root / "templates")
-    shutil.copytree(ROOT / "generator" / "core" / "schema", root / "data" / "schema")
     return root
 
 

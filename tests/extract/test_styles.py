@@ -332,10 +332,9 @@ FACTS = ("id", "function", "message", "code", "status", "data_keys", "dynamic")
 
 
 def project(tmp_path: Path, style: str) -> Path:
-    """A copy of the style's fixture with the real templates, as a user's project."""
+    """A copy of the style's fixture, rendering with the packaged templates, as a user's project."""
     root = tmp_path / style
     shutil.copytree(FIXTURES / style, root)
-    shutil.copytree(REPO / "templates", root / "templates")
     return root
 
 

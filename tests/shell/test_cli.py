@@ -11,6 +11,7 @@ import pytest
 
 from generator.core.schemas import packaged
 from generator.shell.cli import main
+from generator.templating.packaged import packaged_templates
 from tests.helpers import make_files, make_project
 
 SERVER = """\
@@ -114,6 +115,25 @@ def test_schema_prints_a_packaged_schema_outside_any_project(
     assert main(["schema", "errors-note"]) == 2
     assert "no schema named 'errors-note'" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_templates_lists_and_copies_one_out_never_over_a_file(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert docgen(project, "templates") == 0
+    assert "error-table" in capsys.readouterr().out.split()
+    assert docgen(project, "templates", "copy", "error-table") == 0
+    copied = project / "templates" / "error-table.md.j2"
+    assert copied.read_text(encoding="utf-8") == packaged_templates()["error-table.md.j2"]
+    assert "templates/error-table.md.j2: copied" in capsys.readouterr().out
+    copied.write_text("Own table.\n", encoding="utf-8")
+    assert docgen(project, "templates", "copy", "server-limits", "error-table.md.j2") == 3
+    err = capsys.readouterr().err
+    assert "error: templates/error-table.md.j2: the template already exists here" in err
+    assert copied.read_text(encoding="utf-8") == "Own table.\n"
+    assert not (project / "templates" / "server-limits.md.j2").exists()  # nothing copied at all
+    assert docgen(project, "templates", "copy", "eror-table") == 2
+    assert "did you mean 'error-table'?" in capsys.readouterr().err
 
 
 def test_a_second_extract_changes_nothing(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -153,3 +153,16 @@ def test_a_source_without_routes_is_an_error(tmp_path: Path) -> None:
         (root / "shop" / f"{module}.py").write_text("router = None\n", encoding="utf-8")
     with pytest.raises(SourceError, match="no fastapi routes found"):
         run_extract_in_memory(root)
+
+
+def test_new_errors_are_named_by_the_applications_own_exception_class(tmp_path: Path) -> None:
+    root = shop_project(tmp_path)
+    committed = {error.id: error.exception for error in catalog_of(root).errors}
+    (root / "data" / "shop-routes.yaml").unlink()  # a first extraction: every error is new
+    fresh = {error.exception: error.id for error in catalog_of(root).errors}
+    assert fresh["ItemNotFound"] == "item-not-found"
+    assert fresh["OutOfStock"] == "out-of-stock" and fresh["PaymentDeclined"] == "payment-declined"
+    # FastAPI's own HTTPException says nothing of the error: those keep the status and detail.
+    assert fresh["HTTPException"].startswith(("400-", "401-", "403-"))
+    # The committed catalog keeps the ids it had, which its notes are keyed by.
+    assert "404-no-item-has-the-id-item-id" in committed

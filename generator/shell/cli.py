@@ -15,13 +15,13 @@ import os
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
 from generator import __version__
 from generator.core.errors import DocgenError
-from generator.core.settings import Settings, load_settings
+from generator.core.settings import load_settings
 from generator.shell.help_texts import (
     CHECK_EXAMPLES,
     DESCRIPTION,
@@ -29,22 +29,9 @@ from generator.shell.help_texts import (
     PROBE_DESCRIPTION,
     PROBE_EXAMPLES,
 )
+from generator.shell.parsers import Command, add_init, add_schema, add_templates, lazy
 
-Command = Callable[[Settings | None, argparse.Namespace], int]
-"""A sub-command's handler: the project's settings (None for a standalone command) and the arguments."""
-
-
-def _lazy(name: str, module: str = "commands") -> Command:
-    """A handler that imports its module of `generator.shell` only when its command runs, so --help stays
-    fast."""
-
-    def run(settings: Settings | None, args: argparse.Namespace) -> int:
-        import importlib
-
-        handler: Command = getattr(importlib.import_module(f"generator.shell.{module}"), name)
-        return handler(settings, args)
-
-    return run
+_lazy = lazy
 
 
 def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -149,34 +136,16 @@ def _add_probe(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     probe.set_defaults(handler=_lazy("probe_command"))
 
 
-def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    schema = commands.add_parser(
-        "schema",
-        help="print the JSON Schema of one kind of docgen file (for an editor's YAML language server)",
-        description="Print the JSON Schema docgen checks a file of this kind against, as the installed "
-        "package ships it; without a name, list the names. docgen reads its schemas from the package and "
-        "writes none into the project.",
-    )
-    schema.add_argument("name", nargs="?", help="e.g. errors-notes (the notes file of an errors catalog)")
-    schema.set_defaults(handler=_lazy("schema_command", "standalone"), standalone=True)
-
-
-def _add_templates(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    templates = commands.add_parser(
-        "templates",
-        help="list the region templates docgen ships, or copy one into templates/ to customise it",
-        description="Without an action, list the region templates the installed docgen renders with. "
-        "`copy NAME...` writes each into the project's templates folder (templates_dir), where a file of "
-        "the same name replaces the packaged one; an existing file is never overwritten.",
-    )
-    actions = templates.add_subparsers(dest="action", metavar="ACTION")
-    copy = actions.add_parser("copy", help="copy packaged templates into the project to customise them")
-    copy.add_argument("names", nargs="+", metavar="NAME", help="e.g. error-table (see `docgen templates`)")
-    templates.set_defaults(handler=_lazy("templates_command", "standalone"), standalone=True)
-    copy.set_defaults(standalone=False)
-
-
-SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe, _add_schema, _add_templates)
+SUBCOMMANDS = (
+    add_init,
+    _add_extract,
+    _add_render,
+    _add_check,
+    _add_verify,
+    _add_probe,
+    add_schema,
+    add_templates,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,23 +12,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
-from generator.core.errors import ConfigError, DocgenError, OutputError
+from generator.core.errors import DocgenError, OutputError
 from generator.core.models import RoutesCatalog
 from generator.core.project import load_project
 from generator.core.settings import Settings, settings_from_text
 from generator.core.workflow_commands import inert
 from generator.core.writer import write_outputs
 from generator.extract.pipeline import extract
+from generator.shell.init_config import catalog_name, minimal_config, plugins_span, with_plugin
 from generator.shell.init_detect import find_application, python_files
-
-_PLAIN = re.compile(r"[A-Za-z0-9_./-]+")
-_PLUGINS = re.compile(r"^plugins\s*:(.*)$")
-_ITEM = re.compile(r"^(\s+)-\s*")
-_DOCGEN_ITEM = re.compile(r"^\s+-\s*docgen\s*:?\s*(#.*)?$")
 
 
 def init_command(settings: Settings | None, args: argparse.Namespace) -> int:
@@ -57,7 +52,7 @@ def init_command(settings: Settings | None, args: argparse.Namespace) -> int:
         )
 
     if existing is not None:
-        with_plugin(existing, shown, "", "", "")  # a mkdocs.yml init cannot add to is refused first
+        plugins_span(existing.splitlines(keepends=True), shown)  # a mkdocs.yml init cannot add to: refused
     framework, source, found = find_application(
         root, python_files(root), tryer, framework=args.framework, source=args.source
     )
@@ -74,71 +69,6 @@ def init_command(settings: Settings | None, args: argparse.Namespace) -> int:
         print(inert(f"{path}: {_what(path, shown, existing is None)}"), file=sys.stderr)
     print(inert("next: docgen extract && docgen render, then mkdocs serve to see the page"), file=sys.stderr)
     return 0
-
-
-def catalog_name(source: str) -> str:
-    """The routes catalog's name: the server's top package (or module) and `-routes`."""
-    top = source.split("/", maxsplit=1)[0].removesuffix(".py")
-    return f"{re.sub(r'[^a-z0-9]+', '-', top.lower()).strip('-') or 'server'}-routes"
-
-
-def _scalar(value: str) -> str:
-    return value if _PLAIN.fullmatch(value) else json.dumps(value)
-
-
-def plugin_block(indent: str, name: str, framework: str, source: str) -> str:
-    """The docgen item of `plugins:`, its dash at `indent`."""
-    inner = indent + "    "
-    return (
-        f"{indent}- docgen:\n{inner}catalogs:\n{inner}  {name}:\n{inner}    kind: routes\n"
-        f"{inner}    source: {_scalar(source)}\n{inner}    framework: {framework}\n"
-    )
-
-
-def minimal_config(name: str, framework: str, source: str) -> str:
-    """A mkdocs.yml for a project that has none: Material, the Markdown extensions the tables need."""
-    site = name.removesuffix("-routes").replace("-", " ").title()
-    return (
-        f"site_name: {json.dumps(site + ' API')}\n"
-        "theme:\n  name: material\n"
-        "markdown_extensions:\n  - attr_list\n  - md_in_html\n  - tables\n"
-        "plugins:\n  - search\n" + plugin_block("  ", name, framework, source)
-    )
-
-
-def with_plugin(text: str, shown: str, name: str, framework: str, source: str) -> str:
-    """`text` (a mkdocs.yml) with the docgen item added to `plugins:`, every other line as it was; a
-    located refusal when docgen is configured already or `plugins:` is not a block list."""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if _PLUGINS.match(line)), None)
-    if start is None:
-        ending = "" if text.endswith("\n") or not text else "\n"
-        return f"{text}{ending}plugins:\n  - search\n" + plugin_block("  ", name, framework, source)
-    inline = _PLUGINS.match(lines[start])
-    if inline is not None and inline.group(1).split("#")[0].strip():
-        raise ConfigError(
-            "'plugins:' is written on one line; docgen init adds its block only to a list of one item a line",
-            file=shown,
-            line=start + 1,
-            hint="write the plugins one a line (`  - search`), then run docgen init again",
-        )
-    end = start + 1
-    while end < len(lines) and (not lines[end].strip() or lines[end][0] in " \t#"):
-        if _DOCGEN_ITEM.match(lines[end]):
-            raise ConfigError(
-                "docgen is configured here already; docgen init changed nothing",
-                file=shown,
-                line=end + 1,
-                hint="run `docgen extract && docgen render`; add a catalog under 'catalogs:' by hand",
-            )
-        end += 1
-    while end > start + 1 and not lines[end - 1].strip():
-        end -= 1
-    items = [_ITEM.match(line) for line in lines[start + 1 : end]]
-    indent = next((match.group(1) for match in items if match), "  ")
-    before = "".join(lines[:end])
-    before += "" if before.endswith("\n") else "\n"
-    return before + plugin_block(indent, name, framework, source) + "".join(lines[end:])
 
 
 def _pages_and_notes(settings: Settings) -> dict[str, str]:

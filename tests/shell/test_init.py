@@ -13,7 +13,7 @@ import pytest
 
 from generator.core.errors import ConfigError
 from generator.shell.cli import main
-from generator.shell.init import with_plugin
+from generator.shell.init_config import with_plugin
 
 BIN = Path(sys.executable).parent
 
@@ -164,10 +164,23 @@ def test_a_folder_without_a_known_framework_is_refused(
     assert sorted(path.name for path in tmp_path.iterdir()) == ["tool.py"]
 
 
-def test_plugins_written_on_one_line_is_a_located_refusal() -> None:
+@pytest.mark.parametrize(
+    "text",
+    ["site_name: S\nplugins: [search]\n", "site_name: S\nplugins:\n  search: {}\n"],
+    ids=["inline", "mapping"],
+)
+def test_plugins_not_written_one_item_a_line_is_a_located_refusal(text: str) -> None:
     with pytest.raises(ConfigError) as caught:
-        with_plugin("site_name: S\nplugins: [search]\n", "mkdocs.yml", "x-routes", "fastapi", "x/main.py")
+        with_plugin(text, "mkdocs.yml", "x-routes", "fastapi", "x/main.py")
     assert caught.value.location == "mkdocs.yml:2"
+    assert "not a list of one plugin a line" in caught.value.message
+
+
+def test_an_item_with_options_is_kept_and_the_block_follows_it() -> None:
+    text = "plugins:\n  - search:\n      lang: en\n  # a comment\n\nnav: []\n"
+    written = with_plugin(text, "mkdocs.yml", "x-routes", "fastapi", "x/main.py")
+    assert written.startswith("plugins:\n  - search:\n      lang: en\n  # a comment\n  - docgen:\n")
+    assert written.endswith("framework: fastapi\n\nnav: []\n")
 
 
 def test_a_mkdocs_yml_without_plugins_gets_the_section_at_its_end() -> None:

@@ -23,7 +23,7 @@ from generator.core.workflow_commands import inert
 from generator.core.writer import write_outputs
 from generator.extract.pipeline import extract
 from generator.shell.init_config import catalog_name, minimal_config, plugins_span, with_plugin
-from generator.shell.init_detect import find_application, python_files
+from generator.shell.init_detect import comment_above_raise, find_application, python_files
 
 
 def init_command(settings: Settings | None, args: argparse.Namespace) -> int:
@@ -91,7 +91,8 @@ def _page(name: str) -> str:
 
 
 def draft_notes(settings: Settings, catalog: RoutesCatalog) -> str:
-    """The notes file, one draft entry per error: its cause says where the code raises it and as what."""
+    """The notes file, one draft entry per error: its cause is the comment above the raise in the code, else
+    where the code raises it and as what."""
     catalog_file = settings.relative(settings.catalog_path(catalog.name))
     lines = [
         f"# Editors' prose for {catalog_file}, keyed by error id. docgen never rewrites this file.\n",
@@ -102,7 +103,8 @@ def draft_notes(settings: Settings, catalog: RoutesCatalog) -> str:
     ]
     for error in catalog.errors:
         function = error.function.rsplit(".", 1)[-1]
-        cause = f"Raised in `{function}` as `{error.exception}`."
+        comment = comment_above_raise(settings.root / error.file, function, error.exception, error.detail)
+        cause = comment or f"Raised in `{function}` as `{error.exception}`."
         lines += [f"  {error.id}:\n", "    draft: true\n", f"    cause: {json.dumps(cause)}\n"]
     return "".join(lines)
 

@@ -113,3 +113,36 @@ def _nothing_found(
         " with --source FILE (and --framework NAME); for another kind of server (JSON-RPC, an error helper"
         ' of your own), write an errors catalog as README.md\'s "Configuration" shows',
     )
+
+
+def comment_above_raise(path: Path, function: str, exception: str, detail: str) -> str | None:
+    """The comment lines directly above the `raise` of `exception` in `function` of the file at `path`,
+    joined: the one raise of it there, else the one whose source holds the detail's text before its first
+    `{placeholder}`. None when there is no such comment, or no single raise to take it from."""
+    try:
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+    except (SyntaxError, UnicodeDecodeError, ValueError, OSError):
+        return None
+    functions = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == function
+    ]
+    raises = [
+        node
+        for found in functions
+        for node in ast.walk(found)
+        if isinstance(node, ast.Raise) and node.exc is not None and exception in ast.unparse(node.exc)
+    ]
+    text = detail.split("{", 1)[0].strip()
+    if len(raises) > 1 and text:
+        raises = [node for node in raises if text in (ast.get_source_segment(source, node) or "")]
+    if len(raises) != 1:
+        return None
+    lines = source.splitlines()
+    index, found_lines = raises[0].lineno - 2, list[str]()
+    while index >= 0 and lines[index].strip().startswith("#"):
+        found_lines.insert(0, lines[index].strip().lstrip("#").strip())
+        index -= 1
+    return " ".join(part for part in found_lines if part) or None

@@ -43,6 +43,7 @@ def get_item(item_id: int) -> dict[str, str]:
 @app.put("/items/{item_id}")
 def rename_item(item_id: int, name: str) -> dict[str, str]:
     if not name.strip():
+        # The new name is empty or only spaces.
         raise HTTPException(status_code=400, detail="The name must not be blank")
     if len(name) > 40:
         raise HTTPException(status_code=422, detail="The name is longer than 40 characters")
@@ -109,6 +110,8 @@ def test_init_then_extract_render_build_and_check_in_an_empty_folder(tmp_path: P
     for status, detail in ERRORS:
         assert f"<code>{status}</code></td>\n<td>{detail}</td>" in built, (status, detail)
     assert "Draft from the code, not yet reviewed:" in built and "Raised in <code>get_item</code>" in built
+    # Where the code has a comment above the raise, the draft starts from it.
+    assert "<em>Draft from the code, not yet reviewed:</em> The new name is empty or only spaces." in built
 
 
 def test_a_second_run_changes_nothing(tmp_path: Path) -> None:

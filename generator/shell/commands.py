@@ -66,15 +66,16 @@ def render_command(settings: Settings, args: argparse.Namespace) -> int:
         for region in result.regions:
             if region.state == "hand-edited" and not args.force:
                 skipped += 1
+                where = _places(region, settings.root)
                 _say(
                     f"{docs}/{result.page}:{region.line}: region '{region.name}' was edited by hand; left as "
-                    f"it is. Move the edit to {_places(region)}, then run `docgen render --force`"
+                    f"it is. Move the edit to {where}, then run `docgen render --force`"
                 )
     for edit in discarded:
         _say(
             f"{edit.page}:{edit.region.line}: region '{edit.region.name}' was edited by hand and is now "
             f"overwritten; the edited text is kept in {edit.kept}. Move what should stay to "
-            f"{_places(edit.region)}. What changed:"
+            f"{_places(edit.region, settings.root)}. What changed:"
         )
         _say(edit.diff.rstrip("\n"))
     kept = {edit.kept for edit in discarded}
@@ -85,8 +86,15 @@ def render_command(settings: Settings, args: argparse.Namespace) -> int:
     return 1 if skipped else 0
 
 
-def _places(region: RegionReport) -> str:
-    return "; ".join(region.places or region.edit_in) or "the notes or the template"
+def _places(region: RegionReport, root: Path) -> str:
+    """Where an edit of the region belongs; a template the project does not hold yet (it renders with the
+    packaged one) says how to get a copy to edit."""
+    places = []
+    for place in region.places or region.edit_in:
+        name = place.rsplit("/", 1)[-1].removesuffix(".md.j2")
+        missing = place.endswith(".md.j2") and not (root / place).exists()
+        places.append(f"{place} (`docgen templates copy {name}` writes it)" if missing else place)
+    return "; ".join(places) or "the notes or the template"
 
 
 def check_command(settings: Settings, args: argparse.Namespace) -> int:

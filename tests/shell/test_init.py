@@ -222,3 +222,20 @@ def test_a_draft_is_listed_until_its_mark_is_removed_and_then_is_an_ordinary_not
     assert main(["check"]) == 1
     out = capsys.readouterr().out
     assert "item-not-found-2" in out and "the entry has no action for readers" in out
+
+
+def test_a_hand_edit_of_a_packaged_templates_text_says_how_to_copy_the_template_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = server(tmp_path / "shop")
+    monkeypatch.chdir(root)
+    assert main(["init"]) == main(["extract"]) == main(["render"]) == 0
+    page = root / "docs" / "shopapi-routes.md"
+    page.write_text(page.read_text(encoding="utf-8").replace("| Route |", "| Operation |"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["render"]) == 1  # the edited region is left as it is
+    err = capsys.readouterr().err
+    assert (
+        "Move the edit to templates/route-errors.md.j2 (`docgen templates copy route-errors` writes it), "
+        "then run `docgen render --force`"
+    ) in err

@@ -67,6 +67,9 @@ SUBCOMMANDS = {
     "render": "Render every generated region from data/ and templates/.",
     "check": "Exit 0 when clean, 1 on drift, 2 on a configuration error, 3 on unreadable input.",
     "verify": "Write 'last_verified' and the fingerprints",
+    "init": "Find the web framework the server imports and the module that builds its application",
+    "schema": "Print the JSON Schema docgen checks a file of this kind against",
+    "templates": "`copy NAME...` writes each into the project's templates folder",
 }
 
 

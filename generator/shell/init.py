@@ -40,8 +40,10 @@ def init_command(settings: Settings | None, args: argparse.Namespace) -> int:
         return with_plugin(existing, shown, name, framework, source)
 
     def tryer(framework: str, source: str) -> Settings | None:
+        # A mistake in the configuration (an existing mkdocs.yml's docs_dir, say) is the user's to hear;
+        # what extract refuses only means this module is not the application.
+        found = settings_from_text(configured(framework, source), root, shown)
         try:
-            found = settings_from_text(configured(framework, source), root, shown)
             catalogs = extract(load_project(found, site=False), dump=False).catalogs
         except OutputError:
             raise

@@ -239,3 +239,18 @@ def test_a_hand_edit_of_a_packaged_templates_text_says_how_to_copy_the_template_
         "Move the edit to templates/route-errors.md.j2 (`docgen templates copy route-errors` writes it), "
         "then run `docgen render --force`"
     ) in err
+
+
+def test_the_page_goes_into_the_docs_dir_an_existing_mkdocs_yml_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = server(tmp_path / "shop")
+    (root / "mkdocs.yml").write_text("site_name: Shop\ndocs_dir: pages\n", encoding="utf-8")
+    monkeypatch.chdir(root)
+    assert main(["init"]) == 0
+    assert (root / "pages" / "shopapi-routes.md").is_file() and not (root / "docs").exists()
+    assert (
+        (root / "mkdocs.yml")
+        .read_text(encoding="utf-8")
+        .startswith("site_name: Shop\ndocs_dir: pages\nplugins:\n")
+    )

@@ -33,7 +33,6 @@ from benchmarks.scenarios import FOREIGN_PACKAGE as PACKAGE
 
 MODULES = 5
 ROUTES_PER_MODULE = 8
-REPO = Path(__file__).resolve().parent.parent
 
 ERRORS = '''\
 """Errors of the storefront."""
@@ -157,7 +156,6 @@ def write_app(root: Path) -> Path:
         f"{PACKAGE}/routes/__init__.py": "",
         f"{PACKAGE}/main.py": main_module(),
         "docs/index.md": "# Storefront\n\nError pages, one per router.\n",
-        "templates/error-table.md.j2": (REPO / "templates/error-table.md.j2").read_text(encoding="utf-8"),
     }
     catalogs = {}
     for module in range(MODULES):

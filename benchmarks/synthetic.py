@@ -44,7 +44,6 @@ SITES_PER_MODULE = SITES_PER_FUNCTION * FUNCTIONS_PER_MODULE
 HANDLERS_PER_CONSTANTS_MODULE = 4
 HELPER_SITES = 3
 """Of each function's sites, how many sit in the helpers it calls (one of them two helpers down)."""
-REPO = Path(__file__).resolve().parent.parent
 
 ERRORS_MODULE = '''\
 """The error constructor and the codes of the synthetic backend."""
@@ -251,7 +250,6 @@ def write_project(root: Path, sites: int, *, seed: int = SEED, nested: bool = Fa
         "backend/constants/__init__.py": "",
         "backend/handlers/__init__.py": "",
         "docs/index.md": "# Synthetic backend\n\nError pages, one per handler module.\n",
-        "templates/error-table.md.j2": (REPO / "templates/error-table.md.j2").read_text(encoding="utf-8"),
     }
     files.update({f"backend/constants/c{n:02d}.py": constants_module(n) for n in range(constants)})
     catalogs, functions = {}, {}

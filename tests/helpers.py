@@ -13,6 +13,7 @@ from generator.core.project import Project, load_project
 from generator.core.settings import load_settings
 from generator.core.yamlio import read_yaml
 from generator.extract.pipeline import Extraction, extract
+from generator.templating.packaged import packaged_templates
 
 MKDOCS_ERRORS = """\
 site_name: test
@@ -79,11 +80,13 @@ SEED_ROWS = [
 ]
 """(JSON-RPC code, HTTP status) of each row of the target page's table (shared/seeds/003), in its order."""
 
-PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "templates", "backend")
+PROJECT_PARTS = ("mkdocs.yml", "docs", "data", "backend")
 
 
 def copy_project(repo_root: Path, target: Path) -> Path:
-    """A throwaway copy of everything docgen and the site build read."""
+    """A throwaway copy of everything docgen and the site build read, with every packaged template copied
+    out into its templates/ (as `docgen templates copy` does), so that a test can edit one as a project's own,
+    untrusted, template; unedited, they render exactly as the packaged ones do."""
     target.mkdir(parents=True, exist_ok=True)
     for part in PROJECT_PARTS:
         source = repo_root / part
@@ -91,6 +94,9 @@ def copy_project(repo_root: Path, target: Path) -> Path:
             shutil.copytree(source, target / part, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, target / part)
+    (target / "templates").mkdir()
+    for name, text in packaged_templates().items():
+        (target / "templates" / name).write_text(text, encoding="utf-8")
     return target
 
 

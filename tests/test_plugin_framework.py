@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -110,8 +109,6 @@ def toy_project(root: Path, framework: str = "toyweb") -> Path:
             "openapi.json": json.dumps(OPENAPI, indent=2),
         },
     )
-    shutil.copytree(ROOT / "templates", root / "templates")
-    shutil.copytree(ROOT / "generator" / "core" / "schema", root / "data" / "schema")
     return root
 
 

@@ -66,7 +66,6 @@ def check_report(project: Project) -> CheckReport:
         findings.extend(drift)
     # What follows reads the notes as if each misspelt key were right: the typo is reported once.
     project = dataclasses.replace(project, notes=renamed)
-    findings.extend(_schema_copies(project, extraction))
     extraction.inform(project.sources)
     renderer = renderer_for(project, catalogs=extraction.catalogs, notes=safe_notes)
     rendered = render_all(renderer, project.pages)
@@ -98,16 +97,3 @@ def _catalog_findings(
         yield Finding(Kind.CATALOG_STALE, committed.file, 1, name, message, f"run `{FIX}`")
         return
     yield from kind_findings(project, extraction, name, committed)
-
-
-def _schema_copies(project: Project, extraction: Extraction) -> Iterator[Finding]:
-    for relative, text in sorted(extraction.outputs.items()):
-        if relative.endswith(".schema.json") and project.schema_copies.get(relative) != text:
-            yield Finding(
-                Kind.CATALOG_STALE,
-                relative,
-                None,
-                relative.rsplit("/", 1)[-1],
-                "the schema copy is out of date",
-                f"run `{FIX}`",
-            )

@@ -58,6 +58,8 @@ class EntryNotes:
     example: WrittenExample | None = None
     show_raises: bool = False
     """Whether the page lists where the exceptions behind this entry's handler are raised."""
+    draft: bool = False
+    """Written from the code by `docgen init` and not reviewed yet (`draft: true`)."""
     run_time_values: Mapping[str, StatedValue] = field(default_factory=dict)
     """Field -> what the editor states for a code or status the server sets at run time."""
 
@@ -75,6 +77,7 @@ class EntryNotes:
             spec=tuple(data.get("spec") or ()),
             example=WrittenExample.from_data(example) if isinstance(example, Mapping) else None,
             show_raises=data.get("show_raises") is True,
+            draft=data.get("draft") is True,
             run_time_values={
                 name: StatedValue.from_data(name, stated)
                 for name, stated in (data.get("run_time_values") or {}).items()
@@ -140,7 +143,7 @@ def parse_notes(
     )
 
 
-_SCHEMA_HINT = "see data/schema/errors-notes.schema.json for the fields an entry takes"
+_SCHEMA_HINT = "`docgen schema errors-notes` prints the fields an entry takes"
 _MAX_PROBLEMS = 20
 """Problems listed at once; the last line counts the rest."""
 

@@ -24,7 +24,6 @@ from generator.core.openapi import read_openapi
 from generator.core.pages import FrontMatter, page_fronts, read_pages
 from generator.core.reader import decode_utf8, read_text
 from generator.core.records import record
-from generator.core.schemas import packaged
 from generator.core.settings import Settings
 from generator.core.spec import Spec, parse_spec
 from generator.core.symbols import SourceFiles
@@ -71,8 +70,6 @@ class Project:
     """Catalog name -> its evidence, for the catalogs (of a kind with evidence) probe has run for."""
     specs: Mapping[str, Spec]
     """Specification name -> the specification, for every one a notes file names."""
-    schema_copies: Mapping[str, str | None]
-    """Project-relative path of each schema copy in data/schema/ -> its text (None: missing)."""
     sources: SourceFiles
     """The source files catalogs and pages cite, read when first asked for."""
     pages: Mapping[str, str] = field(default_factory=dict)
@@ -139,7 +136,6 @@ def load_project(
         notes=notes,
         evidence=_evidence(settings),
         specs=_specs(settings, notes),
-        schema_copies=_schema_copies(settings),
         sources=SourceFiles(settings.root),
         pages=dict(pages or {}),
         templates=_templates(settings) if pages is not None else {},
@@ -232,15 +228,6 @@ def _specs(settings: Settings, notes: Mapping[str, Notes]) -> dict[str, Spec]:
         loaded = read_yaml(spec_path, shown, within=settings.root)
         specs[note.spec] = parse_spec(note.spec, loaded, baseline, baseline_file=shown_baseline)
     return specs
-
-
-def _schema_copies(settings: Settings) -> dict[str, str | None]:
-    copies: dict[str, str | None] = {}
-    for name in packaged():
-        path = settings.data_dir / "schema" / name
-        shown = settings.relative(path)
-        copies[shown] = read_text(path, shown, within=settings.root) if path.is_file() else None
-    return copies
 
 
 def _templates(settings: Settings) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""docgen's JSON Schemas: one per kind of data file, shipped with the package and copied into data/schema/.
+"""docgen's JSON Schemas: one per kind of data file, read from the package and never copied into the project.
 
 Every YAML file docgen reads is checked against its schema before anything uses it; the first problem becomes
 a CatalogError located at the key or item at fault.
@@ -23,7 +23,7 @@ SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
 CATALOG_SCHEMA = "catalog-1.schema.json"
 """The schema of the catalogs a site publishes as JSON (generator/render/published.py), by the name the site
 publishes it under at its root. It lives in schema/published/: it describes what the site serves, not a file
-of data/, so `docgen extract` does not copy it."""
+of data/, so `docgen schema` does not list it."""
 
 
 @cache

@@ -24,7 +24,7 @@ from generator.core.settings_checks import (
     python_path_folders,
     source_path,
 )
-from generator.core.yamlio import LoadedYaml, read_yaml
+from generator.core.yamlio import LoadedYaml, load_yaml, read_yaml
 
 TOP_KEYS = {"catalogs", "data_dir", "templates_dir", "python_path"}
 FRAMEWORKS = PluginGroup("docgen.frameworks", "generator.frameworks:BUILTIN")
@@ -119,6 +119,17 @@ def load_settings(config_file: Path = Path("mkdocs.yml")) -> Settings:
         docs_dir=_docs_dir(loaded, root),
         site_url=loaded.data.get("site_url"),
         repo_url=loaded.data.get("repo_url"),
+    )
+
+
+def settings_from_text(text: str, root: Path, display: str = "mkdocs.yml") -> Settings:
+    """The settings a mkdocs.yml with this text would give in `root`, before it is written (`docgen init`
+    tries the configuration it is about to write)."""
+    loaded = load_yaml(text, display, error=ConfigError, aliases=True)
+    section, base = _plugin_section(loaded)
+    docs = root / str(loaded.data.get("docs_dir", "docs"))
+    return _build_settings(
+        section, loaded=loaded, base=base, root=root, docs_dir=docs, site_url=None, repo_url=None
     )
 
 

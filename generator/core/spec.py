@@ -101,10 +101,10 @@ class Spec:
 
 def parse_spec(name: str, loaded: LoadedYaml, baseline: LoadedYaml | None, *, baseline_file: str) -> Spec:
     """A specification from its loaded files (a missing baseline accepts nothing), checked against schemas."""
-    validate(loaded, "spec", "see data/schema/spec.schema.json for the fields a condition takes")
+    validate(loaded, "spec", "`docgen schema spec` prints the fields a condition takes")
     accepted: dict[str, Accepted] = {}
     if baseline is not None:
-        validate(baseline, "spec-baseline", "see data/schema/spec-baseline.schema.json")
+        validate(baseline, "spec-baseline", "`docgen schema spec-baseline` prints the fields it takes")
         for key, value in (baseline.data.get("accepted") or {}).items():
             accepted[key] = Accepted(tuple(value["differs"]), value["reason"])
     data: Mapping[str, Any] = loaded.data

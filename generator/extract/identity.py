@@ -125,12 +125,14 @@ def _matched_ids(
             ids[index] = previous[same_headline].id
             free_old.discard(same_headline)
     taken = {i for i in ids if i} | {previous[i].id for i in free_old}
+    codes = Counter(site.entry.code for site in sites if isinstance(site.entry.code, str))
+    shared = frozenset(code for code, count in codes.items() if count > 1)
     successors: list[LikelySuccessor] = []
     # Each vanished entry is named as the predecessor of one new entry at most.
     unnamed = {i: _Candidate(_as_text(old_sigs[i])) for i in sorted(free_old)}
     for index, site in enumerate(sites):
         if ids[index] is None:
-            ids[index] = _fresh_id(site.entry, taken)
+            ids[index] = _fresh_id(site.entry, taken, shared)
             taken.add(ids[index] or "")
             best = _closest(_as_text(new_sigs[index]), unnamed)
             if best is not None:
@@ -208,9 +210,14 @@ def slug(text: str) -> str:
     return "-".join(words[:5])
 
 
-def _fresh_id(entry: ErrorEntry, taken: set[str]) -> str:
+def _fresh_id(entry: ErrorEntry, taken: set[str], shared: frozenset[str]) -> str:
+    """A new entry's id: its own symbolic code (`unauthorized`), which names the error as its clients do,
+    where no other entry has the same (`shared`: there the message tells them apart), else the headline of
+    its message. Only new entries get one: a kept id never changes."""
     code = abs(entry.code) if isinstance(entry.code, int) else slug(str(entry.code or ""))
-    base = slug(entry.message) or "-".join(str(part) for part in ("error", code, entry.status) if part)
+    # A code known only at run time is None here.
+    symbolic = code if isinstance(code, str) and entry.code not in shared else ""
+    base = symbolic or slug(entry.message) or "-".join(str(p) for p in ("error", code, entry.status) if p)
     candidate, counter = base, 2
     while candidate in taken:
         candidate, counter = f"{base}-{counter}", counter + 1

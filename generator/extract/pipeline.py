@@ -14,7 +14,6 @@ from typing import TypeVar
 from generator.core.catalog import dump_catalog
 from generator.core.models import Catalog
 from generator.core.project import CommittedCatalog, Project
-from generator.core.schemas import packaged
 from generator.core.symbols import SourceFiles
 from generator.extract.error_marks import MarkedCalls
 from generator.extract.kind_stage import ExtractRun, KindResult, extracting
@@ -75,8 +74,6 @@ def extract(project: Project, *, dump: bool = True) -> Extraction:
         if dump:
             text = _catalog_text(found.catalog, project.committed[name])
             result.outputs[settings.relative(settings.catalog_path(name))] = text
-    for schema, text in packaged().items():
-        result.outputs[settings.relative(settings.data_dir / "schema" / schema)] = text
     result.trees = run.trees()
     result.warnings = run.modules.warnings()
     return result

@@ -14,6 +14,9 @@ def notes_notices(notes: Notes, catalog: ErrorsCatalog | RoutesCatalog) -> Itera
     run time that the notes do not state, or state wrongly."""
     report = notes_report(catalog, notes)
     for entry_id in report.gaps:
+        if notes.entry(entry_id).draft:
+            yield f"{notes.file}: entry '{entry_id}' is a draft from the code (draft: true); review it"
+            continue
         drafted = entry_id in report.drafts
         shown = " (until then the page shows its code comment, marked as a draft)" if drafted else ""
         yield f"{notes.file}: entry '{entry_id}' has no cause or action yet; add them under 'entries:'{shown}"

@@ -211,12 +211,19 @@ def stated_context(inputs: RenderInputs, catalog: str, entry: ErrorEntry) -> dic
     return {field: value.as_context() for field, value in stated.items()}
 
 
+DRAFT_MARK = "_Draft from the code, not yet reviewed:_ "
+"""Before the cause of an entry whose notes are still a draft (`draft: true`), as the error table marks the
+comment above a call it shows for an entry without notes."""
+
+
 def render_entry_notes(inputs: RenderInputs, catalog: str, entry_id: str) -> tuple[str | None, str | None]:
     """An entry's `cause` and `action` with the catalog's constants filled in; None for each missing one."""
     constants = ShownConstants(catalog, constants_of(inputs.catalogs[catalog]))
     notes = inputs.notes_of(catalog)
     written = notes.entry(entry_id)
     cause = _render_note(inputs, catalog, entry_id, "cause", written.cause, constants)
+    if cause is not None and written.draft:
+        cause = DRAFT_MARK + cause
     return cause, _render_note(inputs, catalog, entry_id, "action", written.action, constants)
 
 

@@ -1,5 +1,5 @@
 """The Jinja environment region templates and notes render in: docgen's bounded sandbox (a pull request can
-change both), over the templates the project loaded."""
+change both), over the templates the project loaded and those docgen ships."""
 
 from __future__ import annotations
 
@@ -9,28 +9,34 @@ import jinja2
 
 from generator.render.filters import FILTERS
 from generator.templating import template_cache
+from generator.templating.packaged import PACKAGED, packaged_templates
 from generator.templating.sandbox import BoundedSandbox
 
 
 class ProjectTemplates(jinja2.BaseLoader):
-    """Templates from the loaded project rather than from disk: rendering reads no file.
+    """Templates from the loaded project, over those docgen ships, rather than from disk: rendering reads no
+    file.
 
-    Each template is named, in errors and tracebacks, by its path relative to the project root.
+    A project template of the same name replaces the packaged one. Each template is named, in errors and
+    tracebacks, by its path relative to the project root, or for a packaged one by `docgen:templates/NAME`.
     """
 
     def __init__(self, templates: Mapping[str, str], folder: str) -> None:
         self.templates = templates
         self.folder = folder
+        self.packaged = packaged_templates()
 
     def get_source(
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
-        if template not in self.templates:
-            raise jinja2.TemplateNotFound(template)
-        return self.templates[template], f"{self.folder}/{template}", lambda: True
+        if template in self.templates:
+            return self.templates[template], f"{self.folder}/{template}", lambda: True
+        if template in self.packaged:
+            return self.packaged[template], f"{PACKAGED}/{template}", lambda: True
+        raise jinja2.TemplateNotFound(template)
 
     def list_templates(self) -> list[str]:
-        return sorted(self.templates)
+        return sorted({*self.templates, *self.packaged})
 
 
 def make_environment(templates: Mapping[str, str], folder: str = "templates") -> jinja2.Environment:
@@ -38,7 +44,7 @@ def make_environment(templates: Mapping[str, str], folder: str = "templates") ->
     deterministic whitespace and docgen's filters.
 
     Parameters:
-        templates: Template name -> source, as the project loaded them.
+        templates: Template name -> source, as the project loaded them (over the packaged templates).
         folder: Where they were loaded from, relative to the project root (for messages).
     """
     environment = BoundedSandbox(

@@ -17,7 +17,7 @@ from generator.render.regions import Region
 
 Context = dict[str, Any]
 """What a template renders with: plain data (mappings, lists, text, numbers) or typed records it reads by
-attribute, as templates/README.md lists for each region."""
+attribute, as generator/templating/builtin/README.md lists for each region."""
 
 Builder = Callable[[RenderInputs, Region, str, Context], Context]
 """What one region's template adds to the context every region gets, from the inputs, the region, the page

@@ -6,12 +6,12 @@ A region is the text between two visible HTML-comment markers, each on a line of
     ...generated Markdown...
     <!-- docgen:end error-table -->
 
-The name after `begin` selects the template `templates/<name>.md.j2`; `key=value` attributes are
-handed to that template. Two attributes are docgen's own, rewritten on every render: `edit-in` names the
-files the text comes from (where an editor changes it), and `digest` is a fingerprint of the body as docgen
-last wrote it, so a body that no longer matches its digest was edited by hand. Everything outside the
-markers belongs to editors and is never changed, byte for byte. Markers inside fenced code blocks are
-ignored, so a page can show the syntax. Nothing here touches files.
+The name after `begin` selects the template `<name>.md.j2` (the project's in `templates/`, else docgen's
+own); `key=value` attributes are handed to that template. Two attributes are docgen's own, rewritten on
+every render: `edit-in` names the files the text comes from (where an editor changes it), and `digest` is a
+fingerprint of the body as docgen last wrote it, so a body that no longer matches its digest was edited by
+hand. Everything outside the markers belongs to editors and is never changed, byte for byte. Markers inside
+fenced code blocks are ignored, so a page can show the syntax. Nothing here touches files.
 """
 
 from __future__ import annotations

@@ -213,15 +213,12 @@ def _translate(
 
 
 def _missing_template_hint(inputs: RenderInputs, region: str, known: list[str]) -> str:
-    """What to do about a region without a template: the likely one meant, else the ones there are, else
-    where to write it."""
-    if not known:
-        folder = inputs.templates_folder
-        return (
-            f"{folder}/ holds no region templates: write {folder}/{region}.md.j2, or set templates_dir in "
-            "mkdocs.yml to the folder that holds them"
-        )
-    return suggest(region, known) or f"known regions: {', '.join(sorted(known))}"
+    """What to do about a region without a template: the likely one meant, else the ones there are (docgen's
+    and the project's) and where a new one goes."""
+    folder = inputs.templates_folder
+    return suggest(region, known) or (
+        f"known regions: {', '.join(sorted(known))}; a region of your own needs {folder}/{region}.md.j2"
+    )
 
 
 def renderer_for(

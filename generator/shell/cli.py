@@ -15,13 +15,13 @@ import os
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
 from generator import __version__
 from generator.core.errors import DocgenError
-from generator.core.settings import Settings, load_settings
+from generator.core.settings import load_settings
 from generator.shell.help_texts import (
     CHECK_EXAMPLES,
     DESCRIPTION,
@@ -29,20 +29,9 @@ from generator.shell.help_texts import (
     PROBE_DESCRIPTION,
     PROBE_EXAMPLES,
 )
+from generator.shell.parsers import Command, add_init, add_schema, add_templates, lazy
 
-Command = Callable[[Settings, argparse.Namespace], int]
-
-
-def _lazy(name: str) -> Command:
-    """A handler that imports `generator.commands` only when its command runs, so --help stays fast."""
-
-    def run(settings: Settings, args: argparse.Namespace) -> int:
-        from generator.shell import commands
-
-        handler: Command = getattr(commands, name)
-        return handler(settings, args)
-
-    return run
+_lazy = lazy
 
 
 def _add_extract(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -167,7 +156,17 @@ def _add_publish(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     publish.set_defaults(handler=_lazy("publish_command"))
 
 
-SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe, _add_publish)
+SUBCOMMANDS = (
+    add_init,
+    _add_extract,
+    _add_render,
+    _add_check,
+    _add_verify,
+    _add_probe,
+    _add_publish,
+    add_schema,
+    add_templates,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -227,8 +226,9 @@ def _dispatch(argv: Sequence[str] | None) -> tuple[int, str | None]:
 
 def _run_command(args: argparse.Namespace) -> int:
     try:
-        settings = load_settings(args.config)
         handler: Command = args.handler
+        # A standalone command (schema, init, templates) works before the project has a docgen section.
+        settings = None if getattr(args, "standalone", False) else load_settings(args.config)
         with _collector_paused():
             return handler(settings, args)
     except DocgenError as error:

@@ -15,7 +15,7 @@ from generator.check.stamps import fingerprints, stamp
 from generator.core import kinds
 from generator.core.errors import ConfigError, OutputError
 from generator.core.job_summary import as_markdown
-from generator.core.project import load_project
+from generator.core.project import Project, load_project
 from generator.core.reports import as_github_log, as_json, as_text
 from generator.core.settings import Settings
 from generator.core.workflow_commands import inert
@@ -70,15 +70,16 @@ def render_command(settings: Settings, args: argparse.Namespace) -> int:
         for region in result.regions:
             if region.state == "hand-edited" and not args.force:
                 skipped += 1
+                where = _places(region, settings.root)
                 _say(
                     f"{docs}/{result.page}:{region.line}: region '{region.name}' was edited by hand; left as "
-                    f"it is. Move the edit to {_places(region)}, then run `docgen render --force`"
+                    f"it is. Move the edit to {where}, then run `docgen render --force`"
                 )
     for edit in discarded:
         _say(
             f"{edit.page}:{edit.region.line}: region '{edit.region.name}' was edited by hand and is now "
             f"overwritten; the edited text is kept in {edit.kept}. Move what should stay to "
-            f"{_places(edit.region)}. What changed:"
+            f"{_places(edit.region, settings.root)}. What changed:"
         )
         _say(edit.diff.rstrip("\n"))
     kept = {edit.kept for edit in discarded}
@@ -89,8 +90,15 @@ def render_command(settings: Settings, args: argparse.Namespace) -> int:
     return 1 if skipped else 0
 
 
-def _places(region: RegionReport) -> str:
-    return "; ".join(region.places or region.edit_in) or "the notes or the template"
+def _places(region: RegionReport, root: Path) -> str:
+    """Where an edit of the region belongs; a template the project does not hold yet (it renders with the
+    packaged one) says how to get a copy to edit."""
+    places = []
+    for place in region.places or region.edit_in:
+        name = place.rsplit("/", 1)[-1].removesuffix(".md.j2")
+        missing = place.endswith(".md.j2") and not (root / place).exists()
+        places.append(f"{place} (`docgen templates copy {name}` writes it)" if missing else place)
+    return "; ".join(places) or "the notes or the template"
 
 
 def check_command(settings: Settings, args: argparse.Namespace) -> int:
@@ -98,6 +106,7 @@ def check_command(settings: Settings, args: argparse.Namespace) -> int:
     project = load_project(settings, base=args.base)
     findings = run_check(project)
     exit_code = 1 if findings else 0
+    _list_drafts(project)
     if args.format == "github":
         sys.stdout.write(as_github_log(findings, changed=project.changed))
         _append_job_summary(as_markdown(findings))
@@ -106,6 +115,18 @@ def check_command(settings: Settings, args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(inert(as_text(findings)))
     return exit_code
+
+
+def _list_drafts(project: Project) -> None:
+    """Name each notes entry still marked `draft: true` (written from the code by `docgen init`), on standard
+    error: a draft is published, marked as one, so it is listed without failing the check."""
+    for notes in project.notes.values():
+        drafts = [entry_id for entry_id, entry in notes.entries.items() if entry.draft]
+        for entry_id in drafts:
+            _say(
+                f"{notes.file}:{notes.line('entries', entry_id)}: note: '{entry_id}' is still a draft from "
+                "the code; review its cause and action, then delete its 'draft: true'"
+            )
 
 
 def _append_job_summary(markdown: str) -> None:

@@ -16,6 +16,7 @@ the docs still match the code. Settings come from the docgen plugin section of m
 `docgen probe` runs the server, and only when asked to.
 
 typical use:
+  docgen init        once, in the server's project folder: mkdocs.yml, a page, draft notes
   docgen extract     after changing backend/: refresh data/*.yaml
   docgen render      then refresh the generated regions of docs/
   docgen check       in CI: exit 1 with a diff when docs and code disagree

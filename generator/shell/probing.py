@@ -177,7 +177,8 @@ def _probe_catalogs(project: Project, catalogs: Mapping[str, Catalog], wanted: s
     if not with_examples:
         raise ConfigError(
             "no errors catalog has examples to probe",
-            hint="add 'example:' under an entry in data/<catalog>.notes.yaml (see data/schema/)",
+            hint="add 'example:' under an entry in data/<catalog>.notes.yaml (`docgen schema errors-notes` "
+            "prints the fields it takes)",
         )
     return [wanted] if wanted else with_examples
 

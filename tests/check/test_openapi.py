@@ -131,7 +131,7 @@ def test_the_page_lists_each_error_per_route_with_anchors_and_the_json_beside_it
     assert page.count('<a id="route-put-items-item-id-400-') == 2  # two 400s of one route, kept apart
     assert (
         '<a id="route-post-v1-orders-409-item-exc-item-id-is-out-of-stock"></a>`POST /v1/orders` | `409` | '
-        "Item {exc.item_id} is out of stock | The item exists, but none is left. |"
+        "Item &#123;exc.item_id} is out of stock | The item exists, but none is left. |"
     ) in page
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     mkdocs = Path(sys.executable).parent / "mkdocs"

@@ -41,10 +41,9 @@ STATED_CELL = (
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    """The fixture with the real templates, extracted and rendered, as a user's project."""
+    """The fixture with the packaged templates, extracted and rendered, as a user's project."""
     project = tmp_path / "dynamic"
     shutil.copytree(FIXTURE, project)
-    shutil.copytree(REPO / "templates", project / "templates")
     assert docgen(project, "extract") == 0 and docgen(project, "render") == 0
     return project
 

@@ -361,7 +361,7 @@ def test_every_problem_of_a_notes_file_is_reported_at_once_with_hints_from_the_c
         (
             f"data/errors.notes.yaml:{line_of(text, 'acton')}",
             "entries/unknown-tool/acton: Additional properties are not allowed ('acton' was unexpected)",
-            "see data/schema/errors-notes.schema.json for the fields an entry takes",
+            "`docgen schema errors-notes` prints the fields an entry takes",
         ),
     ]
 

@@ -173,6 +173,24 @@ def test_a_message_without_words_gets_an_id_from_code_and_status() -> None:
     assert ids == ["error-32020-400"]
 
 
+def test_a_new_entry_with_a_symbolic_code_is_named_by_it_and_old_ids_stay() -> None:
+    new = [
+        site("A valid X-API-Key header is required", code="unauthorized", status=401),
+        site("The shop holds at most 3 carts", code="cart_limit", status=409),
+        site("No such cart", code="not_found", status=404),
+        site("No such item", code="not_found", status=404),
+    ]
+    ids, _ = assign_ids(new, [], MODULE_NAMES)
+    # A code two entries share would name neither: their messages do.
+    assert ids == ["unauthorized", "cart-limit", "no-such-cart", "no-such-item"]
+    # An entry extracted before keeps the id it has, slug of its message or not.
+    old_ids = ["a-valid-x-api-key", "the-shop-holds-at-most", "cart", "item"]
+    assert assign_ids(new, entries(new, old_ids), MODULE_NAMES) == (old_ids, [])
+    # A new entry beside them still takes its code.
+    grown = [*new, site("Too many carts", code="too_many", status=429)]
+    assert assign_ids(grown, entries(new, old_ids), MODULE_NAMES)[0] == [*old_ids, "too-many"]
+
+
 def test_identical_call_sites_keep_their_ids_from_run_to_run() -> None:
     twins = [site("Bad"), site("Bad")]
     first, _ = assign_ids(twins, [], MODULE_NAMES)

@@ -13,8 +13,6 @@ from generator.kinds.errors.catalog import ErrorsExtraction
 from generator.shell.cli import main
 from tests.helpers import make_project, run_extract_in_memory
 
-REPO = Path(__file__).resolve().parents[2]
-
 SERVER = """\
 from app import rules
 
@@ -53,8 +51,7 @@ class Quota:
 
 
 def project(root: Path, server: str = SERVER) -> Path:
-    template = (REPO / "templates" / "error-table.md.j2").read_text(encoding="utf-8")
-    extra = {"app/rules.py": RULES, "docs/index.md": PAGE, "templates/error-table.md.j2": template}
+    extra = {"app/rules.py": RULES, "docs/index.md": PAGE}  # rendered with the packaged error table
     return make_project(root, server, extra=extra)
 
 

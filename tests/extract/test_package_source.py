@@ -26,9 +26,9 @@ FIXTURE = REPO / "tests" / "fixtures" / "servers" / "package_app"
 VIEWS, CARTS = "market/api/views.py", "market/api/carts.py"
 ENTRIES = [
     ("no-has-this-id", 404, "NOT_FOUND", "No {what} has this id", VIEWS, 14),
-    ("a-shipped-order-cannot-be", 409, "CONFLICT", "A shipped order cannot be cancelled", VIEWS, 20),
+    ("conflict", 409, "CONFLICT", "A shipped order cannot be cancelled", VIEWS, 20),
     ("no-has-this-id-2", 404, "NOT_FOUND", "No {what} has this id", CARTS, 13),
-    ("a-cart-holds-at-most", 422, "CART_FULL", "A cart holds at most 20 items", CARTS, 16),
+    ("cart-full", 422, "CART_FULL", "A cart holds at most 20 items", CARTS, 16),
 ]
 
 
@@ -36,7 +36,6 @@ ENTRIES = [
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "package_app"
     shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(REPO / "templates", root / "templates")
     return root
 
 

@@ -43,11 +43,8 @@ EXPECTED = {
 
 
 def shop_project(root: Path) -> Path:
-    """A copy of the fixture with the repository's templates and docgen's schema copies (which the fixture
-    does not keep, so that a change to a schema changes one folder), to run docgen in."""
+    """A copy of the fixture, rendering with the packaged templates, to run docgen in."""
     shutil.copytree(FIXTURE, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "site"))
-    shutil.copytree(ROOT / "templates", root / "templates")
-    shutil.copytree(ROOT / "generator" / "core" / "schema", root / "data" / "schema")
     return root
 
 
@@ -156,3 +153,16 @@ def test_a_source_without_routes_is_an_error(tmp_path: Path) -> None:
         (root / "shop" / f"{module}.py").write_text("router = None\n", encoding="utf-8")
     with pytest.raises(SourceError, match="no fastapi routes found"):
         run_extract_in_memory(root)
+
+
+def test_new_errors_are_named_by_the_applications_own_exception_class(tmp_path: Path) -> None:
+    root = shop_project(tmp_path)
+    committed = {error.id: error.exception for error in catalog_of(root).errors}
+    (root / "data" / "shop-routes.yaml").unlink()  # a first extraction: every error is new
+    fresh = {error.exception: error.id for error in catalog_of(root).errors}
+    assert fresh["ItemNotFound"] == "item-not-found"
+    assert fresh["OutOfStock"] == "out-of-stock" and fresh["PaymentDeclined"] == "payment-declined"
+    # FastAPI's own HTTPException says nothing of the error: those keep the status and detail.
+    assert fresh["HTTPException"].startswith(("400-", "401-", "403-"))
+    # The committed catalog keeps the ids it had, which its notes are keyed by.
+    assert "404-no-item-has-the-id-item-id" in committed

@@ -158,29 +158,29 @@ STYLES = {
     "strings": Style(
         server="homeserver/rooms.py",
         entries=[
-            entry("unknown-room", "RoomStateServlet.on_get", "Unknown room", code="M_NOT_FOUND", status=404),
+            entry("m-not-found", "RoomStateServlet.on_get", "Unknown room", code="M_NOT_FOUND", status=404),
             entry(
-                "you-are-not-in-this",
+                "m-forbidden",
                 "RoomStateServlet.on_get",
                 "You are not in this room",
                 code="M_FORBIDDEN",
                 status=403,
             ),
             entry(
-                "content-must-be-a-json",
+                "m-invalid-param",
                 "RoomStateServlet.on_put",
                 "Content must be a JSON object",
                 code="M_INVALID_PARAM",
                 status=400,
             ),
             entry(
-                "too-many-requests",
+                "m-limit-exceeded",
                 "RoomStateServlet.on_put",
                 "Too many requests",
                 code="M_LIMIT_EXCEEDED",
                 status=429,
             ),
-            entry("missing-type", "RoomStateServlet.on_put", "Missing type", code="M_UNKNOWN", status=400),
+            entry("m-unknown", "RoomStateServlet.on_put", "Missing type", code="M_UNKNOWN", status=400),
         ],
         lines=[9, 11, 16, 18, 20],
         drift={
@@ -210,16 +210,16 @@ STYLES = {
         server="registry/server.py",
         entries=[
             entry(
-                "package-names-are-identifiers",
+                "r-bad-name",
                 "fetch_package",
                 "Package names are identifiers",
                 code="R_BAD_NAME",
                 status=400,
                 data_keys=["name"],
             ),
-            entry("no-such-package", "fetch_package", "No such package", code="R_NOT_FOUND", status=404),
+            entry("r-not-found", "fetch_package", "No such package", code="R_NOT_FOUND", status=404),
             entry(
-                "the-package-was-yanked",
+                "r-yanked",
                 "fetch_package",
                 "The package was yanked",
                 code="R_YANKED",
@@ -257,8 +257,8 @@ STYLES = {
             entry("the-item-was-removed", "get_item", "The item was removed", code="NOT_FOUND", status=410),
             # `NotFound.missing(...)`: the classmethod is ApiError's, `cls` is NotFound.
             entry("no-given", "ApiError.missing", "No {what} given", code="NOT_FOUND", status=404),
-            entry("item-exists", "Conflict.for_item", "Item {item_id} exists", code="CONFLICT", status=409),
-            entry("no-id", "add_item", "No id", code="INTERNAL", status=500),
+            entry("conflict", "Conflict.for_item", "Item {item_id} exists", code="CONFLICT", status=409),
+            entry("internal", "add_item", "No id", code="INTERNAL", status=500),
         ],
         lines=[40, 42, 17, 35, 52],
         drift={
@@ -332,10 +332,9 @@ FACTS = ("id", "function", "message", "code", "status", "data_keys", "dynamic")
 
 
 def project(tmp_path: Path, style: str) -> Path:
-    """A copy of the style's fixture with the real templates, as a user's project."""
+    """A copy of the style's fixture, rendering with the packaged templates, as a user's project."""
     root = tmp_path / style
     shutil.copytree(FIXTURES / style, root)
-    shutil.copytree(REPO / "templates", root / "templates")
     return root
 
 

@@ -17,6 +17,7 @@ from generator.core.settings import CatalogConfig, Settings, load_settings
 from generator.render.published import catalog_as_json
 from generator.render.regions import digest_of
 from generator.render.renderer import Renderer, render_all, renderer_for
+from generator.templating.packaged import packaged_templates
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(path.name for path in GOLDEN.iterdir() if (path / "case.yaml").is_file())
@@ -187,15 +188,39 @@ def test_unknown_template_names_page_line_and_suggests(renderer: Renderer) -> No
 REGION_BEGIN = "<!-- docgen:begin page-header -->"
 
 
-def test_a_region_in_a_project_without_templates_says_where_to_write_one(tmp_path: Path) -> None:
+def test_a_project_without_templates_renders_with_the_packaged_ones(tmp_path: Path) -> None:
     (tmp_path / "templates").mkdir()
     renderer = renderer_for(golden_project(GOLDEN / "notes-gap", tmp_path / "templates"))
+    page = "<!-- docgen:begin error-table catalog=demo -->\n<!-- docgen:end error-table -->\n"
+    (tmp_path / "copied").mkdir()
+    for name, text in packaged_templates().items():
+        (tmp_path / "copied" / name).write_text(text, encoding="utf-8")
+    copied = renderer_for(golden_project(GOLDEN / "notes-gap", tmp_path / "copied"))
+    rendered = renderer.render_page(page, page="p.md").text
+    assert rendered == copied.render_page(page, page="p.md").text
+    assert "\n| " in rendered  # the packaged error table, not a refusal
+
+
+def test_a_project_template_overrides_the_packaged_one_and_errors_name_either(tmp_path: Path) -> None:
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "page-header.md.j2").write_text("Own header.\n", encoding="utf-8")
+    renderer = renderer_for(golden_project(GOLDEN / "notes-gap", templates))
+    page = f"{REGION_BEGIN}\n<!-- docgen:end page-header -->\n"
+    assert "\nOwn header.\n" in renderer.render_page(page, page="p.md").text
     with pytest.raises(TemplateError) as caught:
-        renderer.render_page(f"{REGION_BEGIN}\n<!-- docgen:end page-header -->\n", page="p.md")
-    assert caught.value.location == "docs/p.md:1"
-    hint = caught.value.hint or ""  # the folder lies outside this project, so it is named in full
-    assert hint.startswith(str(tmp_path / "templates")) and "/ holds no region templates" in hint
-    assert hint.endswith("or set templates_dir in mkdocs.yml to the folder that holds them")
+        renderer.render_page("<!-- docgen:begin no-such -->\n<!-- docgen:end no-such -->\n", page="p.md")
+    hint = caught.value.hint or ""
+    assert hint.startswith("known regions: based-on, client-checklist, ") and "page-header" in hint
+    assert hint.endswith(f"a region of your own needs {templates}/no-such.md.j2")
+    (templates / "page-header.md.j2").unlink()
+    (templates / "error-table.md.j2").write_text("{{ 1 // 0 }}\n", encoding="utf-8")
+    broken = renderer_for(golden_project(GOLDEN / "notes-gap", templates))
+    with pytest.raises(TemplateError) as caught:
+        broken.render_page(
+            "<!-- docgen:begin error-table catalog=demo -->\n<!-- docgen:end error-table -->\n", page="p.md"
+        )
+    assert caught.value.location == f"{templates}/error-table.md.j2:1"
 
 
 def test_unknown_catalog_is_located(renderer: Renderer) -> None:

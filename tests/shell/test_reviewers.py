@@ -118,9 +118,6 @@ def test_json_output_validates_against_its_published_schema(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     schema = json.loads((SCHEMA_DIR / "check-report.schema.json").read_text(encoding="utf-8"))
-    assert (project / "data/schema/check-report.schema.json").read_text(encoding="utf-8") == json.dumps(
-        schema, indent=2
-    ) + "\n"
     _edit(project, "if handler is None:", "if handler is None or not method:")
     code, out, _err = _run(project, capsys, "check", "--format", "json")
     document = json.loads(out)

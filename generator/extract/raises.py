@@ -57,6 +57,9 @@ class Raised:
     body_key: str
     assumed: tuple[Assumed, ...] = ()
     """Values the status or detail takes on trust (a settings default, a value the configuration states)."""
+    generic: bool = True
+    """Made by the framework's own class, function or response (`HTTPBadRequest`, `abort`), rather than
+    by an exception class of the application (`ItemNotFound`), which names the error's new id."""
 
 
 @record
@@ -207,6 +210,7 @@ class RaiseFinder:
             line=line,
             handler=handler.function.path if handler is not None else None,
             body_key=handler.body_key if handler is not None else key or self.framework.body_key,
+            generic=path.split(".")[0] in self.framework.import_roots,
         )
 
     def _site(self, stated: Stated, code: Code, line: int) -> Raised:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from generator.core.errors import ConfigError
+from generator.core.settings import FRAMEWORKS
 from generator.shell.cli import main
 from generator.shell.init_config import with_plugin
 
@@ -163,7 +164,8 @@ def test_a_folder_without_a_known_framework_is_refused(
     monkeypatch.chdir(tmp_path)
     assert main(["init"]) == 2
     err = capsys.readouterr().err
-    assert "no application of fastapi with routes found" in err and "--source FILE" in err
+    known = " or ".join(sorted(FRAMEWORKS.names()))
+    assert f"no application of {known} with routes found" in err and "--source FILE" in err
     assert sorted(path.name for path in tmp_path.iterdir()) == ["tool.py"]
 
 

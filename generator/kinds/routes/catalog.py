@@ -68,8 +68,7 @@ def routes_catalog(
     finder = RaiseFinder(program, framework, framework.handlers(program))
     reached = [finder.operation_errors(endpoint) for endpoint in endpoints]
     sites = _distinct_sites(reached)
-    own = (*framework.http_exceptions, *framework.raising_calls, *framework.responses)
-    ids = assign_route_ids(sites, previous, frozenset(path.rsplit(".", 1)[-1] for path in own))
+    ids = assign_route_ids(sites, previous)
     errors = tuple(_error(site, ids[key]) for key, site in sites.items())
     operations = tuple(
         _operation(endpoint, found, ids) for endpoint, found in zip(endpoints, reached, strict=True)
@@ -129,13 +128,11 @@ def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[tuple[str
 def assign_route_ids(
     sites: dict[tuple[str, int], Raised],
     previous: Sequence[RouteError],
-    generic: frozenset[str],
 ) -> dict[tuple[str, int], str]:
     """A stable id per raise site: the id of the committed error with the same function, status and detail
     (else the same function and detail, else the same status and detail, else the same function and
     status: a reworded detail), otherwise a new one (`_fresh_id`). Each pass runs over every site before
-    the next, so an exact match is never taken by a looser one. `generic`: the names of the framework's own
-    exceptions, raising functions and responses, which say nothing of the error that an id could use."""
+    the next, so an exact match is never taken by a looser one."""
     taken: set[str] = set()
     ids: dict[tuple[str, int], str] = {}
     keys = (
@@ -156,17 +153,17 @@ def assign_route_ids(
                 taken.add(match)
     for key, site in sites.items():
         if key not in ids:
-            ids[key] = _fresh_id(site, taken, generic)
+            ids[key] = _fresh_id(site, taken)
             taken.add(ids[key])
     return ids
 
 
-def _fresh_id(site: Raised, taken: set[str], generic: frozenset[str]) -> str:
+def _fresh_id(site: Raised, taken: set[str]) -> str:
     """A new error's id: the application's own exception class (`ItemNotFound` -> `item-not-found`), else,
     for what the framework offers every application, the status and detail. Only new errors get one: a kept
     id never changes."""
     name = site.exception.rsplit(".", 1)[-1]
-    if name and name not in generic:
+    if name and not site.generic:
         base = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower().strip("-")[:MAX_ID]
     else:
         words = re.sub(r"[^a-z0-9]+", "-", site.detail.lower()).strip("-")

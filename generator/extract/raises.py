@@ -1,5 +1,6 @@
-"""The HTTP errors an operation can answer with: its code followed from the route's function and its
-dependencies into the functions of the loaded source they call, to each `raise`.
+"""The HTTP errors an operation can answer with: its code followed from the route's function, its
+dependencies and the wrappers its decorators put around it (`generator.extract.decorators`) into the
+functions of the loaded source they call, to each `raise`.
 
 A raised exception is an HTTP error when it is one of the framework's HTTP exceptions, a subclass of one
 (whose `__init__` fixes the status or detail through `super().__init__(...)`), or any exception an
@@ -22,6 +23,7 @@ import griffe
 
 from generator.core.records import record
 from generator.extract.calls import unparse
+from generator.extract.decorators import decorator_wrappers
 from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
@@ -84,7 +86,8 @@ class RaiseFinder:
             name=lambda step: step[0].path,
             file=lambda step: self.program.files(step[0].module),
         )
-        for root in [*endpoint.dependencies, self.program.code(endpoint.function)]:
+        function = self.program.code(endpoint.function)
+        for root in [*endpoint.dependencies, *decorator_wrappers(self.program, function), function]:
             for reached in walk.walk((root, (root.path,)), root.path):
                 key = (reached.raised.file, reached.raised.line)
                 found.setdefault(key, reached)
@@ -172,8 +175,17 @@ class RaiseFinder:
     def _site(self, stated: Stated, code: Code, line: int) -> Raised:
         """A raise site for an error a call makes without `raise` (a raising function, a response)."""
         file = self.program.files(code.module)
-        body_key = stated.body_key or self.framework.body_key
-        return Raised(stated.status, stated.detail, stated.exception, code.path, file, line, None, body_key)
+        ancestry = self.classes.ancestry(stated.raised) if stated.raised is not None else []
+        handler = next((self.handlers[p] for p in ancestry if p in self.handlers), None)
+        if handler is None:
+            body_key = stated.body_key or self.framework.body_key
+            return Raised(
+                stated.status, stated.detail, stated.exception, code.path, file, line, None, body_key
+            )
+        status = handler.status if handler.status is not None else stated.status
+        detail = handler.detail if handler.detail is not None else stated.detail
+        path = handler.function.path
+        return Raised(status, detail, stated.exception, code.path, file, line, path, handler.body_key)
 
     def _stated(
         self, call: ast.Call, module: griffe.Module, path: str, ancestry: list[str], base: str | None

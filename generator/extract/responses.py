@@ -35,6 +35,8 @@ class Stated:
     detail: str
     body_key: str | None
     """The body's key for the detail when the call's own body says it (a dict); None: the framework's."""
+    raised: str | None = None
+    """For a function that raises: the exception class it raises (`ExceptionArguments.raises`), if known."""
 
 
 class CallReader:
@@ -51,7 +53,9 @@ class CallReader:
         arguments = self.framework.raising_calls.get(path or "")
         if path is None or arguments is None:
             return None
-        return self.stated(call, module, path, [path], arguments)
+        stated = self.stated(call, module, path, [path], arguments)
+        raised = dict(arguments.raises).get(stated.status) if stated.status is not None else None
+        return Stated(stated.exception, stated.status, stated.detail, stated.body_key, raised)
 
     def returned(self, value: ast.expr, module: griffe.Module) -> Stated | None:
         """The error a returned value is, when it is a response with an error status, or None."""
@@ -100,6 +104,8 @@ class CallReader:
             for key, value in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value):
                     return key.value, detail_text(value, module, self.framework.resolver, missing)
+        if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Dict):
+            return self.body(node.args[0], module, missing)  # `jsonify({"error": ...})`: the dict built
         if isinstance(node, ast.Call) and not node.args and node.keywords and node.keywords[0].arg:
             first = node.keywords[0]  # `jsonify(error="...")`: a dict written as keywords
             assert first.arg is not None

@@ -67,6 +67,10 @@ class ExceptionArguments:
     the raised class and then its bases, an installed framework's included."""
     detail_attribute: str | None = None
     """The class attribute that holds the detail when the call passes none (Werkzeug's `description`)."""
+    raises: tuple[tuple[int, str], ...] = ()
+    """For a function that raises: (status, dotted path of the exception class it raises for that status),
+    so that the exception handlers registered for the class (or a base of it) apply (Flask's `abort(404)`
+    raises Werkzeug's `NotFound`)."""
 
 
 class Framework(Protocol):

@@ -8,6 +8,8 @@ Owns:
 - FastAPI and Starlette (`fastapi`): its applications, routers, prefixes and dependencies, its exception
   handlers, its HTTP exception with the status and detail it takes and the detail it fills in, the body
   its errors have on the wire, and its OpenAPI document taking the catalog's error responses;
+- Flask and Werkzeug (`flask`): applications, blueprints and class-based views, error handlers, and the
+  status and description of each Werkzeug exception, read from the installed Werkzeug;
 - a routes catalog's error responses merged into an application's OpenAPI document, the same for every
   framework (`openapi`, standard library only, as the application imports it).
 
@@ -22,5 +24,8 @@ Nothing here imports or runs the server. This module imports nothing, so that ch
 May import: `generator.core`, `generator.extract`.
 """
 
-BUILTIN = {"fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework"}
+BUILTIN = {
+    "fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework",
+    "flask": "generator.frameworks.flask.framework:FlaskFramework",
+}
 """The frameworks docgen ships: name -> `module:attribute` of the class, imported only when configured."""

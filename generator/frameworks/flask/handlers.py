@@ -1,0 +1,183 @@
+"""Flask's error handlers, read statically: `@x.errorhandler(E)`, `@bp.app_errorhandler(E)` and
+`x.register_error_handler(E, handler)`, where `E` is an exception class or a status (a status stands for the
+Werkzeug class `abort` raises for it, as Flask registers it), and what each handler answers.
+
+A handler's answer is read from what it returns: `jsonify(error=...), 404`, `{"error": e.description},
+e.code`, `make_response(...)` or `Response(..., status=...)`. A status or detail taken from the exception
+itself (`e.code`, `e.description`, or the exception returned as it is, which Werkzeug renders as its page) is
+None: the raise decides it. A handler registered on a blueprint with `errorhandler` answers only for that
+blueprint's routes in Flask; docgen applies every handler to every route (README says so).
+"""
+
+from __future__ import annotations
+
+import ast
+
+import griffe
+
+from generator.extract.http_classes import HttpClasses
+from generator.extract.http_values import status_number
+from generator.extract.program import FunctionNode, Program
+from generator.extract.responses import CallReader
+from generator.extract.routes import Framework, Handler
+
+REGISTERING = ("errorhandler", "app_errorhandler")
+CALLING = ("register_error_handler",)
+
+
+def registered_handlers(
+    program: Program, framework: Framework, by_status: dict[int, str]
+) -> dict[str, Handler]:
+    """Exception class path -> its handler, from every module of the program and the factories in them."""
+    reader = _Answers(program, framework)
+    found: dict[str, Handler] = {}
+    for module, tree in program.modules():
+        for statement in _statements(tree):
+            for exception, handler in _registrations(program, framework, module, statement, by_status):
+                found[exception] = reader.answer(handler)
+    return found
+
+
+def _statements(tree: ast.Module) -> list[ast.stmt]:
+    """A module's statements and those of its functions' bodies (an application built in a factory)."""
+    found = list(tree.body)
+    for statement in tree.body:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.extend(statement.body)
+    return found
+
+
+def _registrations(
+    program: Program,
+    framework: Framework,
+    module: griffe.Module,
+    statement: ast.stmt,
+    by_status: dict[int, str],
+) -> list[tuple[str, griffe.Function]]:
+    registered: list[tuple[ast.expr, griffe.Function | None]] = []
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+        function = program.function(f"{module.path}.{statement.name}")
+        registered = [
+            (decorator.args[0], function)
+            for decorator in statement.decorator_list
+            if isinstance(decorator, ast.Call)
+            and isinstance(decorator.func, ast.Attribute)
+            and decorator.func.attr in REGISTERING
+            and decorator.args
+        ]
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    if (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr in CALLING
+        and len(call.args) == 2
+    ):
+        registered = [(call.args[0], program.function(program.qualify(call.args[1], module)))]
+    found = []
+    for target, handler in registered:
+        exception = _exception(program, framework, module, target, by_status)
+        if exception is not None and handler is not None:
+            found.append((exception, handler))
+    return found
+
+
+def _exception(
+    program: Program, framework: Framework, module: griffe.Module, node: ast.expr, by_status: dict[int, str]
+) -> str | None:
+    """The class a registration names: the class itself, or for a status the Werkzeug class of it."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        path = program.qualify(node, module)
+        if path is not None and HttpClasses(program, framework.resolver).klass(path) is not None:
+            return path
+    status = status_number(node, module, program, framework.resolver, framework.constant_status)
+    return by_status.get(status) if status is not None else None
+
+
+class _Answers:
+    """Reads what a handler answers."""
+
+    def __init__(self, program: Program, framework: Framework) -> None:
+        self.program = program
+        self.framework = framework
+        self.calls = CallReader(program, framework, HttpClasses(program, framework.resolver))
+
+    def answer(self, handler: griffe.Function) -> Handler:
+        node = self.program.node(handler)
+        exception = _exception_parameter(node)
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Return) and inner.value is not None:
+                return self._returned(handler, inner.value, exception)
+        return Handler(handler, None, None, self.framework.body_key)
+
+    def _returned(self, handler: griffe.Function, value: ast.expr, exception: str | None) -> Handler:
+        module = handler.module
+        pair = value.elts if isinstance(value, ast.Tuple) and len(value.elts) in (2, 3) else None
+        body, status_node = (pair[0], pair[1]) if pair is not None else (value, None)
+        status = None
+        if status_node is not None and not _mentions(status_node, exception):
+            resolver, named = self.framework.resolver, self.framework.constant_status
+            status = status_number(status_node, module, self.program, resolver, named)
+        if isinstance(body, ast.Call) and status_node is None:
+            stated = self.calls.returned(body, module)
+            if stated is not None:
+                return Handler(
+                    handler, stated.status, stated.detail, stated.body_key or self.framework.body_key
+                )
+        if _is_exception(body, exception):
+            return Handler(handler, status, None, self.framework.body_key)
+        key, detail = self.calls.body(_dict_of(body), module, "")
+        own = _own_detail(_dict_of(body), key, exception)
+        return Handler(handler, status, None if own else detail, key or self.framework.body_key)
+
+
+def _dict_of(body: ast.expr) -> ast.expr:
+    """The body a response builder wraps: `make_response(x)` is `x`; anything else as it is."""
+    if isinstance(body, ast.Call) and len(body.args) == 1 and isinstance(body.args[0], ast.Call):
+        return body.args[0]
+    return body
+
+
+def _own_detail(body: ast.expr, key: str | None, exception: str | None) -> bool:
+    """Whether the body's detail is the exception's own description."""
+    if isinstance(body, ast.Dict):
+        values = [v for k, v in zip(body.keys, body.values, strict=True) if _is_key(k, key)]
+    elif isinstance(body, ast.Call):
+        values = [k.value for k in body.keywords if k.arg == key] or list(body.args[:1])
+        if values and isinstance(values[0], ast.Dict):
+            return _own_detail(values[0], key, exception)
+    else:
+        values = [body]
+    return bool(values) and _is_description(values[0], exception)
+
+
+def _is_key(node: ast.expr | None, key: str | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value == key
+
+
+def _is_description(node: ast.expr, exception: str | None) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "description"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == exception
+    )
+
+
+def _is_exception(node: ast.expr, exception: str | None) -> bool:
+    """`return e` or `return e.get_response()`: Werkzeug's own page for the exception."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get_response"
+    ):
+        node = node.func.value
+    return isinstance(node, ast.Name) and node.id == exception
+
+
+def _mentions(node: ast.expr, name: str | None) -> bool:
+    return name is not None and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node))
+
+
+def _exception_parameter(node: FunctionNode) -> str | None:
+    arguments = [*node.args.posonlyargs, *node.args.args]
+    return arguments[0].arg if arguments else None

@@ -1,0 +1,291 @@
+"""Flask's operations, read statically: applications and blueprints, the rules routed on them, and the
+prefixes their registrations put in front.
+
+An application is `Flask(...)`, at module level or in a factory function (`create_app()`, whose local
+application stands for what a module-level `app = create_app()` names). A blueprint is `Blueprint(...)` with
+its own `url_prefix`. Rules come from `@x.route(rule, methods=[...])` (GET when no methods are listed: the
+HEAD and OPTIONS Flask adds by itself are not operations of the application's own), `@x.get(...)` and its
+siblings, and `x.add_url_rule(rule, endpoint, view_func, methods=...)`, whose view is a function or a class's
+`as_view(...)` (`views`). `x.register_blueprint(bp, url_prefix=...)` puts a blueprint under its parent, the
+registration's prefix winning over the blueprint's own as Flask has it, blueprints inside blueprints
+included. The functions `before_request` registers run before every route of their application or blueprint:
+they are the operations' dependencies.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+import griffe
+
+from generator.core.errors import ConfigError, SourceError, suggest
+from generator.core.limits import MAX_ROUTER_DEPTH
+from generator.extract.program import Code, FunctionNode, Program
+from generator.extract.resolve import Resolver
+from generator.extract.routes import METHODS, Endpoint
+from generator.frameworks.flask.paths import join_prefix, join_rule, openapi_path, path_text
+from generator.frameworks.flask.views import View, view_of
+
+APPS = {"flask.Flask", "flask.app.Flask"}
+BLUEPRINTS = {"flask.Blueprint", "flask.blueprints.Blueprint"}
+SHORTCUTS = ("get", "post", "put", "delete", "patch")
+
+
+@dataclass
+class _Route:
+    """One routed rule: its methods, the rule as written, the view and where it is declared."""
+
+    methods: list[str]
+    rule: str
+    view: View
+    file: str
+    line: int
+
+
+@dataclass
+class _Registration:
+    """`parent.register_blueprint(child, url_prefix=...)`, and where it is written."""
+
+    child: str
+    prefix: str | None
+    file: str
+    line: int
+
+
+@dataclass
+class _Owner:
+    """An application or a blueprint: its own prefix, its rules, what runs before them, what it registers."""
+
+    key: str
+    is_app: bool
+    prefix: str | None = None
+    routes: list[_Route] = field(default_factory=list)
+    before: list[Code] = field(default_factory=list)
+    registrations: list[_Registration] = field(default_factory=list)
+    registered: bool = False
+
+
+def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
+    """Every operation of the application `app` (a module-level name or a factory function; None: every
+    application not registered in another, or with none, every blueprint nothing registers), in path then
+    method order."""
+    reader = _Reader(program, resolver)
+    owners = reader.read()
+    free = [owner for owner in owners.values() if not owner.registered]
+    roots = [owner for owner in free if owner.is_app] or free
+    if app is not None:
+        named = {**{key: owner for key, owner in owners.items() if owner.is_app and ":" not in key}}
+        named.update({factory: owners[key] for factory, key in reader.returns.items() if owners[key].is_app})
+        if app not in named:
+            hint = suggest(app, sorted(named)) or f"applications found: {', '.join(sorted(named)) or 'none'}"
+            raise ConfigError(f"no Flask application '{app}' in the source", file="mkdocs.yml", hint=hint)
+        roots = [named[app]]
+    found: list[Endpoint] = []
+    unique = {id(root): root for root in roots}.values()  # an application returned by a factory has two names
+    for root in sorted(unique, key=lambda r: r.key):
+        found.extend(_walk(program, owners, root, None, [], ()))
+    order = {method: index for index, method in enumerate(METHODS)}
+    return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
+
+
+def _walk(
+    program: Program,
+    owners: dict[str, _Owner],
+    owner: _Owner,
+    prefix: str | None,
+    before: list[Code],
+    chain: tuple[_Registration, ...],
+) -> list[Endpoint]:
+    """The operations of `owner` under `prefix` and of the blueprints it registers; `chain` is the
+    registrations that led here."""
+    before = [*before, *owner.before]
+    found = []
+    for route in owner.routes:
+        path = openapi_path(join_rule(prefix, route.rule))
+        for method in route.methods:
+            function, wrappers = route.view.function(method), route.view.decorators
+            if function is not None:
+                endpoint = Endpoint(method, path, function, (*before, *wrappers), route.file, route.line)
+                found.append(endpoint)
+    for registration in owner.registrations:
+        child = owners[registration.child]
+        _check_nesting(owners, (*chain, registration))
+        own = registration.prefix if registration.prefix is not None else child.prefix
+        inner = join_prefix(prefix, own)
+        found.extend(_walk(program, owners, child, inner, before, (*chain, registration)))
+    return found
+
+
+def _check_nesting(owners: dict[str, _Owner], chain: tuple[_Registration, ...]) -> None:
+    """Refuse a blueprint registered inside itself, or nested deeper than docgen follows, at the call."""
+    last = chain[-1]
+    if any(owners[item.child] is owners[last.child] for item in chain[:-1]):
+        names = " -> ".join(item.child for item in chain)
+        raise SourceError(
+            f"the blueprint '{last.child}' is registered inside itself ({names})",
+            file=last.file,
+            line=last.line,
+            hint="remove one register_blueprint call of the cycle, so that each blueprint's routes are known",
+        )
+    if len(chain) > MAX_ROUTER_DEPTH:
+        raise SourceError(
+            f"blueprints are nested more than {MAX_ROUTER_DEPTH} deep: this register_blueprint of "
+            f"'{last.child}' is call {len(chain)} of a chain that starts at {chain[0].file}:{chain[0].line}",
+            file=last.file,
+            line=last.line,
+            hint=f"register the inner blueprints nearer the application, at most {MAX_ROUTER_DEPTH} deep",
+        )
+
+
+class _Reader:
+    """Reads every module of a program for Flask applications and blueprints and what is attached to them."""
+
+    def __init__(self, program: Program, resolver: Resolver) -> None:
+        self.program = program
+        self.resolver = resolver
+        self.owners: dict[str, _Owner] = {}
+        self.returns: dict[str, str] = {}
+        """Factory function path -> the key of the application or blueprint it returns."""
+
+    def read(self) -> dict[str, _Owner]:
+        scopes = list(self._scopes())
+        for scope, module, statements in scopes:
+            self._creations(scope, module, statements)
+        for scope, module, statements in scopes:
+            self._returned(scope, module, statements)
+        for _, module, statements in scopes:
+            self._aliases(module, statements)
+        for scope, module, statements in scopes:
+            for statement in statements:
+                self._attachments(scope, module, statement)
+        return self.owners
+
+    def _scopes(self) -> list[tuple[str, griffe.Module, list[ast.stmt]]]:
+        """(scope, module, statements): each module's body, and the body of each of its functions."""
+        scopes = []
+        for module, tree in self.program.modules():
+            scopes.append((module.path, module, tree.body))
+            for statement in tree.body:
+                if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                    scopes.append((f"{module.path}.{statement.name}", module, statement.body))
+        return scopes
+
+    def _key(self, node: ast.expr, scope: str, module: griffe.Module) -> str | None:
+        """The owner an expression names: a local of the function `scope`, else a module-level name."""
+        if isinstance(node, ast.Name) and f"{scope}:{node.id}" in self.owners:
+            return f"{scope}:{node.id}"
+        path = self.program.qualify(node, module)
+        return self.owners[path].key if path in self.owners else None
+
+    def _creations(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            if not (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)):
+                continue
+            target, call = statement.targets[0], statement.value
+            kind = self.program.qualify(call.func, module)
+            if not isinstance(target, ast.Name) or kind not in APPS | BLUEPRINTS:
+                continue
+            key = f"{module.path}.{target.id}" if scope == module.path else f"{scope}:{target.id}"
+            owner = _Owner(key, is_app=kind in APPS)
+            if kind in BLUEPRINTS:
+                given = _keyword(call, "url_prefix") or (call.args[5] if len(call.args) > 5 else None)
+                owner.prefix = path_text(given, module, self.resolver)
+            self.owners[key] = owner
+
+    def _returned(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
+        for statement in statements:
+            if isinstance(statement, ast.Return) and statement.value is not None and scope != module.path:
+                key = self._key(statement.value, scope, module)
+                if key is not None:
+                    self.returns[scope] = key
+
+    def _aliases(self, module: griffe.Module, statements: list[ast.stmt]) -> None:
+        """`app = create_app()`: the module-level name stands for what the factory returns."""
+        for statement in statements:
+            if not isinstance(statement, ast.Assign) or not isinstance(statement.value, ast.Call):
+                continue
+            target = statement.targets[0]
+            called = self.program.qualify(statement.value.func, module)
+            if isinstance(target, ast.Name) and called in self.returns:
+                self.owners[f"{module.path}.{target.id}"] = self.owners[self.returns[called]]
+
+    def _attachments(self, scope: str, module: griffe.Module, statement: ast.stmt) -> None:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and scope == module.path:
+            for decorator in statement.decorator_list:
+                self._decorator(scope, module, statement, decorator)
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            self._call(scope, module, statement.value)
+
+    def _decorator(self, scope: str, module: griffe.Module, node: FunctionNode, decorator: ast.expr) -> None:
+        """`@x.route(...)`, `@x.get(...)` and the like, and `@x.before_request`."""
+        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if not isinstance(called, ast.Attribute):
+            return
+        key = self._key(called.value, scope, module)
+        function = self.program.function(f"{module.path}.{node.name}")
+        if key is None or function is None:
+            return
+        if called.attr == "before_request" and not isinstance(decorator, ast.Call):
+            self.owners[key].before.append(self.program.code(function))
+            return
+        methods = _methods(decorator) if isinstance(decorator, ast.Call) else []
+        if methods and isinstance(decorator, ast.Call):
+            rule = decorator.args[0] if decorator.args else _keyword(decorator, "rule")
+            view = View.of_function(self.program, function)
+            route = _Route(
+                methods, self._rule(rule, module), view, self.program.file(function), decorator.lineno
+            )
+            self.owners[key].routes.append(route)
+
+    def _call(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
+        if not isinstance(call.func, ast.Attribute):
+            return
+        key = self._key(call.func.value, scope, module)
+        if key is None:
+            return
+        file = self.program.files(module)
+        if call.func.attr == "register_blueprint" and call.args:
+            child = self._key(call.args[0], scope, module)
+            if child is not None:
+                self.owners[child].registered = True
+                prefix = path_text(_keyword(call, "url_prefix"), module, self.resolver)
+                self.owners[key].registrations.append(_Registration(child, prefix, file, call.lineno))
+        elif call.func.attr == "add_url_rule" and call.args:
+            given = _keyword(call, "view_func") or (call.args[2] if len(call.args) > 2 else None)
+            view = view_of(self.program, given, module) if given is not None else None
+            if view is not None:
+                listed = _keyword(call, "methods")
+                methods = _listed(listed) if listed is not None else view.methods
+                route = _Route(methods, self._rule(call.args[0], module), view, file, call.lineno)
+                self.owners[key].routes.append(route)
+        elif call.func.attr == "before_request" and call.args:
+            function = self.program.function(self.program.qualify(call.args[0], module))
+            if function is not None:
+                self.owners[key].before.append(self.program.code(function))
+
+    def _rule(self, node: ast.expr | None, module: griffe.Module) -> str:
+        return path_text(node, module, self.resolver) or ""
+
+
+def _methods(decorator: ast.Call) -> list[str]:
+    """The methods a route decorator routes: its shortcut's, or those `methods=` lists (GET by default)."""
+    name = decorator.func.attr if isinstance(decorator.func, ast.Attribute) else ""
+    if name in SHORTCUTS:
+        return [name]
+    if name != "route":
+        return []
+    listed = _keyword(decorator, "methods")
+    return _listed(listed) if listed is not None else ["get"]
+
+
+def _listed(node: ast.expr) -> list[str]:
+    """The methods a `methods=[...]` literal names, lower case, as Flask documents them (known ones only)."""
+    if not isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return ["get"]
+    spelled = [str(item.value).lower() for item in node.elts if isinstance(item, ast.Constant)]
+    return [method for method in METHODS if method in spelled]
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)

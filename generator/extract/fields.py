@@ -14,6 +14,7 @@ waits until every site is known.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 import griffe
 
@@ -53,6 +54,9 @@ class ErrorSite:
     constructor call itself (for fingerprints: `generator.core.fingerprints.ErrorMarks`)."""
 
 
+DefaultMessage = Callable[[str, "int | None"], str]
+"""The message a framework gives an error made without one: (dotted path of the constructor, status)."""
+
 _STATIC_HINT = (
     "use a literal, a module constant, an IntEnum or HTTPStatus member, or simple arithmetic of those"
 )
@@ -68,8 +72,11 @@ class SiteReader:
         resolver: Resolver,
         file: str,
         constructor: Constructor,
+        default_message: DefaultMessage | None = None,
     ) -> None:
         self.config = config
+        self.default_message = default_message
+        """What the framework fills in for a message the call leaves out (`Framework.default_detail`)."""
         self.module = module
         self.resolver = resolver
         self.file = file
@@ -98,7 +105,7 @@ class SiteReader:
             id="",
             code=code,
             status=status if isinstance(status, int) else None,
-            message=self._message(call),
+            message=self._message(call, status if isinstance(status, int) else None),
             function=function,
             file=self.file,
             conditions=found.conditions,
@@ -172,12 +179,18 @@ class SiteReader:
         kind = " or ".join("an integer" if t is int else "a string" for t in types)
         raise self._fail(role, f"is {value!r}, not {kind}", _STATIC_HINT)
 
-    def _message(self, call: ast.Call) -> str:
+    def _message(self, call: ast.Call, status: int | None) -> str:
         bound = self._bound("message", call)
         if bound is None:
-            if self._mapped("message"):
+            if not self._mapped("message"):
+                return ""
+            if self.default_message is None:
                 raise self._fail("message", "is missing", "pass a message string")
-            return ""
+            filled = self.default_message(self.constructor.obj.path, status)
+            if not filled:  # the framework has no default for it either: never invent one
+                hint = f"pass a message string: the framework gives none for status {status}"
+                raise self._fail("message", "is missing", hint)
+            return filled
         if isinstance(bound.node, ast.JoinedStr):
             return template(bound.node)
         try:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import griffe
 
-from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.errors import ConfigError, ConfigErrors, SourceError, SourceErrors
 from generator.core.fingerprints import call_span
 from generator.core.models import ErrorEntry, Source
 from generator.core.settings import CatalogConfig
@@ -24,6 +24,7 @@ from generator.extract.handlers import RaiseIndex
 from generator.extract.names import lookup, where
 from generator.extract.reach import Reach, Where
 from generator.extract.resolve import Resolver
+from generator.extract.routes import framework_named
 from generator.extract.silence import Silence, satisfied_names
 from generator.extract.source import FunctionBodies, ModuleFiles
 from generator.extract.targets import DeepClasses, local_name, project_aliases
@@ -103,15 +104,21 @@ def extract_error_sites(
     builder = _SiteBuilder(config, resolver, files, RaiseIndex(module.package, reach.targets, bodies.modules))
     sites: list[ErrorSite] = []
     silence = Silence(config, satisfied_names(config, module, resolver, constructors))
+    problems: list[SourceError] = []
     try:
         for function_name, function in functions:
             start = reach.start(function, function_name, file=files(function.module))
             for at, found in reach.constructor_calls(start):
                 constructor = constructors[callee_name(found.call)]
-                sites.append(builder.site(at, found, constructor))
+                try:
+                    sites.append(builder.site(at, found, constructor))
+                except SourceError as err:  # one call's own problem: every such call is reported at once
+                    problems.append(err)
                 silence.heard(function_name, constructor.configured)
     except DeepClasses as err:
         raise err.located(files) from None
+    if problems:
+        raise problems[0] if len(problems) == 1 else SourceErrors(problems)
     silence.functions |= reach.reached
     by_path = {function.path: name for name, function in functions}
     for name, paths in reach.handoffs.items():
@@ -128,13 +135,16 @@ class _SiteBuilder:
         self, config: CatalogConfig, resolver: Resolver, files: ModuleFiles, raises: RaiseIndex
     ) -> None:
         self.config, self.resolver, self.files, self.raises = config, resolver, files, raises
+        framework = framework_named(config.framework, resolver) if config.framework else None
+        self.default_message = framework.default_detail if framework is not None else None
+        """A message a call leaves out is the one the configured framework fills in (`abort(404)`)."""
         self.lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
         self.helpers: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
         """The helpers of a path, cited; keyed by the ids of the helpers (alive for the whole run)."""
 
     def site(self, at: Where, found: Call, constructor: Constructor) -> ErrorSite:
         home, file = at.function.module, self.files(at.function.module)
-        reader = SiteReader(self.config, home, self.resolver, file, constructor)
+        reader = SiteReader(self.config, home, self.resolver, file, constructor, self.default_message)
         if at.code not in self.lines:
             self.lines[at.code] = at.code.split("\n")
         key = tuple(map(id, at.helpers))

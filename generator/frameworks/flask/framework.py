@@ -43,7 +43,7 @@ class FlaskFramework:
     """Flask applications read statically, against the installed Werkzeug."""
 
     name = "flask"
-    body_key = ""
+    body_key = "<html>"
     """Werkzeug's error page is HTML, with no key: the description is its text."""
     automatic_statuses: frozenset[int] = frozenset()
     http_exceptions: Mapping[str, ExceptionArguments] = {BASE: HTTP_EXCEPTION}

@@ -93,9 +93,9 @@ def _class_attribute(program: Program, path: str, name: str) -> ast.expr | None:
             isinstance(t, ast.Name) and t.id == name for t in statement.targets
         ):
             return statement.value
-        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-            if statement.target.id == name and statement.value is not None:
-                return statement.value
+        target = statement.target if isinstance(statement, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and target.id == name and isinstance(statement, ast.AnnAssign):
+            return statement.value
     return None
 
 

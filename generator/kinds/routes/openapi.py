@@ -3,8 +3,9 @@
 
 The fragment is a complete OpenAPI 3.1 document holding only paths, their path parameters and the error
 responses: each status an operation can answer with, each error at that status an example of its own (so
-two 400s of one route stay apart), with the body the framework writes (its body key holding the detail) and
-the editors' cause and action as the example's description. Same catalog and notes, same bytes. An
+two 400s of one route stay apart), with the body the framework writes (its body key holding the detail, or
+for a page such as Werkzeug's HTML one, the page's text) and the editors' cause and action as the example's
+description. Same catalog and notes, same bytes. An
 application merges it into its own document through its framework (`generator/frameworks/`); the project
 loader reads the committed document (`generator/core/openapi.py`).
 """
@@ -22,6 +23,9 @@ from generator.core.notes import Notes
 
 OPENAPI_VERSION = "3.1.0"
 _PARAMETER = re.compile(r"\{([^{}/]+)\}")
+PAGES = {"<html>": "text/html", "<text>": "text/plain"}
+"""Body keys that name a page rather than a JSON key: a framework's own error page (Werkzeug's HTML page,
+say) whose text is the detail. Its example is the detail as text."""
 
 
 def error_fragment(catalog: RoutesCatalog, notes: Notes) -> dict[str, Json]:
@@ -34,8 +38,9 @@ def error_fragment(catalog: RoutesCatalog, notes: Notes) -> dict[str, Json]:
             error = errors[error_id]
             if error.status is None:
                 continue  # a status known only at run time cannot be listed
-            response = responses.setdefault(str(error.status), _response(error.status, error.body_key))
-            examples = response["content"]["application/json"]["examples"]
+            response = responses.setdefault(str(error.status), _response(error.status))
+            media, content = _content(error.body_key)
+            examples = response["content"].setdefault(media, content)["examples"]
             examples[error.id] = _example(error, notes)
         if not responses:
             continue
@@ -57,17 +62,24 @@ def dump_fragment(fragment: Mapping[str, Json]) -> str:
     return json.dumps(fragment, indent=2, ensure_ascii=False) + "\n"
 
 
-def _response(status: int, body_key: str) -> dict[str, Any]:
+def _response(status: int) -> dict[str, Any]:
     try:
         description = http.HTTPStatus(status).phrase
     except ValueError:
         description = f"HTTP {status}"
+    return {"description": description, "content": {}}
+
+
+def _content(body_key: str) -> tuple[str, dict[str, Any]]:
+    """The media type of a body and its content object, examples still empty."""
+    if body_key in PAGES:
+        return PAGES[body_key], {"schema": {"type": "string"}, "examples": {}}
     schema = {
         "type": "object",
         "required": [body_key],
         "properties": {body_key: {}},
     }
-    return {"description": description, "content": {"application/json": {"schema": schema, "examples": {}}}}
+    return "application/json", {"schema": schema, "examples": {}}
 
 
 def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
@@ -76,7 +88,7 @@ def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
     example: dict[str, Json] = {"summary": error.detail or error.id}
     if prose:
         example["description"] = "\n\n".join(prose)
-    example["value"] = {error.body_key: error.detail}
+    example["value"] = error.detail if error.body_key in PAGES else {error.body_key: error.detail}
     return example
 
 

@@ -1,0 +1,363 @@
+"""Route and error styles of Flask applications, each in a small application written here: how rules,
+blueprints and class-based views are declared and nested, and how errors are raised, returned and handled;
+what Werkzeug sends is checked against the installed Werkzeug."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from openapi_spec_validator import validate
+from werkzeug.exceptions import BadRequest, Conflict, Forbidden, NotFound
+
+from generator.core.errors import ConfigError
+from generator.core.models import RoutesCatalog
+from generator.frameworks.flask.paths import openapi_path
+from generator.shell.cli import main
+from tests.helpers import make_files, run_extract_in_memory
+
+MKDOCS = """\
+site_name: t
+plugins:
+  - docgen:
+      catalogs:
+        api:
+          kind: routes
+          source: api/main.py
+          framework: flask
+{extra}"""
+
+
+def catalog(root: Path, main: str, *, extra: str = "", files: dict[str, str] | None = None) -> RoutesCatalog:
+    make_files(
+        root,
+        {
+            "api/__init__.py": "",
+            "api/main.py": main,
+            "mkdocs.yml": MKDOCS.format(extra=extra),
+            **(files or {}),
+        },
+    )
+    found = run_extract_in_memory(root).catalogs["api"]
+    assert isinstance(found, RoutesCatalog)
+    return found
+
+
+def responses(found: RoutesCatalog) -> dict[tuple[str, str], list[tuple[int | None, str, str]]]:
+    """(method, path) -> (status, detail, body key) of each error, in the order the operation lists them."""
+    errors = {error.id: error for error in found.errors}
+    return {
+        (o.method, o.path): [(errors[e].status, errors[e].detail, errors[e].body_key) for e, _ in o.errors]
+        for o in found.operations
+    }
+
+
+RULES = """\
+from flask import Blueprint, Flask
+
+app = Flask(__name__)
+outer = Blueprint("outer", __name__, url_prefix="/outer")
+inner = Blueprint("inner", __name__, url_prefix="/inner/")
+plain = Blueprint("plain", __name__)
+PREFIX = "/v2"
+
+@app.route("/")
+def root(): ...
+
+@app.route("/both", methods=["GET", "POST"])
+def both(): ...
+
+@inner.put("/files/<path:name>")
+def upload(name): ...
+
+@inner.route("")
+def listing(): ...
+
+@plain.get("/kinds/<any(a, b):kind>/<int:number>")
+def kinds(kind, number): ...
+
+def patched(): ...
+
+app.add_url_rule("/patched", "patched", patched, methods=["PATCH"])
+outer.register_blueprint(inner)
+app.register_blueprint(outer, url_prefix="/api")
+app.register_blueprint(plain, url_prefix=PREFIX)
+"""
+
+
+def test_rules_declared_every_way_with_the_prefixes_flask_gives_them(tmp_path: Path) -> None:
+    found = catalog(tmp_path, RULES)
+    assert [(o.method, o.path, o.function) for o in found.operations] == [
+        ("get", "/", "api.main.root"),
+        ("get", "/api/inner/", "api.main.listing"),
+        ("put", "/api/inner/files/{name}", "api.main.upload"),
+        ("get", "/both", "api.main.both"),
+        ("post", "/both", "api.main.both"),
+        ("patch", "/patched", "api.main.patched"),
+        ("get", "/v2/kinds/{kind}/{number}", "api.main.kinds"),
+    ]
+    # The same rules as Flask itself routes them, less the HEAD and OPTIONS it adds and its static files.
+    namespace: dict[str, object] = {"__name__": "api.main"}
+    exec(compile(RULES, "api/main.py", "exec"), namespace)  # the test may run the application
+    app = namespace["app"]
+    assert isinstance(app, Flask)
+    routed = {
+        (method.lower(), openapi_path(rule.rule))
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint != "static"
+        for method in rule.methods or ()
+        if method not in ("HEAD", "OPTIONS")
+    }
+    assert routed == {(o.method, o.path) for o in found.operations}
+
+
+def test_class_based_views_one_operation_per_method(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Flask
+        from flask.views import MethodView, View
+
+        app = Flask(__name__)
+
+        class Readable(MethodView):
+            def get(self, item_id): ...
+
+        class Item(Readable):
+            def delete(self, item_id): ...
+
+        class Report(View):
+            methods = ["GET", "POST"]
+
+            def dispatch_request(self): ...
+
+        app.add_url_rule("/items/<int:item_id>", view_func=Item.as_view("item"))
+        app.add_url_rule("/report", view_func=Report.as_view("report"))
+        """,
+    )
+    assert [(o.method, o.path, o.function) for o in found.operations] == [
+        ("get", "/items/{item_id}", "api.main.Readable.get"),
+        ("delete", "/items/{item_id}", "api.main.Item.delete"),
+        ("get", "/report", "api.main.Report.dispatch_request"),
+        ("post", "/report", "api.main.Report.dispatch_request"),
+    ]
+
+
+FACTORY = """\
+from flask import Flask
+
+def create_app():
+    application = Flask(__name__)
+    application.add_url_rule("/made", view_func=made)
+    return application
+
+def made(): ...
+"""
+
+
+def test_an_application_a_factory_builds_named_by_app(tmp_path: Path) -> None:
+    found = catalog(tmp_path / "a", FACTORY, extra="          app: api.main.create_app\n")
+    assert [o.path for o in found.operations] == ["/made"]
+    with pytest.raises(ConfigError, match=r"no Flask application 'api\.main\.create_ap'") as caught:
+        catalog(tmp_path / "b", FACTORY, extra="          app: api.main.create_ap\n")
+    assert caught.value.hint == "did you mean 'api.main.create_app'?"
+
+
+def test_werkzeug_errors_without_a_handler_are_its_html_page(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Flask, abort
+        from werkzeug import exceptions
+
+        app = Flask(__name__)
+
+        class Clash(exceptions.Conflict):
+            pass
+
+        @app.get("/a/<int:n>")
+        def a(n):
+            if n == 1:
+                abort(404)
+            if n == 2:
+                raise exceptions.BadRequest("Send a smaller n")
+            if n == 3:
+                raise exceptions.Forbidden(description="Not yours")
+            raise Clash()
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/a/{n}"): [
+            (404, NotFound.description, "<html>"),
+            (400, "Send a smaller n", "<html>"),
+            (403, "Not yours", "<html>"),
+            (409, Conflict.description, "<html>"),
+        ]
+    }
+    assert BadRequest("Send a smaller n").description == "Send a smaller n"
+    assert Forbidden(description="Not yours").get_description() == "<p>Not yours</p>"
+
+
+def test_returned_responses_with_an_error_status_and_successes_that_are_not(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Flask, Response, jsonify, make_response
+
+        app = Flask(__name__)
+
+        @app.post("/r/<int:n>")
+        def r(n):
+            if n == 1:
+                return "No teapots here", 418
+            if n == 2:
+                return make_response("Too big", 413)
+            if n == 3:
+                return Response("Down for maintenance", status=503)
+            if n == 4:
+                return jsonify({"message": "Unknown n"}), 422
+            if n == 5:
+                return jsonify(ok=True), 201
+            return Response(status=204)
+        """,
+    )
+    assert responses(found) == {
+        ("post", "/r/{n}"): [
+            (418, "No teapots here", "<html>"),
+            (413, "Too big", "<html>"),
+            (503, "Down for maintenance", "<html>"),
+            (422, "Unknown n", "message"),
+        ]
+    }
+
+
+def test_handlers_for_a_status_a_class_and_on_a_blueprint(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Blueprint, Flask, abort, jsonify
+        from werkzeug.exceptions import BadRequest, NotFound
+
+        app = Flask(__name__)
+        bp = Blueprint("bp", __name__)
+
+        class Overdrawn(Exception):
+            pass
+
+        @app.errorhandler(404)
+        def not_found(error):
+            return jsonify(message="Nothing here"), 404
+
+        @bp.app_errorhandler(Overdrawn)
+        def overdrawn(error):
+            return {"problem": "The account is overdrawn"}, 402
+
+        def bad_request(error):
+            return error
+
+        app.register_error_handler(BadRequest, bad_request)
+
+        @bp.get("/h/<int:n>")
+        def h(n):
+            if n == 1:
+                abort(404)
+            if n == 2:
+                raise NotFound()
+            if n == 3:
+                raise Overdrawn()
+            abort(400, "Bad n")
+
+        app.register_blueprint(bp)
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/h/{n}"): [
+            (404, "Nothing here", "message"),
+            (404, "Nothing here", "message"),
+            (402, "The account is overdrawn", "problem"),
+            (400, "Bad n", "<html>"),
+        ]
+    }
+    assert [e.handler for e in found.errors] == [
+        "api.main.not_found",
+        "api.main.not_found",
+        "api.main.overdrawn",
+        "api.main.bad_request",
+    ]
+
+
+def test_decorators_and_before_request_functions_run_first(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from functools import wraps
+
+        from flask import Blueprint, Flask, abort, request
+
+        app = Flask(__name__)
+        admin = Blueprint("admin", __name__, url_prefix="/admin")
+
+        def requires_role(role):
+            def decorator(view):
+                @wraps(view)
+                def checked(*args, **kwargs):
+                    if request.args.get("role") != role:
+                        abort(403, f"Only {role} may do this")
+                    return view(*args, **kwargs)
+                return checked
+            return decorator
+
+        @app.before_request
+        def open_hours():
+            if request.args.get("closed"):
+                abort(503, "The library is closed")
+
+        @admin.before_request
+        def admins():
+            if not request.args.get("admin"):
+                abort(401, "Admins sign in first")
+
+        @admin.delete("/users/<int:user_id>")
+        @requires_role("owner")
+        def remove(user_id): ...
+
+        app.register_blueprint(admin)
+        """,
+    )
+    [operation] = found.operations
+    assert operation.dependencies == ("api.main.open_hours", "api.main.admins")
+    assert responses(found) == {
+        ("delete", "/admin/users/{user_id}"): [
+            (503, "The library is closed", "<html>"),
+            (401, "Admins sign in first", "<html>"),
+            (403, "Only {role} may do this", "<html>"),
+        ]
+    }
+    assert found.operations[0].errors[2][1] == ("api.main.requires_role.decorator.checked",)
+
+
+def test_an_html_page_in_the_fragment_is_text_html_with_the_detail_as_text(tmp_path: Path) -> None:
+    catalog(
+        tmp_path,
+        """\
+        from flask import Flask, abort
+
+        app = Flask(__name__)
+
+        @app.get("/gone")
+        def gone():
+            abort(410)
+        """,
+    )
+    assert main(["--config", str(tmp_path / "mkdocs.yml"), "extract"]) == 0
+    fragment = json.loads((tmp_path / "data" / "api.openapi.json").read_text(encoding="utf-8"))
+    validate(fragment)
+    response = fragment["paths"]["/gone"]["get"]["responses"]["410"]
+    assert response["content"]["text/html"]["schema"] == {"type": "string"}
+    [example] = response["content"]["text/html"]["examples"].values()
+    assert example["value"] == (
+        "The requested URL is no longer available on this server and there is no forwarding address. If "
+        "you followed a link from a foreign page, please contact the author of this page."
+    )

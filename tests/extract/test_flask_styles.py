@@ -361,3 +361,32 @@ def test_an_html_page_in_the_fragment_is_text_html_with_the_detail_as_text(tmp_p
         "The requested URL is no longer available on this server and there is no forwarding address. If "
         "you followed a link from a foreign page, please contact the author of this page."
     )
+
+
+def test_a_handler_rendering_a_template_with_the_exception_keeps_its_description(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Flask, abort, render_template
+
+        app = Flask(__name__)
+
+        @app.errorhandler(404)
+        @app.errorhandler(500)
+        def page(error):
+            return render_template("error.html", error=error), error.code
+
+        @app.get("/t/<int:n>")
+        def t(n):
+            if n == 1:
+                abort(500, "No databases are loaded.")
+            abort(404)
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/t/{n}"): [
+            (500, "No databases are loaded.", "<html>"),
+            (404, NotFound.description, "<html>"),
+        ]
+    }
+    assert {error.handler for error in found.errors} == {"api.main.page"}

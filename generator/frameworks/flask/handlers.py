@@ -4,9 +4,11 @@ Werkzeug class `abort` raises for it, as Flask registers it), and what each hand
 
 A handler's answer is read from what it returns: `jsonify(error=...), 404`, `{"error": e.description},
 e.code`, `make_response(...)` or `Response(..., status=...)`. A status or detail taken from the exception
-itself (`e.code`, `e.description`, or the exception returned as it is, which Werkzeug renders as its page) is
-None: the raise decides it. A handler registered on a blueprint with `errorhandler` answers only for that
-blueprint's routes in Flask; docgen applies every handler to every route (README says so).
+itself is None, the raise deciding it: `e.code`, `e.description`, the exception returned as it is (which
+Werkzeug renders as its page), or a template rendered with the exception (`render_template("error.html",
+error=e)`, taken to show its description as Werkzeug's page does; the template is not read). A handler
+registered on a blueprint with `errorhandler` answers only for that blueprint's routes in Flask; docgen
+applies every handler to every route (README says so).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from generator.extract.routes import Framework, Handler
 
 REGISTERING = ("errorhandler", "app_errorhandler")
 CALLING = ("register_error_handler",)
+RENDERERS = {"flask.render_template", "flask.templating.render_template"}
 
 
 def registered_handlers(
@@ -123,11 +126,19 @@ class _Answers:
                 return Handler(
                     handler, stated.status, stated.detail, stated.body_key or self.framework.body_key
                 )
-        if _is_exception(body, exception):
+        if _is_exception(body, exception) or self._renders(body, module, exception):
             return Handler(handler, status, None, self.framework.body_key)
         key, detail = self.calls.body(_dict_of(body), module, "")
         own = _own_detail(_dict_of(body), key, exception)
         return Handler(handler, status, None if own else detail, key or self.framework.body_key)
+
+    def _renders(self, body: ast.expr, module: griffe.Module, exception: str | None) -> bool:
+        """`render_template("error.html", error=e)`: a page of the application's own that is given the
+        exception, taken to show its description (as Werkzeug's page does); its template is not read."""
+        if not isinstance(body, ast.Call) or self.program.qualify(body.func, module) not in RENDERERS:
+            return False
+        given = [*body.args, *(keyword.value for keyword in body.keywords)]
+        return any(isinstance(value, ast.Name) and value.id == exception for value in given)
 
 
 def _dict_of(body: ast.expr) -> ast.expr:

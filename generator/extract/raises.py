@@ -28,7 +28,7 @@ from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
 from generator.extract.program import Code, FunctionNode, Program
-from generator.extract.responses import CallReader, Stated, argument
+from generator.extract.responses import ERROR_STATUS, CallReader, Stated, argument
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
 from generator.extract.targets import final_target, instance_class
 from generator.extract.walk import CallWalk, Into
@@ -161,6 +161,8 @@ class RaiseFinder:
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail
+        if status is not None and status < ERROR_STATUS:
+            return None  # a redirect raised as an exception (Werkzeug's `RequestRedirect`): not an error
         return Raised(
             status=status,
             detail=detail,

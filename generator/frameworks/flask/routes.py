@@ -8,8 +8,8 @@ HEAD and OPTIONS Flask adds by itself are not operations of the application's ow
 siblings, and `x.add_url_rule(rule, endpoint, view_func, methods=...)`, whose view is a function or a class's
 `as_view(...)` (`views`). `x.register_blueprint(bp, url_prefix=...)` puts a blueprint under its parent, the
 registration's prefix winning over the blueprint's own as Flask has it, blueprints inside blueprints
-included. The functions `before_request` registers run before every route of their application or blueprint:
-they are the operations' dependencies.
+included. The functions `before_request` and `url_value_preprocessor` register run before every route of
+their application or blueprint: they are the operations' dependencies.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from generator.frameworks.flask.views import View, view_of
 APPS = {"flask.Flask", "flask.app.Flask"}
 BLUEPRINTS = {"flask.Blueprint", "flask.blueprints.Blueprint"}
 SHORTCUTS = ("get", "post", "put", "delete", "patch")
+BEFORE = ("before_request", "url_value_preprocessor")
+"""What registers a function run before each route of an application or blueprint."""
 
 
 @dataclass
@@ -218,7 +220,7 @@ class _Reader:
             self._call(scope, module, statement.value)
 
     def _decorator(self, scope: str, module: griffe.Module, node: FunctionNode, decorator: ast.expr) -> None:
-        """`@x.route(...)`, `@x.get(...)` and the like, and `@x.before_request`."""
+        """`@x.route(...)`, `@x.get(...)` and the like, and `@x.before_request` (see BEFORE)."""
         called = decorator.func if isinstance(decorator, ast.Call) else decorator
         if not isinstance(called, ast.Attribute):
             return
@@ -226,7 +228,7 @@ class _Reader:
         function = self.program.function(f"{module.path}.{node.name}")
         if key is None or function is None:
             return
-        if called.attr == "before_request" and not isinstance(decorator, ast.Call):
+        if called.attr in BEFORE and not isinstance(decorator, ast.Call):
             self.owners[key].before.append(self.program.code(function))
             return
         methods = _methods(decorator) if isinstance(decorator, ast.Call) else []
@@ -259,7 +261,7 @@ class _Reader:
                 methods = _listed(listed) if listed is not None else view.methods
                 route = _Route(methods, self._rule(call.args[0], module), view, file, call.lineno)
                 self.owners[key].routes.append(route)
-        elif call.func.attr == "before_request" and call.args:
+        elif call.func.attr in BEFORE and call.args:
             function = self.program.function(self.program.qualify(call.args[0], module))
             if function is not None:
                 self.owners[key].before.append(self.program.code(function))

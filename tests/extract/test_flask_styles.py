@@ -390,3 +390,32 @@ def test_a_handler_rendering_a_template_with_the_exception_keeps_its_description
         ]
     }
     assert {error.handler for error in found.errors} == {"api.main.page"}
+
+
+def test_a_redirect_raised_as_an_exception_is_not_an_error(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Blueprint, Flask, abort
+        from werkzeug.exceptions import HTTPException
+
+        app = Flask(__name__)
+        bp = Blueprint("bp", __name__)
+
+        class SeeOther(HTTPException):
+            code = 303
+
+        @bp.url_value_preprocessor
+        def pull_project(endpoint, values):
+            if not values:
+                raise SeeOther()
+            if values.get("project") == "gone":
+                abort(410, "The project was deleted")
+
+        @bp.get("/<project>/bills")
+        def bills(project): ...
+
+        app.register_blueprint(bp)
+        """,
+    )
+    assert responses(found) == {("get", "/{project}/bills"): [(410, "The project was deleted", "<html>")]}

@@ -419,3 +419,45 @@ def test_a_redirect_raised_as_an_exception_is_not_an_error(tmp_path: Path) -> No
         """,
     )
     assert responses(found) == {("get", "/{project}/bills"): [(410, "The project was deleted", "<html>")]}
+
+
+def test_routes_and_handlers_a_factory_declares_inside_itself(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Flask, abort, jsonify
+
+        def create_app():
+            app = Flask(__name__)
+
+            @app.errorhandler(404)
+            def not_found(error):
+                return jsonify(error=error.description), 404
+
+            @app.get("/inside/<int:n>")
+            def inside(n):
+                if n < 0:
+                    abort(404)
+                return {"n": n}
+
+            return app
+
+        app = create_app()
+        """,
+    )
+    [operation] = found.operations
+    assert (operation.method, operation.path, operation.function) == (
+        "get",
+        "/inside/{n}",
+        "api.main.create_app.inside",
+    )
+    [error] = found.errors
+    assert (error.status, error.detail, error.handler, error.body_key) == (
+        404,
+        NotFound.description,
+        "api.main.create_app.not_found",
+        "error",
+    )
+    assert [(source.path, source.symbols) for source in found.sources] == [
+        ("api/main.py", ("create_app.inside",))
+    ]

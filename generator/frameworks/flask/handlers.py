@@ -35,18 +35,20 @@ def registered_handlers(
     reader = _Answers(program, framework)
     found: dict[str, Handler] = {}
     for module, tree in program.modules():
-        for statement in _statements(tree):
-            for exception, handler in _registrations(program, framework, module, statement, by_status):
+        for statement, outer in _statements(tree):
+            registered = _registrations(program, framework, module, statement, outer, by_status)
+            for exception, handler in registered:
                 found[exception] = reader.answer(handler)
     return found
 
 
-def _statements(tree: ast.Module) -> list[ast.stmt]:
-    """A module's statements and those of its functions' bodies (an application built in a factory)."""
-    found = list(tree.body)
-    for statement in tree.body:
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-            found.extend(statement.body)
+def _statements(tree: ast.Module) -> list[tuple[ast.stmt, FunctionNode | None]]:
+    """A module's statements, and those of its functions' bodies (an application built in a factory) with
+    the function they are in."""
+    found: list[tuple[ast.stmt, FunctionNode | None]] = [(statement, None) for statement in tree.body]
+    for outer in tree.body:
+        if isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.extend((statement, outer) for statement in outer.body)
     return found
 
 
@@ -55,19 +57,26 @@ def _registrations(
     framework: Framework,
     module: griffe.Module,
     statement: ast.stmt,
+    outer: FunctionNode | None,
     by_status: dict[int, str],
 ) -> list[tuple[str, griffe.Function]]:
     registered: list[tuple[ast.expr, griffe.Function | None]] = []
     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-        function = program.function(f"{module.path}.{statement.name}")
-        registered = [
-            (decorator.args[0], function)
+        targets = [
+            decorator.args[0]
             for decorator in statement.decorator_list
             if isinstance(decorator, ast.Call)
             and isinstance(decorator.func, ast.Attribute)
             and decorator.func.attr in REGISTERING
             and decorator.args
         ]
+        if targets:
+            function = (
+                program.function(f"{module.path}.{statement.name}")
+                if outer is None
+                else program.closure(module, outer, statement)
+            )
+            registered = [(target, function) for target in targets]
     call = statement.value if isinstance(statement, ast.Expr) else None
     if (
         isinstance(call, ast.Call)

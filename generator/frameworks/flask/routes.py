@@ -25,11 +25,10 @@ from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.resolve import Resolver
 from generator.extract.routes import METHODS, Endpoint
 from generator.frameworks.flask.paths import join_prefix, join_rule, openapi_path, path_text
-from generator.frameworks.flask.views import View, view_of
+from generator.frameworks.flask.views import View, listed_methods, route_methods, view_of
 
 APPS = {"flask.Flask", "flask.app.Flask"}
 BLUEPRINTS = {"flask.Blueprint", "flask.blueprints.Blueprint"}
-SHORTCUTS = ("get", "post", "put", "delete", "patch")
 BEFORE = ("before_request", "url_value_preprocessor")
 """What registers a function run before each route of an application or blueprint."""
 
@@ -149,6 +148,8 @@ class _Reader:
         self.owners: dict[str, _Owner] = {}
         self.returns: dict[str, str] = {}
         """Factory function path -> the key of the application or blueprint it returns."""
+        self._outer: dict[str, FunctionNode] = {}
+        """Factory function path -> its node, whose own functions are routed as closures."""
 
     def read(self) -> dict[str, _Owner]:
         scopes = list(self._scopes())
@@ -159,8 +160,9 @@ class _Reader:
         for _, module, statements in scopes:
             self._aliases(module, statements)
         for scope, module, statements in scopes:
+            outer = self._outer.get(scope)
             for statement in statements:
-                self._attachments(scope, module, statement)
+                self._attachments(scope, module, statement, outer)
         return self.owners
 
     def _scopes(self) -> list[tuple[str, griffe.Module, list[ast.stmt]]]:
@@ -171,6 +173,7 @@ class _Reader:
             for statement in tree.body:
                 if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
                     scopes.append((f"{module.path}.{statement.name}", module, statement.body))
+                    self._outer[f"{module.path}.{statement.name}"] = statement
         return scopes
 
     def _key(self, node: ast.expr, scope: str, module: griffe.Module) -> str | None:
@@ -212,26 +215,41 @@ class _Reader:
             if isinstance(target, ast.Name) and called in self.returns:
                 self.owners[f"{module.path}.{target.id}"] = self.owners[self.returns[called]]
 
-    def _attachments(self, scope: str, module: griffe.Module, statement: ast.stmt) -> None:
-        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef) and scope == module.path:
+    def _attachments(
+        self, scope: str, module: griffe.Module, statement: ast.stmt, outer: FunctionNode | None
+    ) -> None:
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             for decorator in statement.decorator_list:
-                self._decorator(scope, module, statement, decorator)
+                self._decorator(scope, module, statement, decorator, outer)
         elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
             self._call(scope, module, statement.value)
 
-    def _decorator(self, scope: str, module: griffe.Module, node: FunctionNode, decorator: ast.expr) -> None:
+    def _decorator(
+        self,
+        scope: str,
+        module: griffe.Module,
+        node: FunctionNode,
+        decorator: ast.expr,
+        outer: FunctionNode | None,
+    ) -> None:
         """`@x.route(...)`, `@x.get(...)` and the like, and `@x.before_request` (see BEFORE)."""
         called = decorator.func if isinstance(decorator, ast.Call) else decorator
         if not isinstance(called, ast.Attribute):
             return
         key = self._key(called.value, scope, module)
-        function = self.program.function(f"{module.path}.{node.name}")
-        if key is None or function is None:
+        if key is None:
+            return
+        function = (
+            self.program.function(f"{module.path}.{node.name}")
+            if outer is None
+            else self.program.closure(module, outer, node)  # a route a factory declares inside itself
+        )
+        if function is None:
             return
         if called.attr in BEFORE and not isinstance(decorator, ast.Call):
             self.owners[key].before.append(self.program.code(function))
             return
-        methods = _methods(decorator) if isinstance(decorator, ast.Call) else []
+        methods = route_methods(decorator) if isinstance(decorator, ast.Call) else []
         if methods and isinstance(decorator, ast.Call):
             rule = decorator.args[0] if decorator.args else _keyword(decorator, "rule")
             view = View.of_function(self.program, function)
@@ -258,7 +276,7 @@ class _Reader:
             view = view_of(self.program, given, module) if given is not None else None
             if view is not None:
                 listed = _keyword(call, "methods")
-                methods = _listed(listed) if listed is not None else view.methods
+                methods = listed_methods(listed) if listed is not None else view.methods
                 route = _Route(methods, self._rule(call.args[0], module), view, file, call.lineno)
                 self.owners[key].routes.append(route)
         elif call.func.attr in BEFORE and call.args:
@@ -268,25 +286,6 @@ class _Reader:
 
     def _rule(self, node: ast.expr | None, module: griffe.Module) -> str:
         return path_text(node, module, self.resolver) or ""
-
-
-def _methods(decorator: ast.Call) -> list[str]:
-    """The methods a route decorator routes: its shortcut's, or those `methods=` lists (GET by default)."""
-    name = decorator.func.attr if isinstance(decorator.func, ast.Attribute) else ""
-    if name in SHORTCUTS:
-        return [name]
-    if name != "route":
-        return []
-    listed = _keyword(decorator, "methods")
-    return _listed(listed) if listed is not None else ["get"]
-
-
-def _listed(node: ast.expr) -> list[str]:
-    """The methods a `methods=[...]` literal names, lower case, as Flask documents them (known ones only)."""
-    if not isinstance(node, ast.List | ast.Tuple | ast.Set):
-        return ["get"]
-    spelled = [str(item.value).lower() for item in node.elts if isinstance(item, ast.Constant)]
-    return [method for method in METHODS if method in spelled]
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:

@@ -18,6 +18,7 @@ from generator.extract.program import Code, Program
 from generator.extract.routes import METHODS
 
 METHOD_VIEWS = {"flask.views.MethodView", "flask.MethodView"}
+SHORTCUTS = ("get", "post", "put", "delete", "patch")
 
 
 @record
@@ -109,3 +110,26 @@ def _class_decorators(program: Program, ancestry: list[str]) -> tuple[Code, ...]
             wrappers = [wrapper_of(program, item, klass.module) for item in reversed(node.elts)]
             return tuple(wrapper for wrapper in wrappers if wrapper is not None)
     return ()
+
+
+def route_methods(decorator: ast.Call) -> list[str]:
+    """The methods a route decorator routes: its shortcut's, or those `methods=` lists (GET by default)."""
+    name = decorator.func.attr if isinstance(decorator.func, ast.Attribute) else ""
+    if name in SHORTCUTS:
+        return [name]
+    if name != "route":
+        return []
+    listed = _keyword(decorator, "methods")
+    return listed_methods(listed) if listed is not None else ["get"]
+
+
+def listed_methods(node: ast.expr) -> list[str]:
+    """The methods a `methods=[...]` literal names, lower case, as Flask documents them (known ones only)."""
+    if not isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return ["get"]
+    spelled = [str(item.value).lower() for item in node.elts if isinstance(item, ast.Constant)]
+    return [method for method in METHODS if method in spelled]
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)

@@ -53,6 +53,10 @@ class CallReader:
         arguments = self.framework.raising_calls.get(path or "")
         if path is None or arguments is None:
             return None
+        given = argument(call, arguments.status)
+        response = self._response(given, module) if isinstance(given, ast.Call) else None
+        if response is not None:  # `abort(make_response(body, 400))` sends that response as it is
+            return Stated(ast.unparse(call.func), response.status, response.detail, response.body_key)
         stated = self.stated(call, module, path, [path], arguments)
         raised = dict(arguments.raises).get(stated.status) if stated.status is not None else None
         return Stated(stated.exception, stated.status, stated.detail, stated.body_key, raised)

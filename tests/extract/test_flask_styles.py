@@ -461,3 +461,30 @@ def test_routes_and_handlers_a_factory_declares_inside_itself(tmp_path: Path) ->
     assert [(source.path, source.symbols) for source in found.sources] == [
         ("api/main.py", ("create_app.inside",))
     ]
+
+
+def test_abort_with_a_response_sends_that_response(tmp_path: Path) -> None:
+    from flask import Flask, abort, jsonify, make_response
+
+    source = """\
+        from flask import Flask, abort, jsonify, make_response
+        from werkzeug.exceptions import HTTPException
+
+        app = Flask(__name__)
+
+        @app.errorhandler(HTTPException)
+        def http_error(error):
+            return {"error": error.description}, error.code
+
+        @app.get("/r")
+        def r():
+            abort(make_response(jsonify(message="Ask again later"), 429))
+        """
+    found = catalog(tmp_path, source)
+    assert responses(found) == {("get", "/r"): [(429, "Ask again later", "message")]}
+    assert [error.handler for error in found.errors] == [None]
+    bare = Flask("bare")
+    bare.register_error_handler(Exception, lambda error: ({"error": "handled"}, 500))
+    bare.add_url_rule("/r", view_func=lambda: abort(make_response(jsonify(message="Ask again later"), 429)))
+    answer = bare.test_client().get("/r")
+    assert (answer.status_code, answer.get_json()) == (429, {"message": "Ask again later"})

@@ -133,8 +133,9 @@ def test_class_based_views_one_operation_per_method(tmp_path: Path) -> None:
 
             def dispatch_request(self): ...
 
+        report = Report.as_view("report")
         app.add_url_rule("/items/<int:item_id>", view_func=Item.as_view("item"))
-        app.add_url_rule("/report", view_func=Report.as_view("report"))
+        app.add_url_rule("/report", view_func=report)
         """,
     )
     assert [(o.method, o.path, o.function) for o in found.operations] == [

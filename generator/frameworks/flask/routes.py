@@ -76,7 +76,7 @@ def application_endpoints(program: Program, resolver: Resolver, app: str | None)
     free = [owner for owner in owners.values() if not owner.registered]
     roots = [owner for owner in free if owner.is_app] or free
     if app is not None:
-        named = {**{key: owner for key, owner in owners.items() if owner.is_app and ":" not in key}}
+        named = {key: owner for key, owner in owners.items() if owner.is_app and ":" not in key}
         named.update({factory: owners[key] for factory, key in reader.returns.items() if owners[key].is_app})
         if app not in named:
             hint = suggest(app, sorted(named)) or f"applications found: {', '.join(sorted(named)) or 'none'}"
@@ -85,13 +85,12 @@ def application_endpoints(program: Program, resolver: Resolver, app: str | None)
     found: list[Endpoint] = []
     unique = {id(root): root for root in roots}.values()  # an application returned by a factory has two names
     for root in sorted(unique, key=lambda r: r.key):
-        found.extend(_walk(program, owners, root, None, [], ()))
+        found.extend(_walk(owners, root, None, [], ()))
     order = {method: index for index, method in enumerate(METHODS)}
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 
 
 def _walk(
-    program: Program,
     owners: dict[str, _Owner],
     owner: _Owner,
     prefix: str | None,
@@ -114,7 +113,7 @@ def _walk(
         _check_nesting(owners, (*chain, registration))
         own = registration.prefix if registration.prefix is not None else child.prefix
         inner = join_prefix(prefix, own)
-        found.extend(_walk(program, owners, child, inner, before, (*chain, registration)))
+        found.extend(_walk(owners, child, inner, before, (*chain, registration)))
     return found
 
 
@@ -252,7 +251,7 @@ class _Reader:
         methods = route_methods(decorator) if isinstance(decorator, ast.Call) else []
         if methods and isinstance(decorator, ast.Call):
             rule = decorator.args[0] if decorator.args else _keyword(decorator, "rule")
-            view = View.of_function(self.program, function)
+            view = View.of_function(function)
             route = _Route(
                 methods, self._rule(rule, module), view, self.program.file(function), decorator.lineno
             )

@@ -32,7 +32,8 @@ class View:
     decorators: tuple[Code, ...]
 
     @classmethod
-    def of_function(cls, program: Program, function: griffe.Function) -> View:
+    def of_function(cls, function: griffe.Function) -> View:
+        """A view function: it answers every method its rule routes."""
         return cls(["get"], {"*": function}, ())
 
     def function(self, method: str) -> griffe.Function | None:
@@ -40,8 +41,8 @@ class View:
 
 
 def view_of(program: Program, node: ast.expr, module: griffe.Module) -> View | None:
-    """The view `node` (a `view_func=` argument) names: `Cls.as_view(...)` or a function of the loaded
-    source; None for anything else."""
+    """The view `node` (a `view_func=` argument) names: `Cls.as_view(...)`, a function of the loaded source,
+    or a module-level name bound to either; None for anything else."""
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
@@ -49,8 +50,18 @@ def view_of(program: Program, node: ast.expr, module: griffe.Module) -> View | N
         and (klass := program.klass(program.qualify(node.func.value, module))) is not None
     ):
         return _class_view(program, klass)
-    function = program.function(program.qualify(node, module))
-    return View.of_function(program, function) if function is not None else None
+    path = program.qualify(node, module)
+    function = program.function(path)
+    if function is not None:
+        return View.of_function(function)
+    held = program.objects.get(path or "")  # `loan_view = LoanView.as_view("loan")` at module level
+    if isinstance(held, griffe.Attribute) and held.value is not None:
+        try:
+            value = ast.parse(str(held.value), mode="eval").body
+        except SyntaxError:
+            return None
+        return view_of(program, value, held.module) if isinstance(value, ast.Call) else None
+    return None
 
 
 def _class_view(program: Program, klass: griffe.Class) -> View:

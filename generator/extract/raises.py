@@ -247,7 +247,8 @@ def _body_nodes(node: FunctionNode) -> Iterator[ast.AST]:
 
 
 def _raised_call(exc: ast.expr, node: FunctionNode) -> ast.Call | None:
-    """The call that built the raised exception: `raise X(...)`, or `raise name` after `name = X(...)`."""
+    """The call that built the raised exception: `raise X(...)`, `raise name` after `name = X(...)`, or
+    `raise X` naming a class, which Python calls without arguments (`raise NotFound`)."""
     if isinstance(exc, ast.Call):
         return exc
     if isinstance(exc, ast.Name):
@@ -258,6 +259,8 @@ def _raised_call(exc: ast.expr, node: FunctionNode) -> ast.Call | None:
                 and any(isinstance(t, ast.Name) and t.id == exc.id for t in inner.targets)
             ):
                 return inner.value
+    if isinstance(exc, ast.Name | ast.Attribute):  # what it names is told by `_classify`
+        return ast.Call(func=exc, args=[], keywords=[])
     return None
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from openapi_spec_validator import validate
-from werkzeug.exceptions import BadRequest, Conflict, Forbidden, NotFound
+from werkzeug.exceptions import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 
 from generator.core.errors import ConfigError
 from generator.core.models import RoutesCatalog
@@ -489,3 +489,31 @@ def test_abort_with_a_response_sends_that_response(tmp_path: Path) -> None:
     bare.add_url_rule("/r", view_func=lambda: abort(make_response(jsonify(message="Ask again later"), 429)))
     answer = bare.test_client().get("/r")
     assert (answer.status_code, answer.get_json()) == (429, {"message": "Ask again later"})
+
+
+def test_a_class_raised_without_calling_it(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Flask
+        from werkzeug import exceptions
+        from werkzeug.exceptions import Unauthorized
+
+        app = Flask(__name__)
+
+        @app.get("/c/<int:n>")
+        def c(n):
+            if n == 1:
+                raise Unauthorized
+            try:
+                return {"n": 1 / n}
+            except ZeroDivisionError as error:
+                raise exceptions.BadRequest from error
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/c/{n}"): [
+            (401, Unauthorized.description, "<html>"),
+            (400, BadRequest.description, "<html>"),
+        ]
+    }

@@ -517,3 +517,42 @@ def test_a_class_raised_without_calling_it(tmp_path: Path) -> None:
             (400, BadRequest.description, "<html>"),
         ]
     }
+
+
+FLASK_DOCS_HANDLER = """\
+import json
+
+from flask import Flask, abort
+from werkzeug.exceptions import HTTPException
+
+app = Flask(__name__)
+
+
+@app.errorhandler(HTTPException)
+def handle_exception(e):
+    response = e.get_response()
+    response.data = json.dumps({"code": e.code, "name": e.name, "description": e.description})
+    response.content_type = "application/json"
+    return response
+
+
+@app.get("/d/<int:n>")
+def d(n):
+    if n == 1:
+        abort(404)
+    abort(409, "Already there")
+"""
+
+
+def test_the_json_handler_flask_documents(tmp_path: Path) -> None:
+    found = catalog(tmp_path, FLASK_DOCS_HANDLER)
+    assert responses(found) == {
+        ("get", "/d/{n}"): [(404, NotFound.description, "description"), (409, "Already there", "description")]
+    }
+    namespace: dict[str, object] = {"__name__": "api.main"}
+    exec(compile(FLASK_DOCS_HANDLER, "api/main.py", "exec"), namespace)  # the test may run the application
+    app = namespace["app"]
+    assert isinstance(app, Flask)
+    for n, error in zip((1, 2), found.errors, strict=True):
+        answer = app.test_client().get(f"/d/{n}")
+        assert (answer.status_code, answer.get_json()[error.body_key]) == (error.status, error.detail)

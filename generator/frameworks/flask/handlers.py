@@ -118,10 +118,12 @@ class _Answers:
         exception = _exception_parameter(node)
         for inner in ast.walk(node):
             if isinstance(inner, ast.Return) and inner.value is not None:
-                return self._returned(handler, inner.value, exception)
+                return self._returned(handler, node, inner.value, exception)
         return Handler(handler, None, None, self.framework.body_key)
 
-    def _returned(self, handler: griffe.Function, value: ast.expr, exception: str | None) -> Handler:
+    def _returned(
+        self, handler: griffe.Function, node: FunctionNode, value: ast.expr, exception: str | None
+    ) -> Handler:
         module = handler.module
         pair = value.elts if isinstance(value, ast.Tuple) and len(value.elts) in (2, 3) else None
         body, status_node = (pair[0], pair[1]) if pair is not None else (value, None)
@@ -135,11 +137,16 @@ class _Answers:
                 return Handler(
                     handler, stated.status, stated.detail, stated.body_key or self.framework.body_key
                 )
+        if isinstance(body, ast.Name) and exception is not None:
+            body = _written_into(node, body.id, exception) or body  # the response of `e.get_response()`
         if _is_exception(body, exception) or self._renders(body, module, exception):
             return Handler(handler, status, None, self.framework.body_key)
-        key, detail = self.calls.body(_dict_of(body), module, "")
-        own = _own_detail(_dict_of(body), key, exception)
-        return Handler(handler, status, None if own else detail, key or self.framework.body_key)
+        body = _dict_of(body)
+        own = _description_key(body, exception)
+        if own is not None:
+            return Handler(handler, status, None, own)
+        key, detail = self.calls.body(body, module, "")
+        return Handler(handler, status, detail, key or self.framework.body_key)
 
     def _renders(self, body: ast.expr, module: griffe.Module, exception: str | None) -> bool:
         """`render_template("error.html", error=e)`: a page of the application's own that is given the
@@ -157,21 +164,51 @@ def _dict_of(body: ast.expr) -> ast.expr:
     return body
 
 
-def _own_detail(body: ast.expr, key: str | None, exception: str | None) -> bool:
-    """Whether the body's detail is the exception's own description."""
+def _description_key(body: ast.expr, exception: str | None) -> str | None:
+    """The key under which a body (a dict, or `jsonify(...)` of keywords or of a dict) carries the
+    exception's own description (`{"code": e.code, "description": e.description}` is `description`)."""
+    if isinstance(body, ast.Call) and len(body.args) == 1 and isinstance(body.args[0], ast.Dict):
+        body = body.args[0]
     if isinstance(body, ast.Dict):
-        values = [v for k, v in zip(body.keys, body.values, strict=True) if _is_key(k, key)]
+        pairs = [
+            (k.value, v) for k, v in zip(body.keys, body.values, strict=True) if isinstance(k, ast.Constant)
+        ]
     elif isinstance(body, ast.Call):
-        values = [k.value for k in body.keywords if k.arg == key] or list(body.args[:1])
-        if values and isinstance(values[0], ast.Dict):
-            return _own_detail(values[0], key, exception)
+        pairs = [(k.arg, k.value) for k in body.keywords if k.arg is not None]
     else:
-        values = [body]
-    return bool(values) and _is_description(values[0], exception)
+        return None
+    return next((str(key) for key, value in pairs if _is_description(value, exception)), None)
 
 
-def _is_key(node: ast.expr | None, key: str | None) -> bool:
-    return isinstance(node, ast.Constant) and node.value == key
+def _written_into(node: FunctionNode, name: str, exception: str) -> ast.expr | None:
+    """For `name = e.get_response()`, what the handler writes into it: the dict of `name.data =
+    json.dumps({...})` (Flask's documented JSON handler), else the exception itself (its own page)."""
+    made = any(
+        isinstance(inner, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == name for t in inner.targets)
+        and _is_exception(inner.value, exception)
+        for inner in ast.walk(node)
+    )
+    if not made:
+        return None
+    for inner in ast.walk(node):
+        if (
+            isinstance(inner, ast.Assign)
+            and any(_is_data_of(t, name) for t in inner.targets)
+            and isinstance(inner.value, ast.Call)
+            and inner.value.args
+        ):
+            return inner.value.args[0]
+    return ast.Name(id=exception)
+
+
+def _is_data_of(target: ast.expr, name: str) -> bool:
+    return (
+        isinstance(target, ast.Attribute)
+        and target.attr == "data"
+        and isinstance(target.value, ast.Name)
+        and target.value.id == name
+    )
 
 
 def _is_description(node: ast.expr, exception: str | None) -> bool:

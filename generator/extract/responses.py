@@ -51,6 +51,9 @@ class CallReader:
         """The error a call of one of the framework's raising functions (`abort(404)`) makes, or None."""
         path = self.program.qualify(call.func, module)
         arguments = self.framework.raising_calls.get(path or "")
+        if arguments is None and isinstance(call.func, ast.Attribute) and self.program.function(path) is None:
+            path = f".{call.func.attr}"  # a method of an object docgen does not follow, by its name
+            arguments = self.framework.raising_calls.get(path)
         if path is None or arguments is None:
             return None
         given = argument(call, arguments.status)
@@ -94,6 +97,8 @@ class CallReader:
         if status_node is None and arguments.status_attribute is not None:
             found = self.classes.attribute(ancestry, arguments.status_attribute)
             status = found if isinstance(found, int) and not isinstance(found, bool) else None
+        if status_node is None and status is None:
+            status = arguments.status_default
         missing = self.framework.default_detail(path, status)
         if arguments.detail_attribute is not None:
             found = self.classes.attribute(ancestry, arguments.detail_attribute)

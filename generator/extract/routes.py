@@ -67,6 +67,8 @@ class ExceptionArguments:
     the raised class and then its bases, an installed framework's included."""
     detail_attribute: str | None = None
     """The class attribute that holds the detail when the call passes none (Werkzeug's `description`)."""
+    status_default: int | None = None
+    """The status when neither the call nor a class attribute gives one (`get_or_404` always answers 404)."""
     raises: tuple[tuple[int, str], ...] = ()
     """For a function that raises: (status, dotted path of the exception class it raises for that status),
     so that the exception handlers registered for the class (or a base of it) apply (Flask's `abort(404)`
@@ -84,7 +86,9 @@ class Framework(Protocol):
     http_exceptions: Mapping[str, ExceptionArguments]
     """Dotted path of each HTTP exception class -> where it takes its arguments; a subclass is one too."""
     raising_calls: Mapping[str, ExceptionArguments]
-    """Dotted path of each function that raises an HTTP error when called (Flask's `abort`)."""
+    """Dotted path of each function that raises an HTTP error when called (Flask's `abort`); a key that
+    starts with a dot names a method by its name, on an object no dotted path leads to (Flask-SQLAlchemy's
+    `User.query.get_or_404(...)` is `.get_or_404`)."""
     responses: Mapping[str, ExceptionArguments]
     """Dotted path of each response class or builder: one returned with a status of 400 or more is an
     error; a success status, or none (a response's default), is not."""

@@ -556,3 +556,35 @@ def test_the_json_handler_flask_documents(tmp_path: Path) -> None:
     for n, error in zip((1, 2), found.errors, strict=True):
         answer = app.test_client().get(f"/d/{n}")
         assert (answer.status_code, answer.get_json()[error.body_key]) == (error.status, error.detail)
+
+
+def test_flask_sqlalchemy_get_or_404_and_a_helper_of_that_name(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Flask, abort
+
+        from api.models import Book, db
+
+        app = Flask(__name__)
+
+        def first_or_404(items):
+            if not items:
+                abort(404, "No items at all")
+            return items[0]
+
+        @app.get("/books/<int:book_id>")
+        def book(book_id):
+            return Book.query.get_or_404(book_id, description="No book has this id").title
+
+        @app.get("/books/first")
+        def first():
+            db.first_or_404(db.select(Book))
+            return first_or_404([])
+        """,
+        files={"api/models.py": "class Book:\n    query = None\n\n\ndb = None\n"},
+    )
+    assert responses(found) == {
+        ("get", "/books/first"): [(404, NotFound.description, "<html>"), (404, "No items at all", "<html>")],
+        ("get", "/books/{book_id}"): [(404, "No book has this id", "<html>")],
+    }

@@ -28,6 +28,9 @@ HTTP_EXCEPTION = ExceptionArguments(
 RESPONSE = ExceptionArguments(status=(1, "status"), detail=(0, "response"))
 """`Response(response, status, ...)` and `make_response(body, status, ...)`."""
 ABORTS = ("flask.abort", "flask.helpers.abort", "werkzeug.exceptions.abort")
+OR_404 = ("get_or_404", "first_or_404", "one_or_404")
+"""Flask-SQLAlchemy's query methods that `abort(404, description=description)` when nothing is found,
+called on objects docgen does not follow (`User.query.get_or_404(id)`, `db.get_or_404(User, id)`)."""
 RESPONSES = (
     "flask.Response",
     "flask.wrappers.Response",
@@ -57,7 +60,13 @@ class FlaskFramework:
         self.werkzeug: WerkzeugExceptions = read_werkzeug(resolver)
         raised = tuple(sorted(self.werkzeug.by_status.items()))
         abort = ExceptionArguments(status=(0, "code"), detail=(1, "description"), raises=raised)
-        self.raising_calls: Mapping[str, ExceptionArguments] = {path: abort for path in ABORTS}
+        missing = ExceptionArguments(
+            status=(None, "code"), detail=(None, "description"), status_default=404, raises=raised
+        )
+        self.raising_calls: Mapping[str, ExceptionArguments] = {
+            **{path: abort for path in ABORTS},
+            **{f".{method}": missing for method in OR_404},
+        }
 
     def constant_status(self, path: str) -> int | None:
         """Flask names no statuses of its own (`http.HTTPStatus` members are read everywhere)."""

@@ -68,14 +68,14 @@ class HttpClasses:
 
     def _walk(self, path: str) -> list[str]:
         order: list[str] = []
-        queue = [path]
+        queue, start = [path], self.klass(path)
         while queue:
             current = queue.pop(0)
             if current in order:
                 continue
             cls = self.klass(current)
-            if len(order) >= MAX_CLASS_BASES and cls is not None:
-                raise too_many_bases(cls, self.resolver.shown(cls.module))
+            if len(order) >= MAX_CLASS_BASES and start is not None:  # located at the class raised
+                raise too_many_bases(start, self.resolver.shown(start.module))
             order.append(current)
             if cls is not None and cls.path not in order:  # `pkg.Name` re-exported from `pkg.errors.Name`
                 order.append(cls.path)

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 import griffe
 
 from generator.core.records import record
+from generator.extract.bound_calls import bound_call, own_nodes
 from generator.extract.calls import unparse
 from generator.extract.decorators import decorator_wrappers
 from generator.extract.http_classes import HttpClasses
@@ -99,14 +100,15 @@ class RaiseFinder:
         code, via = step
         for dependency in self.framework.parameter_dependencies(self.program, code):
             yield Into((dependency, (*via, dependency.path)), dependency.path, code.node.lineno)
-        for inner in _body_nodes(code.node):
+        for inner in own_nodes(code.node):
             if isinstance(inner, ast.Raise) and inner.exc is not None:
-                call = _raised_call(inner.exc, code.node)
+                call = _raised_call(inner.exc, code.node, inner)
                 raised = self._classify(call, code, inner.lineno) if call is not None else None
                 if raised is not None:
                     yield Reached(raised, via)
             elif isinstance(inner, ast.Return) and inner.value is not None:
-                stated = self.calls.returned(inner.value, code.module)
+                returned = bound_call(inner.value, code.node, inner) or inner.value  # `return response`
+                stated = self.calls.returned(returned, code.module)
                 if stated is not None:
                     yield Reached(self._site(stated, code, inner.lineno), via)
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
@@ -235,30 +237,14 @@ class RaiseFinder:
         return status_number(node, module, self.program, self.resolver, self.framework.constant_status)
 
 
-def _body_nodes(node: FunctionNode) -> Iterator[ast.AST]:
-    """The nodes of a function's own body, not those of functions or classes defined inside it."""
-    stack: list[ast.AST] = list(reversed(node.body))
-    while stack:
-        current = stack.pop()
-        yield current
-        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(current))))
-
-
-def _raised_call(exc: ast.expr, node: FunctionNode) -> ast.Call | None:
+def _raised_call(exc: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.Call | None:
     """The call that built the raised exception: `raise X(...)`, `raise name` after `name = X(...)`, or
     `raise X` naming a class, which Python calls without arguments (`raise NotFound`)."""
     if isinstance(exc, ast.Call):
         return exc
-    if isinstance(exc, ast.Name):
-        for inner in _body_nodes(node):
-            if (
-                isinstance(inner, ast.Assign)
-                and isinstance(inner.value, ast.Call)
-                and any(isinstance(t, ast.Name) and t.id == exc.id for t in inner.targets)
-            ):
-                return inner.value
+    bound = bound_call(exc, node, at)
+    if bound is not None:
+        return bound
     if isinstance(exc, ast.Name | ast.Attribute):  # what it names is told by `_classify`
         return ast.Call(func=exc, args=[], keywords=[])
     return None
@@ -266,7 +252,7 @@ def _raised_call(exc: ast.expr, node: FunctionNode) -> ast.Call | None:
 
 def _super_call(node: FunctionNode) -> ast.Call | None:
     """The `super().__init__(...)` call of an `__init__`, if it makes one."""
-    for inner in _body_nodes(node):
+    for inner in own_nodes(node):
         if (
             isinstance(inner, ast.Call)
             and isinstance(inner.func, ast.Attribute)

@@ -588,3 +588,24 @@ def test_flask_sqlalchemy_get_or_404_and_a_helper_of_that_name(tmp_path: Path) -
         ("get", "/books/first"): [(404, NotFound.description, "<html>"), (404, "No items at all", "<html>")],
         ("get", "/books/{book_id}"): [(404, "No book has this id", "<html>")],
     }
+
+
+def test_a_response_returned_through_a_local_name(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Flask, Response
+
+        app = Flask(__name__)
+
+        @app.get("/drip")
+        def drip():
+            numbytes = 3
+            if numbytes <= 0:
+                response = Response("number of bytes must be positive", status=400)
+                return response
+            response = Response(b"*" * numbytes, status=200)
+            return response
+        """,
+    )
+    assert responses(found) == {("get", "/drip"): [(400, "number of bytes must be positive", "<html>")]}

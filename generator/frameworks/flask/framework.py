@@ -37,6 +37,7 @@ RESPONSES = (
     "werkzeug.Response",
     "werkzeug.wrappers.Response",
     "werkzeug.wrappers.response.Response",
+    "werkzeug.wrappers.BaseResponse",
     "flask.make_response",
     "flask.helpers.make_response",
 )

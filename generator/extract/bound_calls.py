@@ -1,6 +1,7 @@
 """What a local name of a function stands for when the function returns or raises it: the call assigned
-to it (`response = Response("Too big", status=413)`, then `return response`), read from the function's own
-body, statement by statement, never by running it."""
+to it (`response = Response("Too big", status=413)`, then `return response`) and a status set on it on the
+way (`response.status_code = 401`), read from the function's own body, statement by statement, never by
+running it."""
 
 from __future__ import annotations
 
@@ -53,3 +54,23 @@ def _blocks(node: FunctionNode) -> Iterator[list[ast.stmt]]:
             block = getattr(inner, field, None)
             if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
                 yield block
+
+
+def set_status(value: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.expr | None:
+    """The status the statements before `at` in its block last set on the local name `value`
+    (`response.status_code = 401` or `response.status = 401`), after it was last assigned; None if none."""
+    if not isinstance(value, ast.Name):
+        return None
+    block = next((b for b in _blocks(node) if any(s is at for s in b)), [])
+    for statement in reversed(block[: next((i for i, s in enumerate(block) if s is at), 0)]):
+        if isinstance(statement, ast.Assign) and _assigns(statement, value.id):
+            return None
+        if isinstance(statement, ast.Assign) and any(
+            isinstance(t, ast.Attribute)
+            and t.attr in ("status_code", "status")
+            and isinstance(t.value, ast.Name)
+            and t.value.id == value.id
+            for t in statement.targets
+        ):
+            return statement.value
+    return None

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 import griffe
 
 from generator.core.records import record
-from generator.extract.bound_calls import bound_call, own_nodes
+from generator.extract.bound_calls import bound_call, own_nodes, set_status
 from generator.extract.calls import unparse
 from generator.extract.decorators import decorator_wrappers
 from generator.extract.http_classes import HttpClasses
@@ -108,7 +108,8 @@ class RaiseFinder:
                     yield Reached(raised, via)
             elif isinstance(inner, ast.Return) and inner.value is not None:
                 returned = bound_call(inner.value, code.node, inner) or inner.value  # `return response`
-                stated = self.calls.returned(returned, code.module)
+                status = set_status(inner.value, code.node, inner)
+                stated = self.calls.returned(returned, code.module, status)
                 if stated is not None:
                     yield Reached(self._site(stated, code, inner.lineno), via)
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):

@@ -609,3 +609,41 @@ def test_a_response_returned_through_a_local_name(tmp_path: Path) -> None:
         """,
     )
     assert responses(found) == {("get", "/drip"): [(400, "number of bytes must be positive", "<html>")]}
+
+
+STATUS_SET_LATER = """\
+from flask import Flask, current_app, jsonify
+
+app = Flask(__name__)
+
+
+@app.get("/s/<int:n>")
+def s(n):
+    if n == 1:
+        response = jsonify(message="Pick another n")
+        response.status_code = 400
+        return response
+    if n == 2:
+        response = current_app.make_response("")
+        response.headers["WWW-Authenticate"] = "Bearer"
+        response.status_code = 401
+        return response
+    response = jsonify(n=n)
+    response.status_code = 200
+    return response
+"""
+
+
+def test_a_status_set_on_the_response_before_it_is_returned(tmp_path: Path) -> None:
+    found = catalog(tmp_path, STATUS_SET_LATER)
+    assert responses(found) == {("get", "/s/{n}"): [(400, "Pick another n", "message"), (401, "", "<html>")]}
+    namespace: dict[str, object] = {"__name__": "api.main"}
+    exec(compile(STATUS_SET_LATER, "api/main.py", "exec"), namespace)  # the test may run the application
+    app = namespace["app"]
+    assert isinstance(app, Flask)
+    client = app.test_client()
+    answer = client.get("/s/1")
+    assert (answer.status_code, answer.get_json()) == (400, {"message": "Pick another n"})
+    answer = client.get("/s/2")
+    assert (answer.status_code, answer.get_data(as_text=True)) == (401, "")
+    assert client.get("/s/3").status_code == 200

@@ -40,7 +40,11 @@ RESPONSES = (
     "werkzeug.wrappers.BaseResponse",
     "flask.make_response",
     "flask.helpers.make_response",
+    ".make_response",
+    ".response_class",
 )
+"""Flask's and Werkzeug's responses, and by method name `app.make_response(...)` and `app.response_class(...)`
+(on `current_app` as well)."""
 
 
 class FlaskFramework:

@@ -647,3 +647,30 @@ def test_a_status_set_on_the_response_before_it_is_returned(tmp_path: Path) -> N
     answer = client.get("/s/2")
     assert (answer.status_code, answer.get_data(as_text=True)) == (401, "")
     assert client.get("/s/3").status_code == 200
+
+
+def test_a_detail_formatted_at_run_time_is_a_template(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Flask, abort, request
+
+        app = Flask(__name__)
+
+        @app.before_request
+        def refuse_chunked():
+            server = request.environ.get("SERVER_SOFTWARE", "")
+            if request.environ.get("HTTP_TRANSFER_ENCODING") == "chunked":
+                abort(501, "Chunked requests are not supported for server %s" % server)
+
+        @app.get("/f/<name>")
+        def f(name):
+            abort(404, "No file named {} in {folder}".format(name, folder="/srv"))
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/f/{name}"): [
+            (501, "Chunked requests are not supported for server {server}", "<html>"),
+            (404, "No file named {name} in /srv", "<html>"),
+        ]
+    }

@@ -674,3 +674,63 @@ def test_a_detail_formatted_at_run_time_is_a_template(tmp_path: Path) -> None:
             (404, "No file named {name} in /srv", "<html>"),
         ]
     }
+
+
+def test_rules_routed_through_a_helper_and_a_blueprint_of_a_plugin_hook(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Blueprint, abort
+        from flask.views import MethodView
+
+        from api.helpers import register_view
+
+        FORUM_URL_PREFIX = "/forum"
+
+        class ViewTopic(MethodView):
+            def get(self, topic_id, slug=None):
+                abort(404)
+
+            def post(self, topic_id, slug=None): ...
+
+        def load_blueprints(app):
+            forum = Blueprint("forum", __name__)
+            register_view(
+                forum,
+                routes=["/topic/<int:topic_id>", "/topic/<int:topic_id>-<slug>"],
+                view_func=ViewTopic.as_view("view_topic"),
+            )
+            register_view(forum, routes=["/search"], view_func=ViewTopic.as_view("search"), methods=["GET"])
+            app.register_blueprint(forum, url_prefix=FORUM_URL_PREFIX)
+        """,
+        files={
+            "api/helpers.py": """\
+                def register_view(bp_or_app, routes, view_func, *args, **kwargs):
+                    for route in routes:
+                        bp_or_app.add_url_rule(route, view_func=view_func, *args, **kwargs)
+                """
+        },
+    )
+    assert [(o.method, o.path, o.function) for o in found.operations] == [
+        ("get", "/forum/search", "api.main.ViewTopic.get"),
+        ("get", "/forum/topic/{topic_id}", "api.main.ViewTopic.get"),
+        ("post", "/forum/topic/{topic_id}", "api.main.ViewTopic.post"),
+        ("get", "/forum/topic/{topic_id}-{slug}", "api.main.ViewTopic.get"),
+        ("post", "/forum/topic/{topic_id}-{slug}", "api.main.ViewTopic.post"),
+    ]
+    assert {error.status for error in found.errors} == {404}
+
+
+def test_a_blueprint_no_application_registers_keeps_its_own_prefix(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Blueprint
+
+        bp = Blueprint("bp", __name__, url_prefix="/bp")
+
+        @bp.get("/x")
+        def x(): ...
+        """,
+    )
+    assert [o.path for o in found.operations] == ["/bp/x"]

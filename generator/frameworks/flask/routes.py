@@ -8,63 +8,32 @@ HEAD and OPTIONS Flask adds by itself are not operations of the application's ow
 siblings, and `x.add_url_rule(rule, endpoint, view_func, methods=...)`, whose view is a function or a class's
 `as_view(...)` (`views`). `x.register_blueprint(bp, url_prefix=...)` puts a blueprint under its parent, the
 registration's prefix winning over the blueprint's own as Flask has it, blueprints inside blueprints
-included. The functions `before_request` and `url_value_preprocessor` register run before every route of
-their application or blueprint: they are the operations' dependencies.
+included; a registration on an application docgen cannot name (a parameter of a plugin hook) makes the
+blueprint a root under that registration's prefix. Rules routed through a helper of the application's own
+(`register_view(bp, routes=[...], view_func=...)`) are read by `rule_helpers`. The functions `before_request`
+and `url_value_preprocessor` register run before every route of their application or blueprint: they are the
+operations' dependencies.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 
 import griffe
 
-from generator.core.errors import ConfigError, SourceError, suggest
-from generator.core.limits import MAX_ROUTER_DEPTH
-from generator.extract.program import Code, FunctionNode, Program
+from generator.core.errors import ConfigError, suggest
+from generator.extract.program import FunctionNode, Program
 from generator.extract.resolve import Resolver
 from generator.extract.routes import METHODS, Endpoint
-from generator.frameworks.flask.paths import join_prefix, join_rule, openapi_path, path_text
+from generator.frameworks.flask.blueprints import Owner, Registration, Route, walk
+from generator.frameworks.flask.paths import path_text
+from generator.frameworks.flask.rule_helpers import Routed, routed_through
 from generator.frameworks.flask.views import View, listed_methods, route_methods, view_of
 
 APPS = {"flask.Flask", "flask.app.Flask"}
 BLUEPRINTS = {"flask.Blueprint", "flask.blueprints.Blueprint"}
 BEFORE = ("before_request", "url_value_preprocessor")
 """What registers a function run before each route of an application or blueprint."""
-
-
-@dataclass
-class _Route:
-    """One routed rule: its methods, the rule as written, the view and where it is declared."""
-
-    methods: list[str]
-    rule: str
-    view: View
-    file: str
-    line: int
-
-
-@dataclass
-class _Registration:
-    """`parent.register_blueprint(child, url_prefix=...)`, and where it is written."""
-
-    child: str
-    prefix: str | None
-    file: str
-    line: int
-
-
-@dataclass
-class _Owner:
-    """An application or a blueprint: its own prefix, its rules, what runs before them, what it registers."""
-
-    key: str
-    is_app: bool
-    prefix: str | None = None
-    routes: list[_Route] = field(default_factory=list)
-    before: list[Code] = field(default_factory=list)
-    registrations: list[_Registration] = field(default_factory=list)
-    registered: bool = False
 
 
 def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
@@ -85,57 +54,10 @@ def application_endpoints(program: Program, resolver: Resolver, app: str | None)
     found: list[Endpoint] = []
     unique = {id(root): root for root in roots}.values()  # an application returned by a factory has two names
     for root in sorted(unique, key=lambda r: r.key):
-        found.extend(_walk(owners, root, None, [], ()))
+        prefix = root.elsewhere if root.elsewhere is not None else root.prefix  # a blueprint's, as Flask
+        found.extend(walk(owners, root, prefix, [], ()))
     order = {method: index for index, method in enumerate(METHODS)}
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
-
-
-def _walk(
-    owners: dict[str, _Owner],
-    owner: _Owner,
-    prefix: str | None,
-    before: list[Code],
-    chain: tuple[_Registration, ...],
-) -> list[Endpoint]:
-    """The operations of `owner` under `prefix` and of the blueprints it registers; `chain` is the
-    registrations that led here."""
-    before = [*before, *owner.before]
-    found = []
-    for route in owner.routes:
-        path = openapi_path(join_rule(prefix, route.rule))
-        for method in route.methods:
-            function, wrappers = route.view.function(method), route.view.decorators
-            if function is not None:
-                endpoint = Endpoint(method, path, function, (*before, *wrappers), route.file, route.line)
-                found.append(endpoint)
-    for registration in owner.registrations:
-        child = owners[registration.child]
-        _check_nesting(owners, (*chain, registration))
-        own = registration.prefix if registration.prefix is not None else child.prefix
-        inner = join_prefix(prefix, own)
-        found.extend(_walk(owners, child, inner, before, (*chain, registration)))
-    return found
-
-
-def _check_nesting(owners: dict[str, _Owner], chain: tuple[_Registration, ...]) -> None:
-    """Refuse a blueprint registered inside itself, or nested deeper than docgen follows, at the call."""
-    last = chain[-1]
-    if any(owners[item.child] is owners[last.child] for item in chain[:-1]):
-        names = " -> ".join(item.child for item in chain)
-        raise SourceError(
-            f"the blueprint '{last.child}' is registered inside itself ({names})",
-            file=last.file,
-            line=last.line,
-            hint="remove one register_blueprint call of the cycle, so that each blueprint's routes are known",
-        )
-    if len(chain) > MAX_ROUTER_DEPTH:
-        raise SourceError(
-            f"blueprints are nested more than {MAX_ROUTER_DEPTH} deep: this register_blueprint of "
-            f"'{last.child}' is call {len(chain)} of a chain that starts at {chain[0].file}:{chain[0].line}",
-            file=last.file,
-            line=last.line,
-            hint=f"register the inner blueprints nearer the application, at most {MAX_ROUTER_DEPTH} deep",
-        )
 
 
 class _Reader:
@@ -144,13 +66,13 @@ class _Reader:
     def __init__(self, program: Program, resolver: Resolver) -> None:
         self.program = program
         self.resolver = resolver
-        self.owners: dict[str, _Owner] = {}
+        self.owners: dict[str, Owner] = {}
         self.returns: dict[str, str] = {}
         """Factory function path -> the key of the application or blueprint it returns."""
         self._outer: dict[str, FunctionNode] = {}
         """Factory function path -> its node, whose own functions are routed as closures."""
 
-    def read(self) -> dict[str, _Owner]:
+    def read(self) -> dict[str, Owner]:
         scopes = list(self._scopes())
         for scope, module, statements in scopes:
             self._creations(scope, module, statements)
@@ -191,7 +113,7 @@ class _Reader:
             if not isinstance(target, ast.Name) or kind not in APPS | BLUEPRINTS:
                 continue
             key = f"{module.path}.{target.id}" if scope == module.path else f"{scope}:{target.id}"
-            owner = _Owner(key, is_app=kind in APPS)
+            owner = Owner(key, is_app=kind in APPS)
             if kind in BLUEPRINTS:
                 given = _keyword(call, "url_prefix") or (call.args[5] if len(call.args) > 5 else None)
                 owner.prefix = path_text(given, module, self.resolver)
@@ -252,16 +174,19 @@ class _Reader:
         if methods and isinstance(decorator, ast.Call):
             rule = decorator.args[0] if decorator.args else _keyword(decorator, "rule")
             view = View.of_function(function)
-            route = _Route(
+            route = Route(
                 methods, self._rule(rule, module), view, self.program.file(function), decorator.lineno
             )
             self.owners[key].routes.append(route)
 
     def _call(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
+        for routed in routed_through(self.program, call, module):  # `register_view(bp, routes=[...], ...)`
+            self._routed(scope, module, call, routed)
         if not isinstance(call.func, ast.Attribute):
             return
         key = self._key(call.func.value, scope, module)
         if key is None:
+            self._registered_elsewhere(scope, module, call)
             return
         file = self.program.files(module)
         if call.func.attr == "register_blueprint" and call.args:
@@ -269,19 +194,41 @@ class _Reader:
             if child is not None:
                 self.owners[child].registered = True
                 prefix = path_text(_keyword(call, "url_prefix"), module, self.resolver)
-                self.owners[key].registrations.append(_Registration(child, prefix, file, call.lineno))
+                self.owners[key].registrations.append(Registration(child, prefix, file, call.lineno))
         elif call.func.attr == "add_url_rule" and call.args:
             given = _keyword(call, "view_func") or (call.args[2] if len(call.args) > 2 else None)
             view = view_of(self.program, given, module) if given is not None else None
             if view is not None:
                 listed = _keyword(call, "methods")
                 methods = listed_methods(listed) if listed is not None else view.methods
-                route = _Route(methods, self._rule(call.args[0], module), view, file, call.lineno)
+                route = Route(methods, self._rule(call.args[0], module), view, file, call.lineno)
                 self.owners[key].routes.append(route)
         elif call.func.attr in BEFORE and call.args:
             function = self.program.function(self.program.qualify(call.args[0], module))
             if function is not None:
                 self.owners[key].before.append(self.program.code(function))
+
+    def _registered_elsewhere(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
+        """`app.register_blueprint(bp, url_prefix=...)` on an application docgen cannot name (a parameter of
+        a plugin hook, say): the blueprint is an application's all the same, under that prefix."""
+        if not (
+            isinstance(call.func, ast.Attribute) and call.func.attr == "register_blueprint" and call.args
+        ):
+            return
+        child = self._key(call.args[0], scope, module)
+        if child is not None and not self.owners[child].registered:
+            self.owners[child].elsewhere = path_text(_keyword(call, "url_prefix"), module, self.resolver)
+            self.owners[child].is_app = True  # a root of its own, under its registration's prefix
+
+    def _routed(self, scope: str, module: griffe.Module, call: ast.Call, routed: Routed) -> None:
+        key = self._key(routed.owner, scope, module)
+        view = view_of(self.program, routed.view, module) if routed.view is not None else None
+        if key is None or view is None:
+            return
+        methods = listed_methods(routed.methods) if routed.methods is not None else view.methods
+        for rule in routed.rules:
+            route = Route(methods, self._rule(rule, module), view, self.program.files(module), call.lineno)
+            self.owners[key].routes.append(route)
 
     def _rule(self, node: ast.expr | None, module: griffe.Module) -> str:
         return path_text(node, module, self.resolver) or ""

@@ -75,6 +75,8 @@ class RaiseFinder:
         self.classes = HttpClasses(program, framework.resolver)
         self.calls = CallReader(program, framework, self.classes)
         self._locals: dict[str, LocalNames] = {}
+        self.body_key = framework.body_key
+        """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
         """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
@@ -87,6 +89,7 @@ class RaiseFinder:
             name=lambda step: step[0].path,
             file=lambda step: self.program.files(step[0].module),
         )
+        self.body_key = endpoint.body_key or self.framework.body_key
         function = self.program.code(endpoint.function)
         for root in [*endpoint.dependencies, *decorator_wrappers(self.program, function), function]:
             for reached in walk.walk((root, (root.path,)), root.path):
@@ -174,7 +177,7 @@ class RaiseFinder:
             file=self.program.files(code.module),
             line=line,
             handler=handler.function.path if handler is not None else None,
-            body_key=handler.body_key if handler is not None else self.framework.body_key,
+            body_key=handler.body_key if handler is not None else self.body_key,
         )
 
     def _site(self, stated: Stated, code: Code, line: int) -> Raised:
@@ -183,7 +186,7 @@ class RaiseFinder:
         ancestry = self.classes.ancestry(stated.raised) if stated.raised is not None else []
         handler = next((self.handlers[p] for p in ancestry if p in self.handlers), None)
         if handler is None:
-            body_key = stated.body_key or self.framework.body_key
+            body_key = stated.body_key or self.body_key
             return Raised(
                 stated.status, stated.detail, stated.exception, code.path, file, line, None, body_key
             )

@@ -38,6 +38,9 @@ class Endpoint:
     file: str
     line: int
     """The line of the route's decorator (or registration call): where findings about it point."""
+    body_key: str | None = None
+    """The key of the error body this operation answers with when no handler says otherwise, where it is not
+    the framework's (a Flask-RESTful resource answers `{"message": ...}`, Flask itself an HTML page)."""
 
 
 @record

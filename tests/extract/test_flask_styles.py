@@ -734,3 +734,50 @@ def test_a_blueprint_no_application_registers_keeps_its_own_prefix(tmp_path: Pat
         """,
     )
     assert [o.path for o in found.operations] == ["/bp/x"]
+
+
+def test_flask_restful_resources_and_their_json_errors(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from functools import wraps
+
+        from flask import Blueprint, Flask, request
+        from flask_restful import Api, Resource, abort
+
+        app = Flask(__name__)
+        bp = Blueprint("api", __name__, url_prefix="/api")
+        api = Api(bp, prefix="/v1")
+
+        def need_auth(f):
+            @wraps(f)
+            def wrapper(*args, **kwargs):
+                if not request.authorization:
+                    abort(401)
+                return f(*args, **kwargs)
+            return wrapper
+
+        class Todo(Resource):
+            method_decorators = [need_auth]
+
+            def get(self, todo_id):
+                abort(404, message=f"Todo {todo_id} doesn't exist")
+
+            def delete(self, todo_id):
+                return "", 204
+
+        api.add_resource(Todo, "/todos/<int:todo_id>", "/todo/<int:todo_id>")
+        app.register_blueprint(bp)
+        """,
+    )
+    key = "api.main.need_auth.wrapper"
+    assert [(o.method, o.path, o.function, o.dependencies) for o in found.operations] == [
+        ("get", "/api/v1/todo/{todo_id}", "api.main.Todo.get", (key,)),
+        ("delete", "/api/v1/todo/{todo_id}", "api.main.Todo.delete", (key,)),
+        ("get", "/api/v1/todos/{todo_id}", "api.main.Todo.get", (key,)),
+        ("delete", "/api/v1/todos/{todo_id}", "api.main.Todo.delete", (key,)),
+    ]
+    assert responses(found)[("get", "/api/v1/todos/{todo_id}")] == [
+        (401, Unauthorized.description, "message"),
+        (404, "Todo {todo_id} doesn't exist", "message"),
+    ]

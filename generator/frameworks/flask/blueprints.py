@@ -26,6 +26,8 @@ class Route:
     view: View
     file: str
     line: int
+    body_key: str | None = None
+    """The body key of its errors where it is not Flask's (a Flask-RESTful resource's `message`)."""
 
 
 @dataclass
@@ -69,7 +71,10 @@ def walk(
         for method in route.methods:
             function, wrappers = route.view.function(method), route.view.decorators
             if function is not None:
-                endpoint = Endpoint(method, path, function, (*before, *wrappers), route.file, route.line)
+                dependencies = (*before, *wrappers)
+                endpoint = Endpoint(
+                    method, path, function, dependencies, route.file, route.line, route.body_key
+                )
                 found.append(endpoint)
     for registration in owner.registrations:
         child = owners[registration.child]

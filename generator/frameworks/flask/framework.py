@@ -68,8 +68,13 @@ class FlaskFramework:
         missing = ExceptionArguments(
             status=(None, "code"), detail=(None, "description"), status_default=404, raises=raised
         )
+        restful = ExceptionArguments(status=(0, "http_status_code"), detail=(None, "message"), raises=raised)
+        restx = ExceptionArguments(status=(0, "code"), detail=(1, "message"), raises=raised)
         self.raising_calls: Mapping[str, ExceptionArguments] = {
             **{path: abort for path in ABORTS},
+            "flask_restful.abort": restful,
+            "flask_restx.abort": restx,
+            "flask_restx.errors.abort": restx,
             **{f".{method}": missing for method in OR_404},
         }
 

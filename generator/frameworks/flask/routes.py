@@ -32,6 +32,9 @@ from generator.frameworks.flask.views import View, listed_methods, route_methods
 
 APPS = {"flask.Flask", "flask.app.Flask"}
 BLUEPRINTS = {"flask.Blueprint", "flask.blueprints.Blueprint"}
+APIS = {"flask_restful.Api", "flask_restx.Api"}
+RESTFUL_KEY = "message"
+"""The key Flask-RESTful's `Api` answers a resource's HTTP errors under (`{"message": description}`)."""
 BEFORE = ("before_request", "url_value_preprocessor")
 """What registers a function run before each route of an application or blueprint."""
 
@@ -69,6 +72,8 @@ class _Reader:
         self.owners: dict[str, Owner] = {}
         self.returns: dict[str, str] = {}
         """Factory function path -> the key of the application or blueprint it returns."""
+        self.apis: dict[str, tuple[ast.expr | None, str]] = {}
+        """Flask-RESTful (or RESTX) `Api` -> the application or blueprint it is made on, and its prefix."""
         self._outer: dict[str, FunctionNode] = {}
         """Factory function path -> its node, whose own functions are routed as closures."""
 
@@ -110,9 +115,13 @@ class _Reader:
                 continue
             target, call = statement.targets[0], statement.value
             kind = self.program.qualify(call.func, module)
-            if not isinstance(target, ast.Name) or kind not in APPS | BLUEPRINTS:
+            if not isinstance(target, ast.Name) or kind not in APPS | BLUEPRINTS | APIS:
                 continue
             key = f"{module.path}.{target.id}" if scope == module.path else f"{scope}:{target.id}"
+            if kind in APIS:  # `Api(app_or_blueprint, prefix=...)`: its resources are routed on that
+                prefix = path_text(_keyword(call, "prefix"), module, self.resolver) or ""
+                self.apis[key] = (call.args[0] if call.args else _keyword(call, "app"), prefix)
+                continue
             owner = Owner(key, is_app=kind in APPS)
             if kind in BLUEPRINTS:
                 given = _keyword(call, "url_prefix") or (call.args[5] if len(call.args) > 5 else None)
@@ -184,6 +193,9 @@ class _Reader:
             self._routed(scope, module, call, routed)
         if not isinstance(call.func, ast.Attribute):
             return
+        if call.func.attr == "add_resource":
+            self._resource(scope, module, call)
+            return
         key = self._key(call.func.value, scope, module)
         if key is None:
             self._registered_elsewhere(scope, module, call)
@@ -220,6 +232,23 @@ class _Reader:
             self.owners[child].elsewhere = path_text(_keyword(call, "url_prefix"), module, self.resolver)
             self.owners[child].is_app = True  # a root of its own, under its registration's prefix
 
+    def _resource(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
+        """`api.add_resource(Resource, "/url", ...)`: a class-based view routed on the Api's application or
+        blueprint under the Api's prefix, its errors answered as `{"message": ...}`."""
+        assert isinstance(call.func, ast.Attribute)
+        name = call.func.value
+        api = f"{scope}:{name.id}" if isinstance(name, ast.Name) else None
+        api = api if api in self.apis else self.program.qualify(name, module)
+        made_on, prefix = self.apis.get(api or "", (None, ""))
+        key = self._key(made_on, scope, module) if made_on is not None else None
+        view = view_of(self.program, _as_view(call.args[0]), module) if call.args and key else None
+        if key is None or view is None:
+            return
+        for url in call.args[1:]:
+            rule = prefix + self._rule(url, module)
+            route = Route(view.methods, rule, view, self.program.files(module), call.lineno, RESTFUL_KEY)
+            self.owners[key].routes.append(route)
+
     def _routed(self, scope: str, module: griffe.Module, call: ast.Call, routed: Routed) -> None:
         key = self._key(routed.owner, scope, module)
         view = view_of(self.program, routed.view, module) if routed.view is not None else None
@@ -236,3 +265,8 @@ class _Reader:
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)
+
+
+def _as_view(node: ast.expr) -> ast.expr:
+    """A Resource class as `view_of` reads a class-based view: `Resource.as_view(...)`."""
+    return ast.Call(func=ast.Attribute(value=node, attr="as_view", ctx=ast.Load()), args=[], keywords=[])

@@ -17,7 +17,12 @@ from generator.extract.decorators import wrapper_of
 from generator.extract.program import Code, Program
 from generator.extract.routes import METHODS
 
-METHOD_VIEWS = {"flask.views.MethodView", "flask.MethodView"}
+METHOD_VIEWS = {
+    "flask.views.MethodView",
+    "flask.MethodView",
+    "flask_restful.Resource",
+    "flask_restx.Resource",
+}
 SHORTCUTS = ("get", "post", "put", "delete", "patch")
 
 
@@ -115,7 +120,9 @@ def _class_decorators(program: Program, ancestry: list[str]) -> tuple[Code, ...]
     """The wrappers of the decorators a class-based view lists in `decorators`: `as_view` applies them in
     the order listed, so the last one listed is outermost and runs first."""
     for path in ancestry:
-        node = _class_attribute(program, path, "decorators")
+        node = _class_attribute(program, path, "decorators") or _class_attribute(
+            program, path, "method_decorators"
+        )
         klass = program.klass(path)
         if isinstance(node, ast.List | ast.Tuple) and klass is not None:
             wrappers = [wrapper_of(program, item, klass.module) for item in reversed(node.elts)]

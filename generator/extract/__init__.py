@@ -15,14 +15,15 @@ Owns:
   classes: `local_names`; `cls(...)` in a classmethod: `class_calls`), following the configured functions
   into helpers (`reach`), the raise sites behind `except` handlers (`handlers`; the dispatch tables a `try`
   looks a callable up in: `dispatch_tables`), refusing a configuration that finds nothing (`silence`), each
-  call's fields (`fields`), building error sites (`sites`), the calls each entry's fingerprint marks
+  call's fields (`fields`), what a catalog's `framework:` adds to them (`framework_errors`), building error
+  sites (`sites`), the calls each entry's fingerprint marks
   (`error_marks`), stable ids (`identity`); the catalog itself is built by the errors kind
   (`generator.kinds.errors.catalog`);
 - routes catalogs: the interface each web framework implements and the lookup of one by name (`routes`;
   the frameworks themselves are in `generator.frameworks`, which imports this package, never the other way),
   the HTTP errors an operation reaches (`raises`) with their status and detail (`http_values`), through the
   wrappers of its decorators (`decorators`) and the call a returned or raised local name holds
-  (`bound_calls`); the routes
+  (`bound_calls`), the framework an application imports when its catalog names none (`detect`); the routes
   catalog and its ids are the routes kind's (`generator.kinds.routes.catalog`);
 - what extract asks of a catalog kind, and the run each kind reads the source through (`kind_stage`);
 - the stage end to end (`pipeline`), each catalog built by its kind (`generator/kinds/`).

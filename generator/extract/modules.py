@@ -100,6 +100,12 @@ class SourceModules:
                 self.module_of(target)
         return module
 
+    def inside(self, package: str) -> list[griffe.Module]:
+        """Every module read so far that is `package` or lies under it, in reading order."""
+        prefix = f"{package}."
+        found = (self._loaded.get(dotted) for dotted in self._read_order)
+        return [m for m in found if m is not None and (m.path == package or m.path.startswith(prefix))]
+
     def module(self, dotted: str) -> griffe.Module | None:
         """The module `dotted`, loading it (and its parent packages) when needed; None if it is not on the
         search paths or did not load."""

@@ -781,3 +781,18 @@ def test_flask_restful_resources_and_their_json_errors(tmp_path: Path) -> None:
         (401, Unauthorized.description, "message"),
         (404, "Todo {todo_id} doesn't exist", "message"),
     ]
+
+
+def test_a_flask_application_is_detected_when_framework_is_left_out(tmp_path: Path) -> None:
+    make_files(
+        tmp_path,
+        {
+            "api/__init__.py": "",
+            "api/main.py": "from flask import Flask\n\napp = Flask(__name__)\n\n"
+            "@app.get('/ping')\ndef ping(): ...\n",
+            "mkdocs.yml": MKDOCS.format(extra="").replace("          framework: flask\n", ""),
+        },
+    )
+    found = run_extract_in_memory(tmp_path).catalogs["api"]
+    assert isinstance(found, RoutesCatalog)
+    assert (found.framework, [o.path for o in found.operations]) == ("flask", ["/ping"])

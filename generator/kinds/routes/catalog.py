@@ -10,6 +10,7 @@ from generator.core.errors import ConfigError, SourceError
 from generator.core.models import Operation, RouteError, RoutesCatalog, Source
 from generator.core.records import record
 from generator.core.settings import CatalogConfig
+from generator.extract.detect import detected_framework
 from generator.extract.program import Program
 from generator.extract.raises import Raised, RaiseFinder, Reached
 from generator.extract.resolve import Resolver
@@ -43,14 +44,17 @@ def routes_catalog(
 ) -> RoutesExtraction:
     """The routes catalog of `program`; errors keep the ids of `previous` where they are the same error."""
     try:
-        framework = framework_named(config.framework, resolver)
+        if config.framework:
+            framework = framework_named(config.framework, resolver)
+        else:
+            framework = detected_framework(config, program, resolver)
         endpoints = framework.endpoints(program, config.app)
     except ConfigError as err:
         err.file = config.config_file  # the configuration actually read (under --config, that file)
         raise
     if not endpoints:
         raise SourceError(
-            f"no {config.framework} routes found in {config.source}",
+            f"no {framework.name} routes found in {config.source}",
             file=config.config_file,
             hint="point 'source:' at the module that builds the application; its routers are read from there",
         )

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
+from generator.core.coverage import Coverage
+from generator.core.framework_config import framework_name
 from generator.core.kinds import Companion
 from generator.core.models import Catalog, RoutesCatalog
 from generator.core.schemas import validate
-from generator.core.settings import FRAMEWORKS
 from generator.core.settings_checks import Validator
 from generator.core.yamlio import LoadedYaml
 
@@ -45,11 +46,7 @@ class RoutesKind:
         check: Validator,
         root: Path,
     ) -> CatalogConfig:
-        framework = raw.get("framework")
-        if not (isinstance(framework, str) and FRAMEWORKS.known(framework)):
-            hint = f"known frameworks: {', '.join(FRAMEWORKS.names())}"
-            message = f"expected the application's web framework, got {framework!r}"
-            check.fail((*path, "framework"), message, hint)
+        framework = framework_name(raw, path, check, required=False)
         openapi = raw.get("openapi")
         if openapi is not None and not (isinstance(openapi, str) and openapi):
             check.fail((*path, "openapi"), f"expected the path of an OpenAPI JSON document, got {openapi!r}")
@@ -65,10 +62,11 @@ class RoutesKind:
             name,
             "routes",
             source,
-            framework=str(framework or ""),
+            framework=framework,
             openapi=openapi,
             app=app,
             config_file=check.loaded.file,
+            lines={"source": check.loaded.line_of((*path, "source"))},
         )
 
     def parse(self, loaded: LoadedYaml) -> RoutesCatalog:
@@ -87,10 +85,19 @@ class RoutesKind:
         return extract_routes(run, name, config)
 
     def notices(self, project: Project, name: str, result: KindResult) -> Iterator[str]:
+        from generator.kinds.coverage import routes_without_status  # noqa: PLC0415
         from generator.kinds.notes_notices import notes_notices  # noqa: PLC0415
+        from generator.kinds.routes.catalog import RoutesExtraction  # noqa: PLC0415
 
-        assert isinstance(result.catalog, RoutesCatalog)
-        return notes_notices(project.notes[name], result.catalog)
+        assert isinstance(result, RoutesExtraction)  # the registry hands a kind its own results
+        yield from notes_notices(project.notes[name], result.catalog)
+        yield from routes_without_status(result.catalog, result.sites)
+
+    def coverage(self, result: KindResult) -> Coverage:
+        from generator.kinds.coverage import routes_coverage  # noqa: PLC0415
+
+        assert isinstance(result.catalog, RoutesCatalog)  # the registry hands a kind its own catalogs
+        return routes_coverage(result.catalog)
 
     def findings(
         self, project: Project, extraction: Extraction, name: str, committed: CommittedCatalog

@@ -62,11 +62,12 @@ outer = Blueprint("outer", __name__, url_prefix="/outer")
 inner = Blueprint("inner", __name__, url_prefix="/inner/")
 plain = Blueprint("plain", __name__)
 PREFIX = "/v2"
+BOTH = ("GET", "POST")
 
 @app.route("/")
 def root(): ...
 
-@app.route("/both", methods=["GET", "POST"])
+@app.route("/both", methods=BOTH)
 def both(): ...
 
 @inner.put("/files/<path:name>")

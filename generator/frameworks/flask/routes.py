@@ -179,7 +179,7 @@ class _Reader:
         if called.attr in BEFORE and not isinstance(decorator, ast.Call):
             self.owners[key].before.append(self.program.code(function))
             return
-        methods = route_methods(decorator) if isinstance(decorator, ast.Call) else []
+        methods = route_methods(decorator, module, self.resolver) if isinstance(decorator, ast.Call) else []
         if methods and isinstance(decorator, ast.Call):
             rule = decorator.args[0] if decorator.args else _keyword(decorator, "rule")
             view = View.of_function(function)
@@ -212,7 +212,9 @@ class _Reader:
             view = view_of(self.program, given, module) if given is not None else None
             if view is not None:
                 listed = _keyword(call, "methods")
-                methods = listed_methods(listed) if listed is not None else view.methods
+                methods = (
+                    listed_methods(listed, module, self.resolver) if listed is not None else view.methods
+                )
                 route = Route(methods, self._rule(call.args[0], module), view, file, call.lineno)
                 self.owners[key].routes.append(route)
         elif call.func.attr in BEFORE and call.args:
@@ -254,7 +256,11 @@ class _Reader:
         view = view_of(self.program, routed.view, module) if routed.view is not None else None
         if key is None or view is None:
             return
-        methods = listed_methods(routed.methods) if routed.methods is not None else view.methods
+        methods = (
+            listed_methods(routed.methods, module, self.resolver)
+            if routed.methods is not None
+            else view.methods
+        )
         for rule in routed.rules:
             route = Route(methods, self._rule(rule, module), view, self.program.files(module), call.lineno)
             self.owners[key].routes.append(route)

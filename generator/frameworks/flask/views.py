@@ -12,9 +12,11 @@ import ast
 
 import griffe
 
+from generator.core.errors import SourceError
 from generator.core.records import record
 from generator.extract.decorators import wrapper_of
 from generator.extract.program import Code, Program
+from generator.extract.resolve import Resolver, Unresolvable
 from generator.extract.routes import METHODS
 
 METHOD_VIEWS = {
@@ -130,7 +132,7 @@ def _class_decorators(program: Program, ancestry: list[str]) -> tuple[Code, ...]
     return ()
 
 
-def route_methods(decorator: ast.Call) -> list[str]:
+def route_methods(decorator: ast.Call, module: griffe.Module, resolver: Resolver) -> list[str]:
     """The methods a route decorator routes: its shortcut's, or those `methods=` lists (GET by default)."""
     name = decorator.func.attr if isinstance(decorator.func, ast.Attribute) else ""
     if name in SHORTCUTS:
@@ -138,14 +140,22 @@ def route_methods(decorator: ast.Call) -> list[str]:
     if name != "route":
         return []
     listed = _keyword(decorator, "methods")
-    return listed_methods(listed) if listed is not None else ["get"]
+    return listed_methods(listed, module, resolver) if listed is not None else ["get"]
 
 
-def listed_methods(node: ast.expr) -> list[str]:
-    """The methods a `methods=[...]` literal names, lower case, as Flask documents them (known ones only)."""
-    if not isinstance(node, ast.List | ast.Tuple | ast.Set):
+def listed_methods(node: ast.expr, module: griffe.Module, resolver: Resolver) -> list[str]:
+    """The methods `methods=` names, lower case, as Flask documents them (known ones only): a list, tuple or
+    set of texts or constants, or a constant holding a tuple of them; GET for what cannot be read."""
+    items = list(node.elts) if isinstance(node, ast.List | ast.Tuple | ast.Set) else [node]
+    spelled: list[str] = []
+    for item in items:
+        try:
+            value = resolver.evaluate(item, module).value
+        except (Unresolvable, SourceError):
+            continue
+        spelled.extend(str(v).lower() for v in (value if isinstance(value, tuple) else (value,)))
+    if not spelled:
         return ["get"]
-    spelled = [str(item.value).lower() for item in node.elts if isinstance(item, ast.Constant)]
     return [method for method in METHODS if method in spelled]
 
 

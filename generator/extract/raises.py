@@ -76,6 +76,8 @@ class RaiseFinder:
         self.calls = CallReader(program, framework, self.classes)
         self._locals: dict[str, LocalNames] = {}
         self.body_key = framework.body_key
+        self.scoped: dict[str, Handler] = {}
+        """The handlers of the operation walked that answer before the application's (`Endpoint.handlers`)."""
         """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
@@ -90,6 +92,9 @@ class RaiseFinder:
             file=lambda step: self.program.files(step[0].module),
         )
         self.body_key = endpoint.body_key or self.framework.body_key
+        self.scoped = {}
+        for path, scoped in endpoint.handlers:
+            self.scoped.setdefault(path, scoped)
         function = self.program.code(endpoint.function)
         for root in [*endpoint.dependencies, *decorator_wrappers(self.program, function), function]:
             for reached in walk.walk((root, (root.path,)), root.path):
@@ -160,7 +165,7 @@ class RaiseFinder:
             return None
         ancestry = self.classes.ancestry(path)
         base = next((p for p in ancestry if p in self.framework.http_exceptions), None)
-        handler = next((self.handlers[p] for p in ancestry if p in self.handlers), None)
+        handler = self._handler(ancestry)
         if base is None and handler is None:
             return None
         status, detail = self._stated(call, code.module, path, ancestry, base)
@@ -180,11 +185,20 @@ class RaiseFinder:
             body_key=handler.body_key if handler is not None else self.body_key,
         )
 
+    def _handler(self, ancestry: list[str]) -> Handler | None:
+        """The handler of the nearest class of `ancestry`: the operation's own handlers first (a blueprint's),
+        then the application's."""
+        for handlers in (self.scoped, self.handlers):
+            found = next((handlers[path] for path in ancestry if path in handlers), None)
+            if found is not None:
+                return found
+        return None
+
     def _site(self, stated: Stated, code: Code, line: int) -> Raised:
         """A raise site for an error a call makes without `raise` (a raising function, a response)."""
         file = self.program.files(code.module)
         ancestry = self.classes.ancestry(stated.raised) if stated.raised is not None else []
-        handler = next((self.handlers[p] for p in ancestry if p in self.handlers), None)
+        handler = self._handler(ancestry)
         if handler is None:
             body_key = stated.body_key or self.body_key
             return Raised(

@@ -41,6 +41,9 @@ class Endpoint:
     body_key: str | None = None
     """The key of the error body this operation answers with when no handler says otherwise, where it is not
     the framework's (a Flask-RESTful resource answers `{"message": ...}`, Flask itself an HTML page)."""
+    handlers: tuple[tuple[str, Handler], ...] = ()
+    """(exception class path, handler) of the handlers that answer for this operation before the
+    application's, nearest first (a Flask blueprint's own `errorhandler`, then its parents')."""
 
 
 @record

@@ -797,3 +797,61 @@ def test_a_flask_application_is_detected_when_framework_is_left_out(tmp_path: Pa
     found = run_extract_in_memory(tmp_path).catalogs["api"]
     assert isinstance(found, RoutesCatalog)
     assert (found.framework, [o.path for o in found.operations]) == ("flask", ["/ping"])
+
+
+SCOPED_HANDLERS = """\
+from flask import Blueprint, Flask, abort, jsonify
+
+app = Flask(__name__)
+api = Blueprint("api", __name__, url_prefix="/api")
+v1 = Blueprint("v1", __name__, url_prefix="/v1")
+
+
+@api.errorhandler(404)
+def api_not_found(error):
+    return jsonify(error=error.description), 404
+
+
+@app.errorhandler(404)
+def page_not_found(error):
+    return "There is no such page", 404
+
+
+def find(n):
+    if n > 9:
+        abort(404)
+    return n
+
+
+@v1.get("/items/<int:n>")
+def item(n):
+    return {"n": find(n)}
+
+
+@app.get("/pages/<int:n>")
+def page(n):
+    if n < 0:
+        abort(404, "Pages are numbered from 0")
+    return {"n": n}
+
+
+api.register_blueprint(v1)
+app.register_blueprint(api)
+"""
+
+
+def test_a_blueprint_s_own_handler_answers_for_its_routes_only(tmp_path: Path) -> None:
+    found = catalog(tmp_path, SCOPED_HANDLERS)
+    assert responses(found) == {
+        ("get", "/api/v1/items/{n}"): [(404, NotFound.description, "error")],
+        ("get", "/pages/{n}"): [(404, "There is no such page", "<html>")],
+    }
+    namespace: dict[str, object] = {"__name__": "api.main"}
+    exec(compile(SCOPED_HANDLERS, "api/main.py", "exec"), namespace)  # the test may run the application
+    app = namespace["app"]
+    assert isinstance(app, Flask)
+    client = app.test_client()
+    answer = client.get("/api/v1/items/10")
+    assert (answer.status_code, answer.get_json()) == (404, {"error": NotFound.description})
+    answer = client.get("/pages/-1")
+    assert (answer.status_code, answer.get_data(as_text=True)) == (404, "There is no such page")

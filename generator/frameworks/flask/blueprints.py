@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from generator.core.errors import SourceError
 from generator.core.limits import MAX_ROUTER_DEPTH
 from generator.extract.program import Code
-from generator.extract.routes import Endpoint
+from generator.extract.routes import Endpoint, Handler
 from generator.frameworks.flask.paths import join_prefix, join_rule, openapi_path
 from generator.frameworks.flask.views import View
+
+BLUEPRINTS = {"flask.Blueprint", "flask.blueprints.Blueprint"}
 
 
 @dataclass
@@ -53,27 +55,41 @@ class Owner:
     registered: bool = False
     elsewhere: str | None = None
     """The prefix of a registration on an application docgen cannot name, which then stands for it."""
+    handlers: tuple[tuple[str, Handler], ...] = ()
+    """A blueprint's own error handlers: (exception class path, handler)."""
+
+
+@dataclass(frozen=True)
+class Above:
+    """What an application and the blueprints on the way give the rules under them: the functions run before
+    each, and the blueprints' own error handlers, nearest first."""
+
+    before: tuple[Code, ...] = ()
+    handlers: tuple[tuple[str, Handler], ...] = ()
 
 
 def walk(
-    owners: dict[str, Owner],
-    owner: Owner,
-    prefix: str | None,
-    before: list[Code],
-    chain: tuple[Registration, ...],
+    owners: dict[str, Owner], owner: Owner, prefix: str | None, above: Above, chain: tuple[Registration, ...]
 ) -> list[Endpoint]:
     """The operations of `owner` under `prefix` and of the blueprints it registers; `chain` is the
     registrations that led here."""
-    before = [*before, *owner.before]
+    above = Above((*above.before, *owner.before), (*owner.handlers, *above.handlers))
     found = []
     for route in owner.routes:
         path = openapi_path(join_rule(prefix, route.rule))
         for method in route.methods:
             function, wrappers = route.view.function(method), route.view.decorators
             if function is not None:
-                dependencies = (*before, *wrappers)
+                dependencies = (*above.before, *wrappers)
                 endpoint = Endpoint(
-                    method, path, function, dependencies, route.file, route.line, route.body_key
+                    method,
+                    path,
+                    function,
+                    dependencies,
+                    route.file,
+                    route.line,
+                    route.body_key,
+                    above.handlers,
                 )
                 found.append(endpoint)
     for registration in owner.registrations:
@@ -81,7 +97,7 @@ def walk(
         check_nesting(owners, (*chain, registration))
         own = registration.prefix if registration.prefix is not None else child.prefix
         inner = join_prefix(prefix, own)
-        found.extend(walk(owners, child, inner, before, (*chain, registration)))
+        found.extend(walk(owners, child, inner, above, (*chain, registration)))
     return found
 
 

@@ -63,6 +63,8 @@ class FlaskFramework:
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self.werkzeug: WerkzeugExceptions = read_werkzeug(resolver)
+        self._read: tuple[Program, dict[str | None, dict[str, Handler]]] | None = None
+        """The handlers of the program last read, by blueprint (None: the application's)."""
         raised = tuple(sorted(self.werkzeug.by_status.items()))
         abort = ExceptionArguments(status=(0, "code"), detail=(1, "description"), raises=raised)
         missing = ExceptionArguments(
@@ -91,11 +93,18 @@ class FlaskFramework:
         return known.description if known is not None else ""
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
-        return application_endpoints(program, self.resolver, app)
+        scoped = {key: found for key, found in self._handlers(program).items() if key is not None}
+        return application_endpoints(program, self.resolver, app, scoped)
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         """Flask injects nothing through parameters: what runs first is `before_request` and decorators."""
         return []
 
     def handlers(self, program: Program) -> dict[str, Handler]:
-        return registered_handlers(program, self, self.werkzeug.by_status)
+        """The application's handlers; a blueprint's own answer for its operations (`Endpoint.handlers`)."""
+        return self._handlers(program)[None]
+
+    def _handlers(self, program: Program) -> dict[str | None, dict[str, Handler]]:
+        if self._read is None or self._read[0] is not program:
+            self._read = (program, registered_handlers(program, self, self.werkzeug.by_status))
+        return self._read[1]

@@ -7,8 +7,8 @@ e.code`, `make_response(...)` or `Response(..., status=...)`. A status or detail
 itself is None, the raise deciding it: `e.code`, `e.description`, the exception returned as it is (which
 Werkzeug renders as its page), or a template rendered with the exception (`render_template("error.html",
 error=e)`, taken to show its description as Werkzeug's page does; the template is not read). A handler
-registered on a blueprint with `errorhandler` answers only for that blueprint's routes in Flask; docgen
-applies every handler to every route (README says so).
+registered on a blueprint with `errorhandler` answers only for that blueprint's routes (and those of the
+blueprints inside it), before the application's, as in Flask.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from generator.extract.http_values import status_number
 from generator.extract.program import FunctionNode, Program
 from generator.extract.responses import CallReader
 from generator.extract.routes import Framework, Handler
+from generator.frameworks.flask.blueprints import BLUEPRINTS
 
 REGISTERING = ("errorhandler", "app_errorhandler")
 CALLING = ("register_error_handler",)
@@ -30,16 +31,33 @@ RENDERERS = {"flask.render_template", "flask.templating.render_template"}
 
 def registered_handlers(
     program: Program, framework: Framework, by_status: dict[int, str]
-) -> dict[str, Handler]:
-    """Exception class path -> its handler, from every module of the program and the factories in them."""
+) -> dict[str | None, dict[str, Handler]]:
+    """Blueprint path (None: the application) -> exception class path -> its handler, from every module of
+    the program and the factories in them. `errorhandler` and `register_error_handler` on a blueprint answer
+    for that blueprint's routes only; `app_errorhandler` and those on an application, for every route."""
     reader = _Answers(program, framework)
-    found: dict[str, Handler] = {}
+    found: dict[str | None, dict[str, Handler]] = {None: {}}
     for module, tree in program.modules():
         for statement, outer in _statements(tree):
             registered = _registrations(program, framework, module, statement, outer, by_status)
-            for exception, handler in registered:
-                found[exception] = reader.answer(handler)
+            for scope, exception, handler in registered:
+                found.setdefault(scope, {})[exception] = reader.answer(handler)
     return found
+
+
+def _blueprint(program: Program, module: griffe.Module, receiver: ast.expr, method: str) -> str | None:
+    """The module-level blueprint a handler is registered on for its own routes only, or None (an
+    application, `app_errorhandler`, or a receiver docgen cannot name)."""
+    path = program.qualify(receiver, module) if method != "app_errorhandler" else None
+    held = program.objects.get(path or "")
+    if not isinstance(held, griffe.Attribute) or held.value is None:
+        return None
+    try:
+        made = ast.parse(str(held.value), mode="eval").body
+    except SyntaxError:
+        return None
+    is_blueprint = isinstance(made, ast.Call) and program.qualify(made.func, held.module) in BLUEPRINTS
+    return path if is_blueprint else None
 
 
 def _statements(tree: ast.Module) -> list[tuple[ast.stmt, FunctionNode | None]]:
@@ -59,11 +77,12 @@ def _registrations(
     statement: ast.stmt,
     outer: FunctionNode | None,
     by_status: dict[int, str],
-) -> list[tuple[str, griffe.Function]]:
-    registered: list[tuple[ast.expr, griffe.Function | None]] = []
+) -> list[tuple[str | None, str, griffe.Function]]:
+    """(blueprint or None, exception class, handler) of each registration `statement` makes."""
+    registered: list[tuple[ast.Attribute, ast.expr, griffe.Function | None]] = []
     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
         targets = [
-            decorator.args[0]
+            (decorator.func, decorator.args[0])
             for decorator in statement.decorator_list
             if isinstance(decorator, ast.Call)
             and isinstance(decorator.func, ast.Attribute)
@@ -76,7 +95,7 @@ def _registrations(
                 if outer is None
                 else program.closure(module, outer, statement)
             )
-            registered = [(target, function) for target in targets]
+            registered = [(method, target, function) for method, target in targets]
     call = statement.value if isinstance(statement, ast.Expr) else None
     if (
         isinstance(call, ast.Call)
@@ -84,12 +103,12 @@ def _registrations(
         and call.func.attr in CALLING
         and len(call.args) == 2
     ):
-        registered = [(call.args[0], program.function(program.qualify(call.args[1], module)))]
+        registered = [(call.func, call.args[0], program.function(program.qualify(call.args[1], module)))]
     found = []
-    for target, handler in registered:
+    for method, target, handler in registered:
         exception = _exception(program, framework, module, target, by_status)
         if exception is not None and handler is not None:
-            found.append((exception, handler))
+            found.append((_blueprint(program, module, method.value, method.attr), exception, handler))
     return found
 
 

@@ -18,20 +18,20 @@ operations' dependencies.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 
 import griffe
 
 from generator.core.errors import ConfigError, suggest
 from generator.extract.program import FunctionNode, Program
 from generator.extract.resolve import Resolver
-from generator.extract.routes import METHODS, Endpoint
-from generator.frameworks.flask.blueprints import Owner, Registration, Route, walk
+from generator.extract.routes import METHODS, Endpoint, Handler
+from generator.frameworks.flask.blueprints import BLUEPRINTS, Above, Owner, Registration, Route, walk
 from generator.frameworks.flask.paths import path_text
 from generator.frameworks.flask.rule_helpers import Routed, routed_through
 from generator.frameworks.flask.views import View, listed_methods, route_methods, view_of
 
 APPS = {"flask.Flask", "flask.app.Flask"}
-BLUEPRINTS = {"flask.Blueprint", "flask.blueprints.Blueprint"}
 APIS = {"flask_restful.Api", "flask_restx.Api"}
 RESTFUL_KEY = "message"
 """The key Flask-RESTful's `Api` answers a resource's HTTP errors under (`{"message": description}`)."""
@@ -39,12 +39,17 @@ BEFORE = ("before_request", "url_value_preprocessor")
 """What registers a function run before each route of an application or blueprint."""
 
 
-def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
+def application_endpoints(
+    program: Program, resolver: Resolver, app: str | None, scoped: Mapping[str, Mapping[str, Handler]]
+) -> list[Endpoint]:
     """Every operation of the application `app` (a module-level name or a factory function; None: every
     application not registered in another, or with none, every blueprint nothing registers), in path then
     method order."""
     reader = _Reader(program, resolver)
     owners = reader.read()
+    for key, handlers in scoped.items():  # a blueprint's own error handlers
+        if key in owners:
+            owners[key].handlers = tuple(handlers.items())
     free = [owner for owner in owners.values() if not owner.registered]
     roots = [owner for owner in free if owner.is_app] or free
     if app is not None:
@@ -58,7 +63,7 @@ def application_endpoints(program: Program, resolver: Resolver, app: str | None)
     unique = {id(root): root for root in roots}.values()  # an application returned by a factory has two names
     for root in sorted(unique, key=lambda r: r.key):
         prefix = root.elsewhere if root.elsewhere is not None else root.prefix  # a blueprint's, as Flask
-        found.extend(walk(owners, root, prefix, [], ()))
+        found.extend(walk(owners, root, prefix, Above(), ()))
     order = {method: index for index, method in enumerate(METHODS)}
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 

@@ -76,9 +76,9 @@ class RaiseFinder:
         self.calls = CallReader(program, framework, self.classes)
         self._locals: dict[str, LocalNames] = {}
         self.body_key = framework.body_key
+        """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
         self.scoped: dict[str, Handler] = {}
         """The handlers of the operation walked that answer before the application's (`Endpoint.handlers`)."""
-        """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
         """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""

@@ -227,12 +227,12 @@ def test_a_changed_status_behind_a_plugin_framework_is_a_located_finding(tmp_pat
 
 
 def test_an_unknown_framework_lists_the_built_in_and_the_installed_ones(tmp_path: Path) -> None:
-    root = toy_project(tmp_path, "flask")
+    root = toy_project(tmp_path, "bottle")
     refused = run(root, "docgen", "extract")
     assert refused.returncode == 2
     line = MKDOCS.splitlines().index("          framework: {framework}") + 1
     assert (
         f"mkdocs.yml:{line}: 'catalogs.toy-routes.framework': expected the application's web framework, "
-        "got 'flask'" in refused.stderr
+        "got 'bottle'" in refused.stderr
     )
-    assert "hint: known frameworks: aiohttp, fastapi, toyweb" in refused.stderr
+    assert "hint: known frameworks: aiohttp, fastapi, flask, toyweb" in refused.stderr

@@ -98,6 +98,17 @@ class ConfigErrors(ConfigError):
         return "\n".join(str(error) for error in self.errors)
 
 
+class SourceErrors(SourceError):
+    """Several problems in the server's source, each located, reported together. Exit code 3."""
+
+    def __init__(self, errors: Iterable[SourceError]) -> None:
+        self.errors = list(errors)
+        super().__init__(f"{len(self.errors)} problem(s)", file=self.errors[0].file if self.errors else None)
+
+    def __str__(self) -> str:
+        return "\n".join(str(error) for error in self.errors)
+
+
 class CatalogErrors(CatalogError):
     """Several problems in one catalog, notes or spec file, reported together. Exit code 3."""
 

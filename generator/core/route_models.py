@@ -16,6 +16,11 @@ from generator.core.records import record
 TEXT_BODY = ""
 """The `body_key` of an error whose whole body is its detail as plain text (aiohttp's HTTP exceptions send
 `404: Not Found`, Starlette's its detail, not a JSON object): no key holds the detail."""
+HTML_BODY = "<html>"
+"""The `body_key` of an error the framework answers with an HTML page of its own (Werkzeug's), whose text
+the application decides is the detail."""
+BODY_MEDIA = {TEXT_BODY: "text/plain", HTML_BODY: "text/html"}
+"""The media type of each body that is not a JSON object holding the detail under its key."""
 
 
 @record
@@ -47,8 +52,8 @@ class RouteError:
     handler: str | None = None
     """The exception handler that turns the exception into the response, if one does."""
     body_key: str = "detail"
-    """The key of the JSON body that holds the detail (dotted when nested), or TEXT_BODY (empty) for a
-    plain-text body."""
+    """The key of the JSON body that holds the detail (dotted when nested), or one of BODY_MEDIA's (a
+    plain-text body, an HTML page)."""
     assumed: tuple[AssumedValue, ...] = ()
     """Values the status or detail takes on trust (a settings default, a value the configuration states)."""
 

@@ -24,8 +24,9 @@ Owns:
 - routes catalogs: the interface each web framework implements and the lookup of one by name (`routes`;
   the frameworks themselves are in `generator.frameworks`, which imports this package, never the other way),
   the HTTP errors an operation reaches (`raises`; the property getters and `self` it follows through, read
-  from a class's syntax: `members`) with their status and detail (`http_values`), the framework an
-  application imports when its catalog names none (`detect`); the routes
+  from a class's syntax: `members`) with their status and detail (`http_values`), through the wrappers of
+  its decorators (`decorators`) and the call a returned or raised local name holds (`bound_calls`), the
+  framework an application imports when its catalog names none (`detect`); the routes
   catalog and its ids are the routes kind's (`generator.kinds.routes.catalog`);
 - what extract asks of a catalog kind, and the run each kind reads the source through (`kind_stage`);
 - the stage end to end (`pipeline`), each catalog built by its kind (`generator/kinds/`).

@@ -123,6 +123,20 @@ class Program:
             return obj
         return None
 
+    def closure(self, module: griffe.Module, outer: FunctionNode, node: FunctionNode) -> griffe.Function:
+        """The function `node`, defined in the body of `module`'s top-level function `outer` (which griffe
+        does not model): made here once, named `outer.inner` in its module, so that a route an application
+        factory declares inside itself is followed like any other function."""
+        path = f"{module.path}.{outer.name}.{node.name}"
+        known = self.objects.get(path)
+        if isinstance(known, griffe.Function) and path in self.trees.nodes:
+            return known
+        made = griffe.Function(f"{outer.name}.{node.name}", lineno=node.lineno, endlineno=node.end_lineno)
+        made.parent = module
+        self.objects[path] = made
+        self.trees.nodes[path] = node
+        return made
+
     def node(self, function: griffe.Function) -> FunctionNode:
         return self.trees.nodes[function.path]
 

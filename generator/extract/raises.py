@@ -1,5 +1,6 @@
-"""The HTTP errors an operation can answer with: its code followed from the route's function and its
-dependencies into the functions of the loaded source they call, to each `raise`.
+"""The HTTP errors an operation can answer with: its code followed from the route's function, its
+dependencies and the wrappers its decorators put around it (`generator.extract.decorators`) into the
+functions of the loaded source they call, to each `raise`.
 
 A raised exception is an HTTP error when it is one of the framework's HTTP exceptions, a subclass of one
 (whose `__init__` fixes the status or detail through `super().__init__(...)`), or any exception an
@@ -25,7 +26,9 @@ import griffe
 
 from generator.core.records import record
 from generator.core.route_models import TEXT_BODY
+from generator.extract.bound_calls import bound_call, own_nodes, set_status
 from generator.extract.calls import unparse
+from generator.extract.decorators import decorator_wrappers
 from generator.extract.handled import handled_values
 from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
@@ -33,7 +36,7 @@ from generator.extract.local_names import LocalNames, local_names
 from generator.extract.members import first_parameter, property_getter
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.resolve import Assumed
-from generator.extract.responses import CallReader, Stated, argument
+from generator.extract.responses import ERROR_STATUS, CallReader, Stated, argument
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler, framework_errors
 from generator.extract.targets import final_target, instance_class
 from generator.extract.type_aliases import aliased_class
@@ -85,6 +88,10 @@ class RaiseFinder:
         self.classes = HttpClasses(program, framework.resolver)
         self.calls = CallReader(program, framework, self.classes)
         self._locals: dict[str, LocalNames] = {}
+        self.body_key = framework.body_key
+        """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
+        self.scoped: dict[str, Handler] = {}
+        """The handlers of the operation walked that answer before the application's (`Endpoint.handlers`)."""
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
         """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
@@ -97,7 +104,12 @@ class RaiseFinder:
             name=lambda step: step[0].path,
             file=lambda step: self.program.files(step[0].module),
         )
-        for root in [*endpoint.dependencies, self.program.code(endpoint.function)]:
+        self.body_key = endpoint.body_key or self.framework.body_key
+        self.scoped = {}
+        for path, scoped in endpoint.handlers:
+            self.scoped.setdefault(path, scoped)
+        function = self.program.code(endpoint.function)
+        for root in [*endpoint.dependencies, *decorator_wrappers(self.program, function), function]:
             for reached in walk.walk((root, (root.path,)), root.path):
                 key = (reached.raised.file, reached.raised.line)
                 found.setdefault(key, reached)
@@ -114,15 +126,17 @@ class RaiseFinder:
             yield Reached(
                 Raised(*site, answered.line, None, self.framework.body_key), (*via, answered.function)
             )
-        for inner in _body_nodes(code.node):
+        for inner in own_nodes(code.node):
             taken = len(self.resolver.taken)  # what the resolver takes on trust from here on is this site's
             if isinstance(inner, ast.Raise) and inner.exc is not None:
-                call = _raised_call(inner.exc, code.node)
+                call = _raised_call(inner.exc, code.node, inner)
                 raised = self._classify(call, code, inner.lineno) if call is not None else None
                 if raised is not None:
                     yield Reached(self._trusting(raised, taken), via)
             elif isinstance(inner, ast.Return) and inner.value is not None:
-                stated = self.calls.returned(inner.value, code.module)
+                returned = bound_call(inner.value, code.node, inner) or inner.value  # `return response`
+                status = set_status(inner.value, code.node, inner)
+                stated = self.calls.returned(returned, code.module, status)
                 if stated is not None:
                     yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
@@ -191,7 +205,7 @@ class RaiseFinder:
             return None
         ancestry = self.classes.ancestry(path)
         base = next((p for p in ancestry if p in self.framework.http_exceptions), None)
-        handler = next((self.handlers[p] for p in ancestry if p in self.handlers), None)
+        handler = self._handler(ancestry)
         if base is None and handler is None:
             return None
         status, detail, key = self._stated(call, code.module, path, ancestry, base)
@@ -201,6 +215,8 @@ class RaiseFinder:
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail
+        if status is not None and status < ERROR_STATUS:
+            return None  # a redirect raised as an exception (Werkzeug's `RequestRedirect`): not an error
         return Raised(
             status=status,
             detail=detail,
@@ -209,15 +225,33 @@ class RaiseFinder:
             file=self.program.files(code.module),
             line=line,
             handler=handler.function.path if handler is not None else None,
-            body_key=handler.body_key if handler is not None else key or self.framework.body_key,
+            body_key=handler.body_key if handler is not None else key or self.body_key,
             generic=path.split(".")[0] in self.framework.import_roots,
         )
+
+    def _handler(self, ancestry: list[str]) -> Handler | None:
+        """The handler of the nearest class of `ancestry`: the operation's own handlers first (a blueprint's),
+        then the application's."""
+        for handlers in (self.scoped, self.handlers):
+            found = next((handlers[path] for path in ancestry if path in handlers), None)
+            if found is not None:
+                return found
+        return None
 
     def _site(self, stated: Stated, code: Code, line: int) -> Raised:
         """A raise site for an error a call makes without `raise` (a raising function, a response)."""
         file = self.program.files(code.module)
-        body_key = stated.body_key or self.framework.body_key
-        return Raised(stated.status, stated.detail, stated.exception, code.path, file, line, None, body_key)
+        ancestry = self.classes.ancestry(stated.raised) if stated.raised is not None else []
+        handler = self._handler(ancestry)
+        if handler is None:
+            body_key = stated.body_key or self.body_key
+            return Raised(
+                stated.status, stated.detail, stated.exception, code.path, file, line, None, body_key
+            )
+        status = handler.status if handler.status is not None else stated.status
+        detail = handler.detail if handler.detail is not None else stated.detail
+        path = handler.function.path
+        return Raised(status, detail, stated.exception, code.path, file, line, path, handler.body_key)
 
     def _stated(
         self, call: ast.Call, module: griffe.Module, path: str, ancestry: list[str], base: str | None
@@ -276,35 +310,22 @@ class RaiseFinder:
         return status_number(node, module, self.program, self.resolver, self.framework.constant_status)
 
 
-def _body_nodes(node: FunctionNode) -> Iterator[ast.AST]:
-    """The nodes of a function's own body, not those of functions or classes defined inside it."""
-    stack: list[ast.AST] = list(reversed(node.body))
-    while stack:
-        current = stack.pop()
-        yield current
-        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(current))))
-
-
-def _raised_call(exc: ast.expr, node: FunctionNode) -> ast.Call | None:
-    """The call that built the raised exception: `raise X(...)`, or `raise name` after `name = X(...)`."""
+def _raised_call(exc: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.Call | None:
+    """The call that built the raised exception: `raise X(...)`, `raise name` after `name = X(...)`, or
+    `raise X` naming a class, which Python calls without arguments (`raise NotFound`)."""
     if isinstance(exc, ast.Call):
         return exc
-    if isinstance(exc, ast.Name):
-        for inner in _body_nodes(node):
-            if (
-                isinstance(inner, ast.Assign)
-                and isinstance(inner.value, ast.Call)
-                and any(isinstance(t, ast.Name) and t.id == exc.id for t in inner.targets)
-            ):
-                return inner.value
+    bound = bound_call(exc, node, at)
+    if bound is not None:
+        return bound
+    if isinstance(exc, ast.Name | ast.Attribute):  # what it names is told by `_classify`
+        return ast.Call(func=exc, args=[], keywords=[])
     return None
 
 
 def _super_call(node: FunctionNode) -> ast.Call | None:
     """The `super().__init__(...)` call of an `__init__`, if it makes one."""
-    for inner in _body_nodes(node):
+    for inner in own_nodes(node):
         if (
             isinstance(inner, ast.Call)
             and isinstance(inner.func, ast.Attribute)

@@ -35,6 +35,8 @@ class Stated:
     detail: str
     body_key: str | None
     """The body's key for the detail when the call's own body says it (a dict); None: the framework's."""
+    raised: str | None = None
+    """For a function that raises: the exception class it raises (`ExceptionArguments.raises`), if known."""
 
 
 class CallReader:
@@ -49,27 +51,44 @@ class CallReader:
         """The error a call of one of the framework's raising functions (`abort(404)`) makes, or None."""
         path = self.program.qualify(call.func, module)
         arguments = self.framework.raising_calls.get(path or "")
+        if arguments is None and isinstance(call.func, ast.Attribute) and self.program.function(path) is None:
+            path = f".{call.func.attr}"  # a method of an object docgen does not follow, by its name
+            arguments = self.framework.raising_calls.get(path)
         if path is None or arguments is None:
             return None
-        return self.stated(call, module, path, [path], arguments)
+        given = argument(call, arguments.status)
+        response = self._response(given, module) if isinstance(given, ast.Call) else None
+        if response is not None:  # `abort(make_response(body, 400))` sends that response as it is
+            return Stated(ast.unparse(call.func), response.status, response.detail, response.body_key)
+        stated = self.stated(call, module, path, [path], arguments)
+        raised = dict(arguments.raises).get(stated.status) if stated.status is not None else None
+        return Stated(stated.exception, stated.status, stated.detail, stated.body_key, raised)
 
-    def returned(self, value: ast.expr, module: griffe.Module) -> Stated | None:
-        """The error a returned value is, when it is a response with an error status, or None."""
+    def returned(
+        self, value: ast.expr, module: griffe.Module, status: ast.expr | None = None
+    ) -> Stated | None:
+        """The error a returned value is, when it is a response with an error status, or None. `status` is
+        one the code sets on the response before returning it (`response.status_code = 401`)."""
+        if status is not None:
+            return self._with_status(value, status, module)
         if isinstance(value, ast.Tuple) and self.framework.tuple_status and len(value.elts) in (2, 3):
-            status = self._status(value.elts[1], module)
-            body = value.elts[0]
-            inner = self._response(body, module) if isinstance(body, ast.Call) else None
-            unknown = status is None and (inner is not None or isinstance(body, ast.Dict))
-            if not unknown and (status is None or status < ERROR_STATUS):
-                return None  # a success, or a tuple that is not a response at all
-            if inner is not None:
-                return Stated(inner.exception, status, inner.detail, inner.body_key)
-            key, detail = self.body(body, module, self.framework.default_detail("", status))
-            return Stated("return", status, detail, key)
+            return self._with_status(value.elts[0], value.elts[1], module)
         response = self._response(value, module) if isinstance(value, ast.Call) else None
         if response is None or response.status is None:
             return None
         return response if response.status >= ERROR_STATUS else None
+
+    def _with_status(self, body: ast.expr, status_node: ast.expr, module: griffe.Module) -> Stated | None:
+        """A body sent with a status given apart from it: `(body, 404)`, or a status set on it afterwards."""
+        status = self._status(status_node, module)
+        inner = self._response(body, module) if isinstance(body, ast.Call) else None
+        unknown = status is None and (inner is not None or isinstance(body, ast.Dict))
+        if not unknown and (status is None or status < ERROR_STATUS):
+            return None  # a success, or a tuple that is not a response at all
+        if inner is not None:
+            return Stated(inner.exception, status, inner.detail, inner.body_key)
+        key, detail = self.body(body, module, self.framework.default_detail("", status))
+        return Stated("return", status, detail, key)
 
     def stated(
         self,
@@ -87,6 +106,8 @@ class CallReader:
         if status_node is None and arguments.status_attribute is not None:
             found = self.classes.attribute(ancestry, arguments.status_attribute)
             status = found if isinstance(found, int) and not isinstance(found, bool) else None
+        if status_node is None and status is None:
+            status = arguments.status_default
         missing = self.framework.default_detail(path, status)
         if arguments.detail_attribute is not None:
             found = self.classes.attribute(ancestry, arguments.detail_attribute)
@@ -108,6 +129,8 @@ class CallReader:
             for key, value in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value):
                     return key.value, detail_text(value, module, self.framework.resolver, missing)
+        if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Dict):
+            return self.body(node.args[0], module, missing)  # `jsonify({"error": ...})`: the dict built
         if isinstance(node, ast.Call) and not node.args and node.keywords and node.keywords[0].arg:
             first = node.keywords[0]  # `jsonify(error="...")`: a dict written as keywords
             assert first.arg is not None
@@ -120,6 +143,9 @@ class CallReader:
     def _response(self, call: ast.Call, module: griffe.Module) -> Stated | None:
         path = self.program.qualify(call.func, module)
         arguments = self.framework.responses.get(path or "")
+        if arguments is None and isinstance(call.func, ast.Attribute) and self.program.function(path) is None:
+            path = f".{call.func.attr}"  # a method of an object docgen does not follow, by its name
+            arguments = self.framework.responses.get(path)
         if path is None or arguments is None:
             return None
         return self.stated(call, module, path, self.classes.ancestry(path), arguments)

@@ -46,6 +46,12 @@ class Endpoint:
     condition: str | None = None
     """The condition the route, or a router on its way, is registered under (`settings.ENVIRONMENT ==
     'local'`), as Python spells the expression back; None when it always is."""
+    body_key: str | None = None
+    """The key of the error body this operation answers with when no handler says otherwise, where it is not
+    the framework's (a Flask-RESTful resource answers `{"message": ...}`, Flask itself an HTML page)."""
+    handlers: tuple[tuple[str, Handler], ...] = ()
+    """(exception class path, handler) of the handlers that answer for this operation before the
+    application's, nearest first (a Flask blueprint's own `errorhandler`, then its parents')."""
 
 
 @record
@@ -99,6 +105,12 @@ class ExceptionArguments:
     reason: tuple[int | None, str] | None = None
     """Where the call takes a reason phrase of its own (aiohttp's `reason=`), which stands for the status's
     standard phrase wherever the default detail states it (`404: Not Found` becomes `404: No such book`)."""
+    status_default: int | None = None
+    """The status when neither the call nor a class attribute gives one (`get_or_404` always answers 404)."""
+    raises: tuple[tuple[int, str], ...] = ()
+    """For a function that raises: (status, dotted path of the exception class it raises for that status),
+    so that the exception handlers registered for the class (or a base of it) apply (Flask's `abort(404)`
+    raises Werkzeug's `NotFound`)."""
 
 
 class Framework(Protocol):
@@ -112,7 +124,9 @@ class Framework(Protocol):
     http_exceptions: Mapping[str, ExceptionArguments]
     """Dotted path of each HTTP exception class -> where it takes its arguments; a subclass is one too."""
     raising_calls: Mapping[str, ExceptionArguments]
-    """Dotted path of each function that raises an HTTP error when called (Flask's `abort`)."""
+    """Dotted path of each function that raises an HTTP error when called (Flask's `abort`); a key that
+    starts with a dot names a method by its name, on an object no dotted path leads to (Flask-SQLAlchemy's
+    `User.query.get_or_404(...)` is `.get_or_404`)."""
     responses: Mapping[str, ExceptionArguments]
     """Dotted path of each response class or builder: one returned with a status of 400 or more is an
     error; a success status, or none (a response's default), is not."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import griffe
 
-from generator.core.errors import ConfigError, ConfigErrors
+from generator.core.errors import ConfigError, ConfigErrors, SourceError, SourceErrors
 from generator.core.fingerprints import call_span
 from generator.core.models import ErrorEntry, Source
 from generator.core.settings import CatalogConfig
@@ -108,15 +108,21 @@ def extract_error_sites(
     builder = _SiteBuilder(config, resolver, files, raises, defaults)
     sites: list[ErrorSite] = []
     silence = Silence(config, satisfied_names(config, module, resolver, constructors))
+    problems: list[SourceError] = []
     try:
         for function_name, function in functions:
             start = reach.start(function, function_name, file=files(function.module))
             for at, found in reach.constructor_calls(start):
                 constructor = constructors[callee_name(found.call)]
-                sites.append(builder.site(at, found, constructor))
+                try:
+                    sites.append(builder.site(at, found, constructor))
+                except SourceError as err:  # one call's own problem: every such call is reported at once
+                    problems.append(err)
                 silence.heard(function_name, constructor.configured)
     except DeepClasses as err:
         raise err.located(files) from None
+    if problems:
+        raise problems[0] if len(problems) == 1 else SourceErrors(problems)
     silence.functions |= reach.reached
     by_path = {function.path: name for name, function in functions}
     for name, paths in reach.handoffs.items():

@@ -11,6 +11,8 @@ Owns:
   OpenAPI document taking the catalog's error responses;
 - aiohttp's web server (`aiohttp`): applications, route tables, sub-applications, class-based views and
   middlewares, its HTTP exceptions with the status their class holds and the plain-text body they send;
+- Flask and Werkzeug (`flask`): applications, blueprints and class-based views, error handlers, and the
+  status and description of each Werkzeug exception, read from the installed Werkzeug;
 - a routes catalog's error responses merged into an application's OpenAPI document, the same for every
   framework (`openapi`, standard library only, as the application imports it).
 
@@ -28,5 +30,6 @@ May import: `generator.core`, `generator.extract`.
 BUILTIN = {
     "aiohttp": "generator.frameworks.aiohttp.framework:AiohttpFramework",
     "fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework",
+    "flask": "generator.frameworks.flask.framework:FlaskFramework",
 }
 """The frameworks docgen ships: name -> `module:attribute` of the class, imported only when configured."""

@@ -446,14 +446,14 @@ def test_a_routes_catalog_names_its_framework_application_and_document(tmp_path:
 def test_a_routes_catalog_refuses_an_unknown_framework_and_bad_paths_all_at_once(tmp_path: Path) -> None:
     text = write_config(
         tmp_path,
-        ROUTES.replace("fastapi", "flask")
+        ROUTES.replace("fastapi", "bottle")
         .replace("app.server.app", "[x]")
         .replace("openapi.json", "../o.json"),
     )
     assert {(error.message, error.hint, error.line) for error in problems(tmp_path)} == {
         (
-            "'catalogs.routes.framework': expected the application's web framework, got 'flask'",
-            "known frameworks: aiohttp, fastapi",
+            "'catalogs.routes.framework': expected the application's web framework, got 'bottle'",
+            "known frameworks: aiohttp, fastapi, flask",
             line_of(text, "framework:"),
         ),
         (

@@ -4,10 +4,11 @@
 The fragment is a complete OpenAPI 3.1 document holding only paths, their path parameters and the error
 responses (an operation whose path has a part docgen cannot read is left out, until the configuration
 states it): each status an operation can answer with, each error at that status an example of its own (so
-two 400s of one route stay apart), with the body the framework writes (its body key holding the detail) and
-the editors' cause and action as the example's description. Same catalog and notes, same bytes. An
-application merges it into its own document through its framework (`generator/frameworks/`); the project
-loader reads the committed document (`generator/core/openapi.py`).
+two 400s of one route stay apart), with the body the framework writes (its body key holding the detail, or
+the whole body's text for a plain-text body or a page such as Werkzeug's HTML one) and the editors' cause
+and action as the example's description. Same catalog and notes, same bytes. An application merges it into
+its own document through its framework (`generator/frameworks/`); the project loader reads the committed
+document (`generator/core/openapi.py`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from generator.core.models import Json, RouteError, RoutesCatalog
 from generator.core.notes import Notes
-from generator.core.route_models import TEXT_BODY
+from generator.core.route_models import BODY_MEDIA
 
 OPENAPI_VERSION = "3.1.0"
 _PARAMETER = re.compile(r"\{([^{}/]+)\}")
@@ -74,9 +75,9 @@ def _response(status: int) -> dict[str, Any]:
 
 
 def _media(body_key: str) -> str:
-    """The body's media type: JSON, or plain text for an empty body key (the detail is the whole body, as
-    Starlette answers its HTTPException)."""
-    return "application/json" if body_key != TEXT_BODY else "text/plain"
+    """The body's media type: JSON, or one whose whole body is the detail (plain text, as Starlette answers
+    its HTTPException; a page of the framework's own, as Werkzeug's HTML one)."""
+    return BODY_MEDIA.get(body_key, "application/json")
 
 
 def _either(schema: dict[str, Any], another: dict[str, Any]) -> dict[str, Any]:
@@ -87,7 +88,7 @@ def _either(schema: dict[str, Any], another: dict[str, Any]) -> dict[str, Any]:
 
 
 def _schema(body_key: str) -> dict[str, Any]:
-    if body_key == TEXT_BODY:
+    if body_key in BODY_MEDIA:
         return {"type": "string"}
     schema: dict[str, Any] = {}
     for key in reversed(body_key.split(".")):  # `error.message`: the detail nested in `{"error": {...}}`
@@ -102,7 +103,7 @@ def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
     if prose:
         example["description"] = "\n\n".join(prose)
     value: Json = error.detail
-    for key in reversed(error.body_key.split(".") if error.body_key != TEXT_BODY else []):
+    for key in reversed(error.body_key.split(".") if error.body_key not in BODY_MEDIA else []):
         value = {key: value}
     example["value"] = value
     return example

@@ -64,10 +64,8 @@ EXPECTED: dict[tuple[str, str], dict[int, list[str]]] = {
 
 
 def lending_project(root: Path) -> Path:
-    """A copy of the fixture with the repository's templates and docgen's schema copies, to run docgen in."""
+    """A copy of the fixture to run docgen in (the region templates come from the package)."""
     shutil.copytree(FIXTURE, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "site"))
-    shutil.copytree(ROOT / "templates", root / "templates")
-    shutil.copytree(ROOT / "generator" / "core" / "schema", root / "data" / "schema")
     return root
 
 

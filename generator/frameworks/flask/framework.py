@@ -13,6 +13,7 @@ body is no JSON object. How an application declares routes and error handlers is
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cached_property
 
 from generator.core.route_models import HTML_BODY
 from generator.extract.program import Code, Program
@@ -63,9 +64,17 @@ class FlaskFramework:
 
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
-        self.werkzeug: WerkzeugExceptions = read_werkzeug(resolver)
         self._read: tuple[Program, dict[str | None, dict[str, Handler]]] | None = None
         """The handlers of the program last read, by blueprint (None: the application's)."""
+
+    @cached_property
+    def werkzeug(self) -> WerkzeugExceptions:
+        """The installed Werkzeug's exceptions, read when a catalog first needs them (detecting which
+        framework a source imports does not, so a FastAPI project needs no Werkzeug)."""
+        return read_werkzeug(self.resolver)
+
+    @cached_property
+    def raising_calls(self) -> Mapping[str, ExceptionArguments]:
         raised = tuple(sorted(self.werkzeug.by_status.items()))
         abort = ExceptionArguments(status=(0, "code"), detail=(1, "description"), raises=raised)
         missing = ExceptionArguments(
@@ -73,7 +82,7 @@ class FlaskFramework:
         )
         restful = ExceptionArguments(status=(0, "http_status_code"), detail=(None, "message"), raises=raised)
         restx = ExceptionArguments(status=(0, "code"), detail=(1, "message"), raises=raised)
-        self.raising_calls: Mapping[str, ExceptionArguments] = {
+        return {
             **{path: abort for path in ABORTS},
             "flask_restful.abort": restful,
             "flask_restx.abort": restx,

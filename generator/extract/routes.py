@@ -123,12 +123,14 @@ class Framework(Protocol):
     """Statuses the framework documents by itself (422 for a request that fails validation, say)."""
     http_exceptions: Mapping[str, ExceptionArguments]
     """Dotted path of each HTTP exception class -> where it takes its arguments; a subclass is one too."""
+
     @property
     def raising_calls(self) -> Mapping[str, ExceptionArguments]:
         """Dotted path of each function that raises an HTTP error when called (Flask's `abort`); a key that
         starts with a dot names a method by its name, on an object no dotted path leads to (Flask-SQLAlchemy's
         `User.query.get_or_404(...)` is `.get_or_404`). A property, so that an adapter may read the installed
         framework only when a catalog needs it (never to detect which framework a source imports)."""
+
     responses: Mapping[str, ExceptionArguments]
     """Dotted path of each response class or builder: one returned with a status of 400 or more is an
     error; a success status, or none (a response's default), is not."""

@@ -22,5 +22,8 @@ Nothing here imports or runs the server. This module imports nothing, so that ch
 May import: `generator.core`, `generator.extract`.
 """
 
-BUILTIN = {"fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework"}
+BUILTIN = {
+    "fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework",
+    "litestar": "generator.frameworks.litestar.framework:LitestarFramework",
+}
 """The frameworks docgen ships: name -> `module:attribute` of the class, imported only when configured."""

@@ -1,0 +1,270 @@
+"""Litestar's layers read from the syntax: applications (`Litestar(...)`), routers (`Router(...)`),
+controllers (subclasses of `Controller`) and route handlers (functions or methods under `@get(...)`,
+`@route(..., http_method=[...])`), with what each layer adds to the routes under it: a path, guards,
+dependencies by name.
+
+An application or router is a call; a name stands for it when it is bound to that call in a module or in
+the function that builds it (`def create_app(): v1 = Router(...); return Litestar(...)`), and a module-level
+name bound to such a function's result (`app = create_app()`) stands for what the function returns. What a
+layer holds (`route_handlers=[...]`, `layer.register(...)`) is resolved only when the routes are walked,
+so that a layer is read once however many times it is included.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+import griffe
+
+from generator.extract.program import Code, Program
+from generator.extract.resolve import Resolver
+from generator.frameworks.litestar.names import (
+    handler_methods,
+    handler_paths,
+    keyword,
+    left_out_of_schema,
+    litestar_name,
+    path_text,
+)
+
+Made = tuple[ast.Call, str, griffe.Module]
+"""A `Router(...)` or `Litestar(...)` call, the scope it is written in (a module or function path), its
+module."""
+Item = tuple[ast.expr, str, griffe.Module]
+"""An entry of a layer's route handlers, with the scope and module it is written in."""
+
+
+@dataclass
+class Route:
+    """A route handler: the function, the methods and paths it declares, its own guards and dependencies."""
+
+    function: griffe.Function
+    methods: list[str]
+    paths: list[str]
+    guards: list[Code]
+    dependencies: dict[str, Code]
+    file: str
+    line: int
+
+
+@dataclass
+class Layer:
+    """An application, router or controller: what it adds to every route under it, and what it holds."""
+
+    key: str
+    """Its identity: the call's position for an application or router, the class path for a controller."""
+    path: str
+    guards: list[Code]
+    dependencies: dict[str, Code]
+    file: str
+    line: int
+    items: list[Item] = field(default_factory=list)
+    routes: list[Route] = field(default_factory=list)
+    """A controller's own route handlers (its methods and those of the loaded classes it derives from)."""
+
+
+class LayerReader:
+    """Every application, router, controller and route handler of a program, as written."""
+
+    def __init__(self, program: Program, resolver: Resolver) -> None:
+        self.program = program
+        self.resolver = resolver
+        self.bound: dict[str, Made] = {}
+        """`module.name`, or `function:name` for a local, -> the call it is bound to."""
+        self.returns: dict[str, Made] = {}
+        self.routes: dict[str, Route] = {}
+        self.registered: dict[int, list[Item]] = {}
+        self.made: list[Made] = []
+        scopes = list(self._scopes())
+        for scope, module, statements in scopes:
+            self._creations(scope, module, statements)
+        for scope, module, statements in scopes:
+            self._later(scope, module, statements)
+
+    def _scopes(self) -> list[tuple[str, griffe.Module, list[ast.stmt]]]:
+        """Each module's body and the body of each of its functions; route handlers on the way."""
+        scopes = []
+        for module, tree in self.program.modules():
+            scopes.append((module.path, module, tree.body))
+            for statement in tree.body:
+                if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                    scopes.append((f"{module.path}.{statement.name}", module, statement.body))
+                    self._route(f"{module.path}.{statement.name}", statement)
+                elif isinstance(statement, ast.ClassDef):
+                    for inner in statement.body:
+                        if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
+                            self._route(f"{module.path}.{statement.name}.{inner.name}", inner)
+        return scopes
+
+    def _route(self, path: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        function = self.program.function(path)
+        if function is None:
+            return
+        for decorator in node.decorator_list:
+            if not isinstance(decorator, ast.Call):
+                continue
+            methods = handler_methods(self.program.qualify(decorator.func, function.module), decorator)
+            if methods is None or left_out_of_schema(decorator):
+                continue
+            module = function.module
+            self.routes[path] = Route(
+                function,
+                methods,
+                handler_paths(decorator, module, self.resolver),
+                self.codes(keyword(decorator, "guards"), module),
+                self.dependencies(keyword(decorator, "dependencies"), module),
+                self.program.file(function),
+                decorator.lineno,
+            )
+
+    def _creations(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
+        """`name = Router(...)` or `Litestar(...)`, and `return Router(...)` or `return name`."""
+        for statement in statements:
+            value = statement.value if isinstance(statement, ast.Assign | ast.Return) else None
+            if isinstance(value, ast.Call) and self.is_layer_call(value, module):
+                made = (value, scope, module)
+                self.made.append(made)
+                if isinstance(statement, ast.Return):
+                    self.returns[scope] = made
+                elif isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
+                    name = statement.targets[0].id
+                    self.bound[f"{scope}.{name}" if scope == module.path else f"{scope}:{name}"] = made
+            elif isinstance(statement, ast.Return) and isinstance(value, ast.Name):
+                local = self.bound.get(f"{scope}:{value.id}")
+                if local is not None:
+                    self.returns[scope] = local
+
+    def _later(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
+        """`app = create_app()` (a module name for what a factory returns) and `layer.register(handler)`."""
+        for statement in statements:
+            call = statement.value if isinstance(statement, ast.Assign | ast.Expr) else None
+            if not isinstance(call, ast.Call):
+                continue
+            if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
+                returned = self.returns.get(self.program.qualify(call.func, module) or "")
+                if returned is not None and scope == module.path:
+                    self.bound[f"{scope}.{statement.targets[0].id}"] = returned
+            elif isinstance(call.func, ast.Attribute) and call.func.attr == "register" and call.args:
+                made = self.made_by(call.func.value, scope, module)
+                if made is not None:
+                    self.registered.setdefault(id(made[0]), []).append((call.args[0], scope, module))
+
+    def is_layer_call(self, call: ast.Call, module: griffe.Module) -> bool:
+        return litestar_name(self.program.qualify(call.func, module), "Router", "Litestar")
+
+    def is_app(self, made: Made) -> bool:
+        return litestar_name(self.program.qualify(made[0].func, made[2]), "Litestar")
+
+    def made_by(self, node: ast.expr, scope: str, module: griffe.Module) -> Made | None:
+        """The application or router `node` stands for: written right there, a local of the function
+        `scope`, a module name, or a call of a function that returns one."""
+        if isinstance(node, ast.Call):
+            if self.is_layer_call(node, module):
+                return node, scope, module
+            return self.returns.get(self.program.qualify(node.func, module) or "")
+        if isinstance(node, ast.Name) and f"{scope}:{node.id}" in self.bound:
+            return self.bound[f"{scope}:{node.id}"]
+        return self.bound.get(self.program.qualify(node, module) or "")
+
+    def layer(self, made: Made) -> Layer:
+        """What an application or router adds and holds (a router's path is its first argument)."""
+        call, scope, module = made
+        is_router = not self.is_app(made)
+        path_node = call.args[0] if is_router and call.args else keyword(call, "path")
+        listed = keyword(call, "route_handlers")
+        items = (
+            [(item, scope, module) for item in listed.elts]
+            if isinstance(listed, ast.List | ast.Tuple)
+            else []
+        )
+        return Layer(
+            key=f"{self.program.files(module)}:{call.lineno}",
+            path=path_text(path_node, module, self.resolver),
+            guards=self.codes(keyword(call, "guards"), module),
+            dependencies=self.dependencies(keyword(call, "dependencies"), module),
+            file=self.program.files(module),
+            line=call.lineno,
+            items=[*items, *self.registered.get(id(call), [])],
+        )
+
+    def controller(self, path: str) -> Layer | None:
+        """The layer a `Controller` subclass is: its class attributes, and its route handler methods."""
+        klass = self.program.klass(path)
+        ancestry = self.program.ancestry(path)
+        if klass is None or not any(litestar_name(base, "Controller") for base in ancestry):
+            return None
+        attributes: dict[str, ast.expr] = {}
+        for statement in _class_body(self.program, klass):
+            if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
+                attributes[statement.targets[0].id] = statement.value
+            elif (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and statement.value is not None
+            ):
+                attributes[statement.target.id] = statement.value
+        routes: dict[str, Route] = {}
+        for base in ancestry:  # nearest first: a method a subclass redefines is its own
+            for name, route in self._methods(base).items():
+                routes.setdefault(name, route)
+        module = klass.module
+        return Layer(
+            key=path,
+            path=path_text(attributes.get("path"), module, self.resolver),
+            guards=self.codes(attributes.get("guards"), module),
+            dependencies=self.dependencies(attributes.get("dependencies"), module),
+            file=self.program.file(klass),
+            line=klass.lineno or 1,
+            routes=list(routes.values()),
+        )
+
+    def _methods(self, class_path: str) -> dict[str, Route]:
+        prefix = f"{class_path}."
+        return {
+            path.removeprefix(prefix): route
+            for path, route in self.routes.items()
+            if path.startswith(prefix) and "." not in path.removeprefix(prefix)
+        }
+
+    def codes(self, node: ast.expr | None, module: griffe.Module) -> list[Code]:
+        """The functions a list of guards names: a function, or what a factory call returns
+        (`guards=[require("admin")]`)."""
+        items = node.elts if isinstance(node, ast.List | ast.Tuple) else []
+        found = [self._code(item, module) for item in items]
+        return [code for code in found if code is not None]
+
+    def dependencies(self, node: ast.expr | None, module: griffe.Module) -> dict[str, Code]:
+        """`dependencies={"name": Provide(f)}` (or a bare `f`): each name with the code that provides it."""
+        if not isinstance(node, ast.Dict):
+            return {}
+        found = {}
+        for key, value in zip(node.keys, node.values, strict=True):
+            provider: ast.expr | None = value
+            if isinstance(value, ast.Call) and litestar_name(
+                self.program.qualify(value.func, module), "Provide"
+            ):
+                provider = value.args[0] if value.args else keyword(value, "dependency")
+            code = self._code(provider, module) if provider is not None else None
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and code is not None:
+                found[key.value] = code
+        return found
+
+    def _code(self, node: ast.expr, module: griffe.Module) -> Code | None:
+        """The code a guard or provider names: a function of the loaded source (a class: its `__init__`), or
+        the function a factory call defines and returns."""
+        if isinstance(node, ast.Call):
+            factory = self.program.function(self.program.qualify(node.func, module))
+            return self.program.returned_function(factory) if factory is not None else None
+        path = self.program.qualify(node, module)
+        function = self.program.function(path) or self.program.function(f"{path}.__init__")
+        return self.program.code(function) if function is not None else None
+
+
+def _class_body(program: Program, klass: griffe.Class) -> list[ast.stmt]:
+    """The statements of a class of the loaded source, found in its module's tree by its name and line."""
+    tree = program.trees.modules.get(klass.module.path)
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.ClassDef) and node.name == klass.name and node.lineno == klass.lineno:
+            return node.body
+    return []

@@ -187,7 +187,7 @@ class RaiseFinder:
             init = self.program.function(f"{own}.__init__")
             forwarded = _super_call(self.program.node(init)) if init is not None else None
             if init is not None and forwarded is not None:
-                return self._through(init, forwarded, call, module, path, arguments)
+                return self._through(init, forwarded, call, module, path, ancestry, arguments)
         stated = self.calls.stated(call, module, path, ancestry, arguments)
         return stated.status, stated.detail
 
@@ -198,10 +198,12 @@ class RaiseFinder:
         call: ast.Call,
         module: griffe.Module,
         path: str,
+        ancestry: list[str],
         arguments: ExceptionArguments,
     ) -> tuple[int | None, str]:
         """Status and detail of a subclass whose `__init__` forwards them to its base: a parameter of the
-        `__init__` is taken from the raise, anything else is read in the subclass's module."""
+        `__init__` is taken from the raise, anything else is read in the subclass's module; one it does not
+        forward is the class attribute's, as for a raise that leaves it out."""
         parameters = [p.name for p in init.parameters][1:]
         values = []
         for role in (arguments.status, arguments.detail):
@@ -212,7 +214,13 @@ class RaiseFinder:
                 node, scope = argument(call, (position, node.id)), module
             values.append((node, scope))
         status = self._status(values[0][0], values[0][1])
+        if values[0][0] is None and arguments.status_attribute is not None:
+            found = self.classes.attribute(ancestry, arguments.status_attribute)
+            status = found if isinstance(found, int) and not isinstance(found, bool) else None
         missing = self.framework.default_detail(path, status)
+        if values[1][0] is None and arguments.detail_attribute is not None:
+            found = self.classes.attribute(ancestry, arguments.detail_attribute)
+            missing = found if isinstance(found, str) else missing
         return status, detail_text(values[1][0], values[1][1], self.resolver, missing)
 
     def _status(self, node: ast.expr | None, module: griffe.Module) -> int | None:

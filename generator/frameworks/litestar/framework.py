@@ -20,7 +20,13 @@ from generator.extract.routes import Endpoint, ExceptionArguments, Handler
 from generator.frameworks.litestar.handlers import registered_handlers
 from generator.frameworks.litestar.routes import application_endpoints
 
-HTTP_EXCEPTION = ExceptionArguments(status=(99, "status_code"), detail=(0, "detail"))
+HTTP_EXCEPTION = ExceptionArguments(
+    status=(None, "status_code"),
+    detail=(0, "detail"),
+    status_attribute="status_code",
+    detail_attribute="detail",
+)
+RESPONSE = ExceptionArguments(status=(None, "status_code"), detail=(0, "content"))
 _CLASSES = (
     "HTTPException",
     "ClientException",
@@ -48,6 +54,13 @@ class LitestarFramework:
     http_exceptions: Mapping[str, ExceptionArguments] = {
         f"{module}.{name}": HTTP_EXCEPTION for module in _MODULES for name in _CLASSES
     }
+    raising_calls: Mapping[str, ExceptionArguments] = {}
+    responses: Mapping[str, ExceptionArguments] = {
+        f"{module}.Response": RESPONSE
+        for module in ("litestar", "litestar.response", "litestar.response.base")
+    }
+    tuple_status = False
+    import_roots = frozenset({"litestar"})
     openapi_guide = "README: A Litestar application"
 
     def __init__(self, resolver: Resolver) -> None:
@@ -58,7 +71,7 @@ class LitestarFramework:
         match = _STATUS_NAME.match(path)
         return int(match.group(1)) if match else None
 
-    def default_detail(self, status: int | None) -> str:
+    def default_detail(self, exception: str, status: int | None) -> str:
         """Litestar fills in a missing detail with the status phrase (`Not Found`)."""
         return phrase(status)
 

@@ -125,7 +125,9 @@ def answer(program: Program, framework: Framework, handler: griffe.Function) -> 
         detail = (
             None
             if value is None or _on_exception(value, exception)
-            else detail_text(value, module, framework.resolver, framework.default_detail(status))
+            else detail_text(
+                value, module, framework.resolver, framework.default_detail(handler.path, status)
+            )
         )
         return Handler(handler, status, detail, key)
     return Handler(handler, None, None, framework.body_key)

@@ -179,7 +179,7 @@ class LayerReader:
             else []
         )
         return Layer(
-            key=f"{self.program.files(module)}:{call.lineno}",
+            key=f"{self.program.files(module)}:{call.lineno}:{call.col_offset}",
             path=path_text(path_node, module, self.resolver),
             guards=self.codes(keyword(call, "guards"), module),
             dependencies=self.dependencies(keyword(call, "dependencies"), module),

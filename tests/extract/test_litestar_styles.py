@@ -1,0 +1,317 @@
+"""Route and error styles of Litestar applications, each in a small application written here: how route
+handlers, controllers and routers are declared and nested, how guards and dependencies run, and how errors
+are raised, returned and converted by exception handlers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.core.errors import ConfigError, SourceError
+from generator.core.models import RoutesCatalog
+from tests.helpers import make_files, run_extract_in_memory
+
+MKDOCS = """\
+site_name: t
+plugins:
+  - docgen:
+      catalogs:
+        api:
+          kind: routes
+          source: api/main.py
+          framework: litestar
+{extra}"""
+
+
+def catalog(root: Path, main: str, *, extra: str = "", files: dict[str, str] | None = None) -> RoutesCatalog:
+    make_files(
+        root,
+        {
+            "api/__init__.py": "",
+            "api/main.py": main,
+            "mkdocs.yml": MKDOCS.format(extra=extra),
+            **(files or {}),
+        },
+    )
+    found = run_extract_in_memory(root).catalogs["api"]
+    assert isinstance(found, RoutesCatalog)
+    return found
+
+
+def responses(found: RoutesCatalog) -> dict[tuple[str, str], list[tuple[int | None, str]]]:
+    """(method, path) -> (status, detail) of each error, in the order the operation lists them."""
+    errors = {error.id: error for error in found.errors}
+    return {
+        (o.method, o.path): [(errors[e].status, errors[e].detail) for e, _ in o.errors]
+        for o in found.operations
+    }
+
+
+def test_handlers_controllers_and_routers_every_way_with_their_paths(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Controller, HttpMethod, Litestar, Router, get, post, route
+        from litestar.handlers import delete
+
+        PREFIX = "/v2"
+
+        @get()
+        async def root() -> None: ...
+
+        @route(path="/many", http_method=[HttpMethod.GET, "POST", "websocket"])
+        async def many() -> None: ...
+
+        @post(["/a", "/b/"])
+        async def two_paths() -> None: ...
+
+        @get("/hidden", include_in_schema=False)
+        async def hidden() -> None: ...
+
+        class Base(Controller):
+            @delete("/{item_id:int}")
+            async def remove(self, item_id: int) -> None: ...
+
+        class Items(Base):
+            path = "/items/"
+
+            @get("/{item_id:uuid}/")
+            async def read(self, item_id: str) -> None: ...
+
+        def versioned() -> Router:
+            return Router(PREFIX, route_handlers=[Items])
+
+        def create_app() -> Litestar:
+            inner = Router(path="/inner", route_handlers=[many])
+            api = Router("/api", route_handlers=[inner])
+            app = Litestar(route_handlers=[root, two_paths, hidden, api, versioned()])
+            return app
+
+        app = create_app()
+        """,
+    )
+    assert [(o.method, o.path, o.function) for o in found.operations] == [
+        ("get", "/", "api.main.root"),
+        ("post", "/a", "api.main.two_paths"),
+        ("get", "/api/inner/many", "api.main.many"),
+        ("post", "/api/inner/many", "api.main.many"),
+        ("post", "/b", "api.main.two_paths"),
+        ("get", "/v2/items/{item_id}", "api.main.Items.read"),
+        ("delete", "/v2/items/{item_id}", "api.main.Base.remove"),
+    ]
+
+
+def test_guards_and_the_dependencies_a_handler_names_run_before_it(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Controller, Litestar, Router, get
+        from litestar.di import Provide
+        from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
+
+        def require(role):
+            def guard(connection, handler) -> None:
+                raise PermissionDeniedException(f"Only {role} may")
+            return guard
+
+        def app_guard(connection, handler) -> None:
+            raise NotAuthorizedException("Sign in first")
+
+        class Session:
+            def __init__(self, token: str) -> None:
+                raise NotAuthorizedException("Unknown session")
+
+        def outer_user(session: Session) -> str:
+            raise NotAuthorizedException("Outer user")
+
+        def inner_user(session: Session) -> str:
+            return "u"
+
+        def unused() -> str:
+            raise NotAuthorizedException("Never asked for")
+
+        class Admin(Controller):
+            path = "/admin"
+            guards = [require("admins")]
+            dependencies = {"user": Provide(inner_user)}
+
+            @get("/")
+            async def index(self, user: str) -> None: ...
+
+        @get("/open")
+        async def open_route(user: str) -> None: ...
+
+        router = Router("/r", route_handlers=[Admin, open_route], dependencies={"unused": unused})
+        app = Litestar(
+            route_handlers=[router],
+            guards=[app_guard],
+            dependencies={"user": Provide(outer_user), "session": Session},
+        )
+        """,
+    )
+    found_dependencies = {(o.method, o.path): o.dependencies for o in found.operations}
+    assert found_dependencies == {
+        ("get", "/r/admin"): (
+            "api.main.app_guard",
+            "api.main.require.guard",
+            "api.main.inner_user",
+            "api.main.Session.__init__",
+        ),
+        ("get", "/r/open"): ("api.main.app_guard", "api.main.outer_user", "api.main.Session.__init__"),
+    }
+    assert responses(found) == {
+        ("get", "/r/admin"): [(401, "Sign in first"), (403, "Only {role} may"), (401, "Unknown session")],
+        ("get", "/r/open"): [(401, "Sign in first"), (401, "Outer user"), (401, "Unknown session")],
+    }
+
+
+def test_errors_raised_returned_and_handled_with_what_the_client_gets(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Litestar, Response, get, status_codes
+        from litestar.exceptions import HTTPException, InternalServerException
+        from litestar.exceptions.http_exceptions import RequestEntityTooLarge, TooManyRequestsException
+
+        class Gone(HTTPException):
+            status_code = status_codes.HTTP_410_GONE
+
+        class Domain(Exception): ...
+        class Quota(Domain): ...
+
+        def on_domain(request, exc: Domain) -> Response:
+            return Response({"status_code": 422, "detail": "Domain rule broken"}, status_code=422)
+
+        def on_teapot(request, exc):
+            raise HTTPException(status_code=418, detail="Brewing")
+
+        HANDLERS = {Domain: on_domain, 404: on_teapot}
+
+        @get("/x")
+        async def x(flag: int) -> Response:
+            if flag == 1:
+                raise HTTPException(status_code=status_codes.HTTP_409_CONFLICT, detail="Taken")
+            if flag == 2:
+                raise TooManyRequestsException()
+            if flag == 3:
+                raise RequestEntityTooLarge()
+            if flag == 4:
+                raise Gone("Moved away")
+            if flag == 5:
+                raise Quota()
+            if flag == 6:
+                return Response("Slow down", status_code=503)
+            if flag == 7:
+                raise InternalServerException()
+            return Response({"ok": True}, status_code=202)
+
+        app = Litestar(route_handlers=[x], exception_handlers=HANDLERS)
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/x"): [
+            (409, "Taken"),
+            (429, "Too Many Requests"),
+            (413, "Request Entity Too Large"),
+            (410, "Moved away"),
+            (422, "Domain rule broken"),
+            (503, "Slow down"),
+            (500, "Internal Server Error"),
+        ]
+    }
+    handled = next(error for error in found.errors if error.status == 422)
+    assert (handled.handler, handled.body_key) == ("api.main.on_domain", "detail")
+
+
+def test_exception_handlers_built_by_a_function_on_a_router(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Litestar, Response, Router, get
+
+        class Missing(Exception): ...
+
+        def on_missing(request, exc: Missing) -> Response:
+            return Response(content={"error": f"No {exc}"}, status_code=404)
+
+        def handlers():
+            found = {Missing: on_missing}
+            return found
+
+        @get("/m")
+        async def m() -> None:
+            raise Missing("such thing")
+
+        app = Litestar(route_handlers=[Router("/r", route_handlers=[m], exception_handlers=handlers())])
+        """,
+    )
+    error = found.errors[0]
+    assert (error.status, error.detail, error.body_key) == (404, "No {exc}", "error")
+
+
+def test_a_library_without_an_application_is_read_from_what_nothing_includes(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Controller, Router, get
+        from litestar.exceptions import NotFoundException
+
+        class Things(Controller):
+            path = "/things"
+
+            @get("/{name:str}")
+            async def thing(self, name: str) -> None:
+                raise NotFoundException(detail=f"No thing {name}")
+
+        @get("/free")
+        async def free() -> None: ...
+
+        @get("/held")
+        async def held() -> None: ...
+
+        router = Router("/lib", route_handlers=[held])
+        """,
+    )
+    assert [(o.method, o.path) for o in found.operations] == [
+        ("get", "/free"),
+        ("get", "/lib/held"),
+        ("get", "/things/{name}"),
+    ]
+    assert responses(found)[("get", "/things/{name}")] == [(404, "No thing {name}")]
+
+
+def test_app_names_one_application_and_an_unknown_one_is_refused(tmp_path: Path) -> None:
+    source = """\
+        from litestar import Litestar, get
+
+        @get("/one")
+        async def one() -> None: ...
+
+        @get("/two")
+        async def two() -> None: ...
+
+        public = Litestar(route_handlers=[one])
+        admin = Litestar(route_handlers=[two])
+        admin.register(one)
+        """
+    found = catalog(tmp_path / "a", source, extra="          app: api.main.admin\n")
+    assert [o.path for o in found.operations] == ["/one", "/two"]
+    with pytest.raises(ConfigError, match=r"no Litestar application 'api\.main\.admn'") as caught:
+        catalog(tmp_path / "b", source, extra="          app: api.main.admn\n")
+    assert "api.main.admin" in str(caught.value.hint)
+
+
+def test_a_router_that_holds_itself_is_an_error_at_it(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="this router holds itself") as caught:
+        catalog(
+            tmp_path,
+            """\
+            from litestar import Litestar, Router
+
+            loop = Router("/loop", route_handlers=[])
+            loop.register(loop)
+            app = Litestar(route_handlers=[loop])
+            """,
+        )
+    assert (caught.value.file, caught.value.line) == ("api/main.py", 3)

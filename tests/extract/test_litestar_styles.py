@@ -315,3 +315,55 @@ def test_a_router_that_holds_itself_is_an_error_at_it(tmp_path: Path) -> None:
             """,
         )
     assert (caught.value.file, caught.value.line) == ("api/main.py", 3)
+
+
+def test_what_a_plugin_wires_at_startup_applies_to_every_route(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Controller, get
+        from litestar.di import Provide
+        from litestar.plugins import InitPluginProtocol
+
+        class Things(Controller):
+            path = "/things"
+
+            @get("/")
+            async def things(self, repo: object) -> None: ...
+
+            @get("/count")
+            async def count(self) -> None: ...
+
+        class ThingsPlugin(InitPluginProtocol):
+            def on_app_init(self, app_config):
+                if self.enabled:
+                    from .wiring import Unavailable, provide_repo, unavailable
+
+                    app_config.dependencies["repo"] = Provide(provide_repo)
+                    app_config.exception_handlers[Unavailable] = unavailable
+                return app_config
+        """,
+        files={
+            "api/wiring.py": """\
+            from litestar import Response
+
+            class Unavailable(Exception): ...
+
+            def provide_repo() -> object:
+                raise Unavailable("no database")
+
+            def unavailable(request, exc: Unavailable) -> Response:
+                return Response({"error": "database_required", "message": str(exc)}, status_code=501)
+            """
+        },
+    )
+    assert responses(found) == {
+        ("get", "/things"): [(501, "database_required")],
+        ("get", "/things/count"): [],
+    }
+    error = found.errors[0]
+    assert (error.handler, error.body_key, error.function) == (
+        "api.wiring.unavailable",
+        "error",
+        "api.wiring.provide_repo",
+    )

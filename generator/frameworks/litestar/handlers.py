@@ -1,6 +1,7 @@
 """Litestar's exception handlers, read statically: `exception_handlers={X: handler}` on an application, a
 router, a route handler decorator or a controller (its class attribute), the mapping written there, held
-by a module-level name or returned by a function that builds it; and what each handler answers (the
+by a module-level name or returned by a function that builds it, or added by a plugin; and what each
+handler answers (the
 `Response(content, status_code=...)` it returns, or the HTTP exception it raises in turn).
 
 Litestar looks a handler up from the route's layer outwards; docgen records every registration for the
@@ -18,27 +19,37 @@ import griffe
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.program import FunctionNode, Program
 from generator.extract.routes import Framework, Handler
+from generator.frameworks.litestar.blocks import local_imports, qualified
 
 
 def registered_handlers(program: Program, framework: Framework) -> dict[str, Handler]:
     """Exception class path -> its handler, from every module of the program."""
     found: dict[str, Handler] = {}
     for module, tree in program.modules():
+        local = local_imports(tree, module)
         for mapping in _mappings(tree):
             for key, value in zip(*_dict_of(program, mapping, module), strict=True):
                 # A status key (`{404: handler}`) qualifies to None: not read (see above).
-                exception = program.qualify(key, module) if key is not None else None
-                handler = program.function(program.qualify(value, module))
+                exception = qualified(program, key, module, local) if key is not None else None
+                handler = program.function(qualified(program, value, module, local))
                 if exception is not None and handler is not None:
                     found[exception] = answer(program, framework, handler)
     return found
 
 
 def _mappings(tree: ast.Module) -> Iterator[ast.expr]:
-    """Every `exception_handlers=` argument of a call and every controller's `exception_handlers = ...`."""
+    """Every `exception_handlers=` argument of a call, every controller's `exception_handlers = ...`, and
+    each entry a plugin adds (`app_config.exception_handlers[X] = handler`, as a mapping of one)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.keyword) and node.arg == "exception_handlers":
             yield node.value
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.targets[0], ast.Subscript)
+            and isinstance(node.targets[0].value, ast.Attribute)
+            and node.targets[0].value.attr == "exception_handlers"
+        ):
+            yield ast.Dict(keys=[node.targets[0].slice], values=[node.value])
         elif isinstance(node, ast.ClassDef):
             for statement in node.body:
                 if (

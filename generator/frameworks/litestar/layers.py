@@ -19,6 +19,7 @@ import griffe
 
 from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
+from generator.frameworks.litestar.blocks import class_body, flat, local_imports, qualified
 from generator.frameworks.litestar.names import (
     handler_methods,
     handler_paths,
@@ -76,6 +77,10 @@ class LayerReader:
         self.routes: dict[str, Route] = {}
         self.registered: dict[int, list[Item]] = {}
         self.made: list[Made] = []
+        self.local: dict[str, dict[str, str]] = {}
+        """Module path -> the names its functions import in their bodies."""
+        self.wired: dict[str, Code] = {}
+        """Dependencies a plugin adds to the application it configures (`app_config.dependencies[...]`)."""
         scopes = list(self._scopes())
         for scope, module, statements in scopes:
             self._creations(scope, module, statements)
@@ -83,18 +88,22 @@ class LayerReader:
             self._later(scope, module, statements)
 
     def _scopes(self) -> list[tuple[str, griffe.Module, list[ast.stmt]]]:
-        """Each module's body and the body of each of its functions; route handlers on the way."""
+        """Each module's body and the body of each of its functions and methods (a plugin's `on_app_init`),
+        the statements of their `if`, `try`, `with` and loops included; route handlers on the way."""
         scopes = []
         for module, tree in self.program.modules():
-            scopes.append((module.path, module, tree.body))
+            self.local[module.path] = local_imports(tree, module)
+            scopes.append((module.path, module, flat(tree.body)))
             for statement in tree.body:
                 if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-                    scopes.append((f"{module.path}.{statement.name}", module, statement.body))
+                    scopes.append((f"{module.path}.{statement.name}", module, flat(statement.body)))
                     self._route(f"{module.path}.{statement.name}", statement)
                 elif isinstance(statement, ast.ClassDef):
                     for inner in statement.body:
                         if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
-                            self._route(f"{module.path}.{statement.name}.{inner.name}", inner)
+                            path = f"{module.path}.{statement.name}.{inner.name}"
+                            scopes.append((path, module, flat(inner.body)))
+                            self._route(path, inner)
         return scopes
 
     def _route(self, path: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -136,8 +145,15 @@ class LayerReader:
                     self.returns[scope] = local
 
     def _later(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
-        """`app = create_app()` (a module name for what a factory returns) and `layer.register(handler)`."""
+        """`app = create_app()` (a module name for what a factory returns), `layer.register(handler)`, and a
+        plugin's `app_config.dependencies["name"] = Provide(f)`."""
         for statement in statements:
+            target = statement.targets[0] if isinstance(statement, ast.Assign) else None
+            if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute):
+                name = target.slice.value if isinstance(target.slice, ast.Constant) else None
+                code = self.provider(statement.value, module) if isinstance(statement, ast.Assign) else None
+                if target.value.attr == "dependencies" and isinstance(name, str) and code is not None:
+                    self.wired[name] = code
             call = statement.value if isinstance(statement, ast.Assign | ast.Expr) else None
             if not isinstance(call, ast.Call):
                 continue
@@ -195,7 +211,7 @@ class LayerReader:
         if klass is None or not any(litestar_name(base, "Controller") for base in ancestry):
             return None
         attributes: dict[str, ast.expr] = {}
-        for statement in _class_body(self.program, klass):
+        for statement in class_body(self.program, klass):
             if isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
                 attributes[statement.targets[0].id] = statement.value
             elif (
@@ -240,31 +256,27 @@ class LayerReader:
             return {}
         found = {}
         for key, value in zip(node.keys, node.values, strict=True):
-            provider: ast.expr | None = value
-            if isinstance(value, ast.Call) and litestar_name(
-                self.program.qualify(value.func, module), "Provide"
-            ):
-                provider = value.args[0] if value.args else keyword(value, "dependency")
-            code = self._code(provider, module) if provider is not None else None
+            code = self.provider(value, module)
             if isinstance(key, ast.Constant) and isinstance(key.value, str) and code is not None:
                 found[key.value] = code
         return found
+
+    def provider(self, value: ast.expr, module: griffe.Module) -> Code | None:
+        """The code a dependency runs: `Provide(f)`'s `f`, or `f` given bare."""
+        provider: ast.expr | None = value
+        if isinstance(value, ast.Call) and litestar_name(self._path(value.func, module), "Provide"):
+            provider = value.args[0] if value.args else keyword(value, "dependency")
+        return self._code(provider, module) if provider is not None else None
 
     def _code(self, node: ast.expr, module: griffe.Module) -> Code | None:
         """The code a guard or provider names: a function of the loaded source (a class: its `__init__`), or
         the function a factory call defines and returns."""
         if isinstance(node, ast.Call):
-            factory = self.program.function(self.program.qualify(node.func, module))
+            factory = self.program.function(self._path(node.func, module))
             return self.program.returned_function(factory) if factory is not None else None
-        path = self.program.qualify(node, module)
+        path = self._path(node, module)
         function = self.program.function(path) or self.program.function(f"{path}.__init__")
         return self.program.code(function) if function is not None else None
 
-
-def _class_body(program: Program, klass: griffe.Class) -> list[ast.stmt]:
-    """The statements of a class of the loaded source, found in its module's tree by its name and line."""
-    tree = program.trees.modules.get(klass.module.path)
-    for node in ast.walk(tree) if tree is not None else ():
-        if isinstance(node, ast.ClassDef) and node.name == klass.name and node.lineno == klass.lineno:
-            return node.body
-    return []
+    def _path(self, node: ast.expr, module: griffe.Module) -> str | None:
+        return qualified(self.program, node, module, self.local.get(module.path, {}))

@@ -30,7 +30,7 @@ def application_endpoints(program: Program, resolver: Resolver, app: str | None)
     walker = _Walker(LayerReader(program, resolver))
     found: list[Endpoint] = []
     for root in walker.roots(app):
-        found.extend(walker.walk(root, "", [], {}, ()))
+        found.extend(walker.walk(root, "", [], dict(walker.reader.wired), ()))
     order = {method: index for index, method in enumerate(METHODS)}
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 

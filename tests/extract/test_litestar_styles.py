@@ -367,3 +367,44 @@ def test_what_a_plugin_wires_at_startup_applies_to_every_route(tmp_path: Path) -
         "error",
         "api.wiring.provide_repo",
     )
+
+
+def test_route_handlers_guards_and_dependencies_held_by_names(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Litestar, Router
+        from litestar.di import Provide
+
+        from api.handlers import DEPENDENCIES, GUARDS, ROUTES
+
+        def create_app() -> Litestar:
+            handlers = [*ROUTES, Router("/r", route_handlers=ROUTES)]
+            return Litestar(route_handlers=handlers, guards=GUARDS, dependencies=DEPENDENCIES)
+
+        app = create_app()
+        """,
+        files={
+            "api/handlers.py": """\
+            from litestar import get
+            from litestar.exceptions import NotAuthorizedException, NotFoundException
+
+            def guard(connection, handler) -> None:
+                raise NotAuthorizedException("No entry")
+
+            def lookup() -> str:
+                raise NotFoundException()
+
+            @get("/h")
+            async def h(thing: str) -> None: ...
+
+            ROUTES = [h]
+            GUARDS = (guard,)
+            DEPENDENCIES = {"thing": lookup}
+            """
+        },
+    )
+    assert responses(found) == {
+        ("get", "/h"): [(401, "No entry"), (404, "Not Found")],
+        ("get", "/r/h"): [(401, "No entry"), (404, "Not Found")],
+    }

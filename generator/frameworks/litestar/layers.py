@@ -13,7 +13,6 @@ so that a layer is read once however many times it is included.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 
 import griffe
 
@@ -28,41 +27,7 @@ from generator.frameworks.litestar.names import (
     litestar_name,
     path_text,
 )
-
-Made = tuple[ast.Call, str, griffe.Module]
-"""A `Router(...)` or `Litestar(...)` call, the scope it is written in (a module or function path), its
-module."""
-Item = tuple[ast.expr, str, griffe.Module]
-"""An entry of a layer's route handlers, with the scope and module it is written in."""
-
-
-@dataclass
-class Route:
-    """A route handler: the function, the methods and paths it declares, its own guards and dependencies."""
-
-    function: griffe.Function
-    methods: list[str]
-    paths: list[str]
-    guards: list[Code]
-    dependencies: dict[str, Code]
-    file: str
-    line: int
-
-
-@dataclass
-class Layer:
-    """An application, router or controller: what it adds to every route under it, and what it holds."""
-
-    key: str
-    """Its identity: the call's position for an application or router, the class path for a controller."""
-    path: str
-    guards: list[Code]
-    dependencies: dict[str, Code]
-    file: str
-    line: int
-    items: list[Item] = field(default_factory=list)
-    routes: list[Route] = field(default_factory=list)
-    """A controller's own route handlers (its methods and those of the loaded classes it derives from)."""
+from generator.frameworks.litestar.records import Item, Layer, Made, Route
 
 
 class LayerReader:
@@ -77,6 +42,8 @@ class LayerReader:
         self.routes: dict[str, Route] = {}
         self.registered: dict[int, list[Item]] = {}
         self.made: list[Made] = []
+        self.literals: dict[str, tuple[ast.expr, str, griffe.Module]] = {}
+        """A name bound to a list, tuple or dict written out (`ROUTES = [...]`), keyed as `bound` is."""
         self.local: dict[str, dict[str, str]] = {}
         """Module path -> the names its functions import in their bodies."""
         self.wired: dict[str, Code] = {}
@@ -121,8 +88,8 @@ class LayerReader:
                 function,
                 methods,
                 handler_paths(decorator, module, self.resolver),
-                self.codes(keyword(decorator, "guards"), module),
-                self.dependencies(keyword(decorator, "dependencies"), module),
+                self.guards(keyword(decorator, "guards"), module.path, module),
+                self.dependencies(keyword(decorator, "dependencies"), module.path, module),
                 self.program.file(function),
                 decorator.lineno,
             )
@@ -131,6 +98,11 @@ class LayerReader:
         """`name = Router(...)` or `Litestar(...)`, and `return Router(...)` or `return name`."""
         for statement in statements:
             value = statement.value if isinstance(statement, ast.Assign | ast.Return) else None
+            target = statement.targets[0] if isinstance(statement, ast.Assign) else None
+            if isinstance(target, ast.Name) and isinstance(value, ast.List | ast.Tuple | ast.Dict):
+                name = target.id
+                key = f"{scope}.{name}" if scope == module.path else f"{scope}:{name}"
+                self.literals[key] = (value, scope, module)
             if isinstance(value, ast.Call) and self.is_layer_call(value, module):
                 made = (value, scope, module)
                 self.made.append(made)
@@ -188,20 +160,17 @@ class LayerReader:
         call, scope, module = made
         is_router = not self.is_app(made)
         path_node = call.args[0] if is_router and call.args else keyword(call, "path")
-        listed = keyword(call, "route_handlers")
-        items = (
-            [(item, scope, module) for item in listed.elts]
-            if isinstance(listed, ast.List | ast.Tuple)
-            else []
-        )
         return Layer(
             key=f"{self.program.files(module)}:{call.lineno}:{call.col_offset}",
             path=path_text(path_node, module, self.resolver),
-            guards=self.codes(keyword(call, "guards"), module),
-            dependencies=self.dependencies(keyword(call, "dependencies"), module),
+            guards=self.guards(keyword(call, "guards"), scope, module),
+            dependencies=self.dependencies(keyword(call, "dependencies"), scope, module),
             file=self.program.files(module),
             line=call.lineno,
-            items=[*items, *self.registered.get(id(call), [])],
+            items=[
+                *self.items(keyword(call, "route_handlers"), scope, module),
+                *self.registered.get(id(call), []),
+            ],
         )
 
     def controller(self, path: str) -> Layer | None:
@@ -228,8 +197,8 @@ class LayerReader:
         return Layer(
             key=path,
             path=path_text(attributes.get("path"), module, self.resolver),
-            guards=self.codes(attributes.get("guards"), module),
-            dependencies=self.dependencies(attributes.get("dependencies"), module),
+            guards=self.guards(attributes.get("guards"), module.path, module),
+            dependencies=self.dependencies(attributes.get("dependencies"), module.path, module),
             file=self.program.file(klass),
             line=klass.lineno or 1,
             routes=list(routes.values()),
@@ -243,23 +212,46 @@ class LayerReader:
             if path.startswith(prefix) and "." not in path.removeprefix(prefix)
         }
 
-    def codes(self, node: ast.expr | None, module: griffe.Module) -> list[Code]:
+    def literal(self, node: ast.expr | None, scope: str, module: griffe.Module) -> Item | None:
+        """The list, tuple or dict `node` is: written there, or a name bound to one (a local of the function
+        `scope`, or a module's), with the scope and module it is written in."""
+        if isinstance(node, ast.List | ast.Tuple | ast.Dict):
+            return node, scope, module
+        if isinstance(node, ast.Name) and f"{scope}:{node.id}" in self.literals:
+            return self.literals[f"{scope}:{node.id}"]
+        return self.literals.get(self._path(node, module) or "") if node is not None else None
+
+    def items(self, node: ast.expr | None, scope: str, module: griffe.Module) -> list[Item]:
+        """The entries of the list or tuple `node` is, a `*name` among them spread out."""
+        found = self.literal(node, scope, module)
+        if found is None or not isinstance(found[0], ast.List | ast.Tuple):
+            return []
+        listed, where, written_in = found
+        items: list[Item] = []
+        for item in listed.elts if isinstance(listed, ast.List | ast.Tuple) else []:
+            if isinstance(item, ast.Starred):
+                items.extend(self.items(item.value, where, written_in))
+            else:
+                items.append((item, where, written_in))
+        return items
+
+    def guards(self, node: ast.expr | None, scope: str, module: griffe.Module) -> list[Code]:
         """The functions a list of guards names: a function, or what a factory call returns
         (`guards=[require("admin")]`)."""
-        items = node.elts if isinstance(node, ast.List | ast.Tuple) else []
-        found = [self._code(item, module) for item in items]
+        found = [self._code(item, where) for item, _, where in self.items(node, scope, module)]
         return [code for code in found if code is not None]
 
-    def dependencies(self, node: ast.expr | None, module: griffe.Module) -> dict[str, Code]:
+    def dependencies(self, node: ast.expr | None, scope: str, module: griffe.Module) -> dict[str, Code]:
         """`dependencies={"name": Provide(f)}` (or a bare `f`): each name with the code that provides it."""
-        if not isinstance(node, ast.Dict):
+        found = self.literal(node, scope, module)
+        if found is None or not isinstance(found[0], ast.Dict):
             return {}
-        found = {}
-        for key, value in zip(node.keys, node.values, strict=True):
-            code = self.provider(value, module)
+        provided = {}
+        for key, value in zip(found[0].keys, found[0].values, strict=True):
+            code = self.provider(value, found[2])
             if isinstance(key, ast.Constant) and isinstance(key.value, str) and code is not None:
-                found[key.value] = code
-        return found
+                provided[key.value] = code
+        return provided
 
     def provider(self, value: ast.expr, module: griffe.Module) -> Code | None:
         """The code a dependency runs: `Provide(f)`'s `f`, or `f` given bare."""

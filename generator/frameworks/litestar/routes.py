@@ -18,8 +18,9 @@ from generator.core.limits import MAX_ROUTER_DEPTH
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.resolve import Resolver
 from generator.extract.routes import METHODS, Endpoint, schema_path
-from generator.frameworks.litestar.layers import Layer, LayerReader, Made, Route
+from generator.frameworks.litestar.layers import LayerReader
 from generator.frameworks.litestar.names import join
+from generator.frameworks.litestar.records import Layer, Made, Route
 
 Child = Layer | Route
 

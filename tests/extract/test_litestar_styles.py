@@ -408,3 +408,29 @@ def test_route_handlers_guards_and_dependencies_held_by_names(tmp_path: Path) ->
         ("get", "/h"): [(401, "No entry"), (404, "Not Found")],
         ("get", "/r/h"): [(401, "No entry"), (404, "Not Found")],
     }
+
+
+def test_routes_left_out_of_the_schema_by_their_layer_unless_they_say_otherwise(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Controller, Litestar, Router, get
+
+        class Internal(Controller):
+            path = "/internal"
+            include_in_schema = False
+
+            @get("/stats")
+            async def stats(self) -> None: ...
+
+        @get("/ops")
+        async def ops() -> None: ...
+
+        @get("/docs", include_in_schema=True)
+        async def docs() -> None: ...
+
+        hidden = Router("/admin", route_handlers=[ops, docs, Internal], include_in_schema=False)
+        app = Litestar(route_handlers=[hidden, ops])
+        """,
+    )
+    assert [o.path for o in found.operations] == ["/admin/docs", "/ops"]

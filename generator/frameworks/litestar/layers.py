@@ -22,8 +22,8 @@ from generator.frameworks.litestar.blocks import class_body, flat, local_imports
 from generator.frameworks.litestar.names import (
     handler_methods,
     handler_paths,
+    in_schema,
     keyword,
-    left_out_of_schema,
     litestar_name,
     path_text,
 )
@@ -81,7 +81,7 @@ class LayerReader:
             if not isinstance(decorator, ast.Call):
                 continue
             methods = handler_methods(self.program.qualify(decorator.func, function.module), decorator)
-            if methods is None or left_out_of_schema(decorator):
+            if methods is None:
                 continue
             module = function.module
             self.routes[path] = Route(
@@ -92,6 +92,7 @@ class LayerReader:
                 self.dependencies(keyword(decorator, "dependencies"), module.path, module),
                 self.program.file(function),
                 decorator.lineno,
+                in_schema(keyword(decorator, "include_in_schema")),
             )
 
     def _creations(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
@@ -171,6 +172,7 @@ class LayerReader:
                 *self.items(keyword(call, "route_handlers"), scope, module),
                 *self.registered.get(id(call), []),
             ],
+            in_schema=in_schema(keyword(call, "include_in_schema")),
         )
 
     def controller(self, path: str) -> Layer | None:
@@ -202,6 +204,7 @@ class LayerReader:
             file=self.program.file(klass),
             line=klass.lineno or 1,
             routes=list(routes.values()),
+            in_schema=in_schema(attributes.get("include_in_schema")),
         )
 
     def _methods(self, class_path: str) -> dict[str, Route]:
@@ -219,7 +222,7 @@ class LayerReader:
             return node, scope, module
         if isinstance(node, ast.Name) and f"{scope}:{node.id}" in self.literals:
             return self.literals[f"{scope}:{node.id}"]
-        return self.literals.get(self._path(node, module) or "") if node is not None else None
+        return self.literals.get(self.path_of(node, module) or "") if node is not None else None
 
     def items(self, node: ast.expr | None, scope: str, module: griffe.Module) -> list[Item]:
         """The entries of the list or tuple `node` is, a `*name` among them spread out."""
@@ -256,7 +259,7 @@ class LayerReader:
     def provider(self, value: ast.expr, module: griffe.Module) -> Code | None:
         """The code a dependency runs: `Provide(f)`'s `f`, or `f` given bare."""
         provider: ast.expr | None = value
-        if isinstance(value, ast.Call) and litestar_name(self._path(value.func, module), "Provide"):
+        if isinstance(value, ast.Call) and litestar_name(self.path_of(value.func, module), "Provide"):
             provider = value.args[0] if value.args else keyword(value, "dependency")
         return self._code(provider, module) if provider is not None else None
 
@@ -264,11 +267,12 @@ class LayerReader:
         """The code a guard or provider names: a function of the loaded source (a class: its `__init__`), or
         the function a factory call defines and returns."""
         if isinstance(node, ast.Call):
-            factory = self.program.function(self._path(node.func, module))
+            factory = self.program.function(self.path_of(node.func, module))
             return self.program.returned_function(factory) if factory is not None else None
-        path = self._path(node, module)
+        path = self.path_of(node, module)
         function = self.program.function(path) or self.program.function(f"{path}.__init__")
         return self.program.code(function) if function is not None else None
 
-    def _path(self, node: ast.expr, module: griffe.Module) -> str | None:
+    def path_of(self, node: ast.expr, module: griffe.Module) -> str | None:
+        """The dotted path `node` stands for in `module`, a name imported in a function's body included."""
         return qualified(self.program, node, module, self.local.get(module.path, {}))

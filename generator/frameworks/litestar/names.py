@@ -81,7 +81,7 @@ def keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((item.value for item in call.keywords if item.arg == name), None)
 
 
-def left_out_of_schema(call: ast.Call) -> bool:
-    """`include_in_schema=False`: Litestar leaves the route out of its OpenAPI document."""
-    value = keyword(call, "include_in_schema")
-    return isinstance(value, ast.Constant) and value.value is False
+def in_schema(node: ast.expr | None) -> bool | None:
+    """`include_in_schema=` as written (False: Litestar leaves the routes out of its OpenAPI document);
+    None when not given, or not a literal: the layer above decides, and at the top the routes are in."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, bool) else None

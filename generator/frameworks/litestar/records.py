@@ -28,6 +28,8 @@ class Route:
     dependencies: dict[str, Code]
     file: str
     line: int
+    in_schema: bool | None = None
+    """`include_in_schema=` of the decorator: None leaves it to the layers above."""
 
 
 @dataclass
@@ -44,3 +46,4 @@ class Layer:
     items: list[Item] = field(default_factory=list)
     routes: list[Route] = field(default_factory=list)
     """A controller's own route handlers (its methods and those of the loaded classes it derives from)."""
+    in_schema: bool | None = None

@@ -11,6 +11,8 @@ its routers, controllers and handlers that nothing in it includes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import griffe
 
 from generator.core.errors import ConfigError, SourceError, suggest
@@ -31,7 +33,7 @@ def application_endpoints(program: Program, resolver: Resolver, app: str | None)
     walker = _Walker(LayerReader(program, resolver))
     found: list[Endpoint] = []
     for root in walker.roots(app):
-        found.extend(walker.walk(root, "", [], dict(walker.reader.wired), ()))
+        found.extend(walker.walk(root, _Above("", [], dict(walker.reader.wired), in_schema=True), ()))
     order = {method: index for index, method in enumerate(METHODS)}
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 
@@ -97,7 +99,7 @@ class _Walker:
         found: list[Child] = list(layer.routes)
         for node, scope, module in layer.items:
             made = self.reader.made_by(node, scope, module)
-            path = self.program.qualify(node, module) if made is None else None
+            path = self.reader.path_of(node, module) if made is None else None
             if made is not None:
                 found.append(self.layer(made))
             elif path in self.reader.routes:
@@ -106,35 +108,31 @@ class _Walker:
                 found.append(controller)
         return found
 
-    def walk(
-        self,
-        child: Child,
-        prefix: str,
-        guards: list[Code],
-        provided: dict[str, Code],
-        chain: tuple[Layer, ...],
-    ) -> list[Endpoint]:
+    def walk(self, child: Child, above: _Above, chain: tuple[Layer, ...]) -> list[Endpoint]:
+        """The operations of `child` under the layers `chain`, which give it what `above` holds."""
         if isinstance(child, Route):
-            return self._endpoints(child, prefix, guards, provided)
+            return self._endpoints(child, above)
         _check_nesting((*chain, child))
-        prefix, guards, provided = (
-            join(prefix, child.path),
-            [*guards, *child.guards],
-            {**provided, **child.dependencies},
+        inner_above = _Above(
+            join(above.prefix, child.path),
+            [*above.guards, *child.guards],
+            {**above.provided, **child.dependencies},
+            above.in_schema if child.in_schema is None else child.in_schema,
         )
         found = []
         for inner in self.children(child):
-            found.extend(self.walk(inner, prefix, guards, provided, (*chain, child)))
+            found.extend(self.walk(inner, inner_above, (*chain, child)))
         return found
 
-    def _endpoints(
-        self, route: Route, prefix: str, guards: list[Code], provided: dict[str, Code]
-    ) -> list[Endpoint]:
+    def _endpoints(self, route: Route, above: _Above) -> list[Endpoint]:
+        if not (above.in_schema if route.in_schema is None else route.in_schema):
+            return []  # left out of Litestar's document, as it leaves the route out
         runs: list[Code] = []
-        used = _used(self.program.node(route.function), {**provided, **route.dependencies})
-        for code in [*guards, *route.guards, *used]:
+        used = _used(self.program.node(route.function), {**above.provided, **route.dependencies})
+        for code in [*above.guards, *route.guards, *used]:
             if code not in runs:
                 runs.append(code)
+        prefix = above.prefix
         return [
             Endpoint(
                 method, schema_path(join(prefix, path)), route.function, tuple(runs), route.file, route.line
@@ -142,6 +140,17 @@ class _Walker:
             for path in route.paths
             for method in route.methods
         ]
+
+
+@dataclass(frozen=True)
+class _Above:
+    """What the layers above a route give it: the joined path, the guards, the dependencies by name, and
+    whether its routes are in the OpenAPI document."""
+
+    prefix: str
+    guards: list[Code]
+    provided: dict[str, Code]
+    in_schema: bool
 
 
 def _used(node: FunctionNode, provided: dict[str, Code]) -> list[Code]:

@@ -434,3 +434,49 @@ def test_routes_left_out_of_the_schema_by_their_layer_unless_they_say_otherwise(
         """,
     )
     assert [o.path for o in found.operations] == ["/admin/docs", "/ops"]
+
+
+def test_authentication_middleware_runs_before_the_routes_it_does_not_skip(tmp_path: Path) -> None:
+    # As Litestar 2.25 answers it: /a 401 {"status_code": 401, "detail": "Bad token"}; /login and /schema-x
+    # skip the middleware (the opt-out, and the `^/schema` pattern); /v2/b runs the one the router adds too.
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Litestar, Router, get
+        from litestar.exceptions import NotAuthorizedException
+        from litestar.middleware import AbstractAuthenticationMiddleware, DefineMiddleware
+
+        class TokenAuth(AbstractAuthenticationMiddleware):
+            async def authenticate_request(self, connection):
+                raise NotAuthorizedException("Bad token")
+
+        class StrictAuth(TokenAuth): ...
+
+        @get("/a")
+        async def a() -> None: ...
+
+        @get("/login", exclude_from_auth=True)
+        async def login() -> None: ...
+
+        @get("/schema-x", opt={"exclude_from_auth": False})
+        async def sx() -> None: ...
+
+        @get("/b")
+        async def b() -> None: ...
+
+        app = Litestar(
+            route_handlers=[a, login, sx, Router("/v2", route_handlers=[b], middleware=[StrictAuth])],
+            middleware=[DefineMiddleware(TokenAuth, exclude=["^/schema", "/x[0-9]+"])],
+        )
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/a"): [(401, "Bad token")],
+        ("get", "/login"): [],
+        ("get", "/schema-x"): [],
+        ("get", "/v2/b"): [(401, "Bad token")],
+    }
+    assert {(o.path, o.dependencies) for o in found.operations if o.dependencies} == {
+        ("/a", ("api.main.TokenAuth.authenticate_request",)),
+        ("/v2/b", ("api.main.TokenAuth.authenticate_request",)),
+    }

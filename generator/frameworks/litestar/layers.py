@@ -19,6 +19,7 @@ import griffe
 from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
 from generator.frameworks.litestar.blocks import class_body, flat, local_imports, qualified
+from generator.frameworks.litestar.middleware import authentication, opts_out
 from generator.frameworks.litestar.names import (
     handler_methods,
     handler_paths,
@@ -93,6 +94,7 @@ class LayerReader:
                 self.program.file(function),
                 decorator.lineno,
                 in_schema(keyword(decorator, "include_in_schema")),
+                opts_out(decorator),
             )
 
     def _creations(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
@@ -173,6 +175,7 @@ class LayerReader:
                 *self.registered.get(id(call), []),
             ],
             in_schema=in_schema(keyword(call, "include_in_schema")),
+            auth=authentication(self.program, self.items(keyword(call, "middleware"), scope, module)),
         )
 
     def controller(self, path: str) -> Layer | None:
@@ -205,6 +208,7 @@ class LayerReader:
             line=klass.lineno or 1,
             routes=list(routes.values()),
             in_schema=in_schema(attributes.get("include_in_schema")),
+            auth=authentication(self.program, self.items(attributes.get("middleware"), module.path, module)),
         )
 
     def _methods(self, class_path: str) -> dict[str, Route]:

@@ -17,6 +17,14 @@ Item = tuple[ast.expr, str, griffe.Module]
 """An entry of a layer's route handlers, with the scope and module it is written in."""
 
 
+@dataclass(frozen=True)
+class Auth:
+    """An authentication middleware: the code that authenticates, and the path patterns it skips."""
+
+    code: Code
+    exclude: tuple[str, ...]
+
+
 @dataclass
 class Route:
     """A route handler: the function, the methods and paths it declares, its own guards and dependencies."""
@@ -30,6 +38,7 @@ class Route:
     line: int
     in_schema: bool | None = None
     """`include_in_schema=` of the decorator: None leaves it to the layers above."""
+    opts_out_of_auth: bool = False
 
 
 @dataclass
@@ -47,3 +56,4 @@ class Layer:
     routes: list[Route] = field(default_factory=list)
     """A controller's own route handlers (its methods and those of the loaded classes it derives from)."""
     in_schema: bool | None = None
+    auth: list[Auth] = field(default_factory=list)

@@ -21,8 +21,9 @@ from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.resolve import Resolver
 from generator.extract.routes import METHODS, Endpoint, schema_path
 from generator.frameworks.litestar.layers import LayerReader
+from generator.frameworks.litestar.middleware import applies
 from generator.frameworks.litestar.names import join
-from generator.frameworks.litestar.records import Layer, Made, Route
+from generator.frameworks.litestar.records import Auth, Layer, Made, Route
 
 Child = Layer | Route
 
@@ -33,7 +34,9 @@ def application_endpoints(program: Program, resolver: Resolver, app: str | None)
     walker = _Walker(LayerReader(program, resolver))
     found: list[Endpoint] = []
     for root in walker.roots(app):
-        found.extend(walker.walk(root, _Above("", [], dict(walker.reader.wired), in_schema=True), ()))
+        found.extend(
+            walker.walk(root, _Above("", [], dict(walker.reader.wired), in_schema=True, auth=[]), ())
+        )
     order = {method: index for index, method in enumerate(METHODS)}
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 
@@ -118,6 +121,7 @@ class _Walker:
             [*above.guards, *child.guards],
             {**above.provided, **child.dependencies},
             above.in_schema if child.in_schema is None else child.in_schema,
+            [*above.auth, *child.auth],
         )
         found = []
         for inner in self.children(child):
@@ -127,30 +131,32 @@ class _Walker:
     def _endpoints(self, route: Route, above: _Above) -> list[Endpoint]:
         if not (above.in_schema if route.in_schema is None else route.in_schema):
             return []  # left out of Litestar's document, as it leaves the route out
-        runs: list[Code] = []
         used = _used(self.program.node(route.function), {**above.provided, **route.dependencies})
-        for code in [*above.guards, *route.guards, *used]:
-            if code not in runs:
-                runs.append(code)
-        prefix = above.prefix
-        return [
-            Endpoint(
-                method, schema_path(join(prefix, path)), route.function, tuple(runs), route.file, route.line
+        found: list[Endpoint] = []
+        for path in route.paths:
+            full = schema_path(join(above.prefix, path))
+            auth = [a.code for a in above.auth if applies(a, full, route.opts_out_of_auth)]
+            runs: list[Code] = []
+            for code in [*auth, *above.guards, *route.guards, *used]:
+                if code not in runs:
+                    runs.append(code)
+            found.extend(
+                Endpoint(method, full, route.function, tuple(runs), route.file, route.line)
+                for method in route.methods
             )
-            for path in route.paths
-            for method in route.methods
-        ]
+        return found
 
 
 @dataclass(frozen=True)
 class _Above:
-    """What the layers above a route give it: the joined path, the guards, the dependencies by name, and
-    whether its routes are in the OpenAPI document."""
+    """What the layers above a route give it: the joined path, the guards, the dependencies by name,
+    whether its routes are in the OpenAPI document, and the authentication middleware they run."""
 
     prefix: str
     guards: list[Code]
     provided: dict[str, Code]
     in_schema: bool
+    auth: list[Auth]
 
 
 def _used(node: FunctionNode, provided: dict[str, Code]) -> list[Code]:

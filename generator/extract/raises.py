@@ -22,6 +22,7 @@ import griffe
 
 from generator.core.records import record
 from generator.extract.calls import unparse
+from generator.extract.handled import handled_values
 from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
@@ -155,6 +156,8 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail = self._stated(call, code.module, path, ancestry, base)
+        if handler is not None and base is None and (handler.status_attribute or handler.detail_attribute):
+            status, detail = handled_values(self.calls, call, code.module, path, ancestry, handler)
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail

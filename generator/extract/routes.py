@@ -52,6 +52,11 @@ class Handler:
     body_key: str
     """The key of the response body that holds the detail (the framework's own, unless the handler
     writes another)."""
+    status_attribute: str | None = None
+    """With `status` None: the attribute of the exception the handler answers with (`exc.status_code`),
+    read from the raise or the raised class when it is no HTTP exception of the framework."""
+    detail_attribute: str | None = None
+    """With `detail` None: the attribute of the exception that gives the detail (`exc.message`)."""
 
 
 @record

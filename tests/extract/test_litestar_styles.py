@@ -480,3 +480,53 @@ def test_authentication_middleware_runs_before_the_routes_it_does_not_skip(tmp_p
         ("/a", ("api.main.TokenAuth.authenticate_request",)),
         ("/v2/b", ("api.main.TokenAuth.authenticate_request",)),
     }
+
+
+def test_a_handler_answering_with_the_exceptions_attributes_takes_them_from_each_raise(
+    tmp_path: Path,
+) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Litestar, Response, get
+
+        class AppError(Exception):
+            status_code = 500
+            message = "Something went wrong"
+
+            def __init__(self, message: str = "", code: str | None = None) -> None:
+                if message:
+                    self.message = message
+
+        class Missing(AppError):
+            status_code = 404
+            message = "Resource not found"
+
+        class Locked(AppError):
+            status_code = 423
+
+        def on_app_error(request, exc: AppError) -> Response:
+            return Response({"errors": [], "detail": exc.message}, status_code=exc.status_code)
+
+        @get("/r")
+        async def r(flag: int) -> None:
+            if flag == 1:
+                raise Missing()
+            if flag == 2:
+                raise Missing("No such chart")
+            if flag == 3:
+                raise Locked(message="The dashboard is being edited")
+            raise AppError()
+
+        app = Litestar(route_handlers=[r], exception_handlers={AppError: on_app_error})
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/r"): [
+            (404, "Resource not found"),
+            (404, "No such chart"),
+            (423, "The dashboard is being edited"),
+            (500, "Something went wrong"),
+        ]
+    }
+    assert {error.body_key for error in found.errors} == {"detail"}

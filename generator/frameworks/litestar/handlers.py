@@ -126,22 +126,36 @@ def answer(program: Program, framework: Framework, handler: griffe.Function) -> 
             continue
         raised = isinstance(inner, ast.Raise)
         content = _argument(call, "detail" if raised else "content", 0)
-        module = handler.module
-        status = (
-            None
-            if _on_exception(status_node, exception)
-            else status_number(status_node, module, program, framework.resolver, framework.constant_status)
-        )
         key, value = (framework.body_key, content) if raised else _body_detail(content, framework.body_key)
-        detail = (
-            None
-            if value is None or _on_exception(value, exception)
-            else detail_text(
-                value, module, framework.resolver, framework.default_detail(handler.path, status)
-            )
-        )
-        return Handler(handler, status, detail, key)
+        return _handler(program, framework, handler, exception, status_node, key, value)
     return Handler(handler, None, None, framework.body_key)
+
+
+def _handler(
+    program: Program,
+    framework: Framework,
+    handler: griffe.Function,
+    exception: str | None,
+    status_node: ast.expr,
+    key: str,
+    value: ast.expr | None,
+) -> Handler:
+    """The handler answering with `status_node` and `value` under `key`; what it takes from the exception
+    (`exc.status_code`, `exc.message`, `str(exc)`) is None, with the attribute it reads."""
+    module = handler.module
+    status = (
+        None
+        if _on_exception(status_node, exception)
+        else status_number(status_node, module, program, framework.resolver, framework.constant_status)
+    )
+    detail = (
+        None
+        if value is None or _on_exception(value, exception)
+        else detail_text(value, module, framework.resolver, framework.default_detail(handler.path, status))
+    )
+    status_attribute = _attribute(status_node, exception)
+    detail_attribute = _attribute(value, exception) if value is not None else None
+    return Handler(handler, status, detail, key, status_attribute, detail_attribute)
 
 
 def _body_detail(content: ast.expr | None, body_key: str) -> tuple[str, ast.expr | None]:
@@ -164,15 +178,22 @@ def _body_detail(content: ast.expr | None, body_key: str) -> tuple[str, ast.expr
 
 
 def _on_exception(node: ast.expr, exception: str | None) -> bool:
-    """Whether `node` is the handled exception's own status or detail (`exc.status_code`, `exc.detail`,
+    """Whether `node` is the handled exception or one of its attributes (`exc.status_code`, `exc.message`,
     `str(exc)`, `exc`): then the raise decides it."""
     if exception is None:
         return False
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "str" and node.args:
         node = node.args[0]
-    if isinstance(node, ast.Attribute) and node.attr in ("status_code", "detail"):
+    if isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name) and node.id == exception
+
+
+def _attribute(node: ast.expr, exception: str | None) -> str | None:
+    """The attribute of the handled exception `node` reads (`exc.message` is `message`), or None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == exception:
+        return node.attr
+    return None
 
 
 def _argument(call: ast.Call, keyword: str, position: int | None) -> ast.expr | None:

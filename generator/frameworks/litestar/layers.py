@@ -102,6 +102,8 @@ class LayerReader:
         for statement in statements:
             value = statement.value if isinstance(statement, ast.Assign | ast.Return) else None
             target = statement.targets[0] if isinstance(statement, ast.Assign) else None
+            if isinstance(statement, ast.AnnAssign):  # `route_handlers: list[Any] = [...]`
+                target, value = statement.target, statement.value
             if isinstance(target, ast.Name) and isinstance(value, ast.List | ast.Tuple | ast.Dict):
                 name = target.id
                 key = f"{scope}.{name}" if scope == module.path else f"{scope}:{name}"

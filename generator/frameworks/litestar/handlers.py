@@ -1,8 +1,8 @@
 """Litestar's exception handlers, read statically: `exception_handlers={X: handler}` on an application, a
 router, a route handler decorator or a controller (its class attribute), the mapping written there, held
 by a module-level name or returned by a function that builds it, or added by a plugin; and what each
-handler answers (the
-`Response(content, status_code=...)` it returns, or the HTTP exception it raises in turn).
+handler answers (the `Response(content, status_code=...)` it returns, or the HTTP exception it raises in
+turn), an attribute of the exception it answers with (`exc.message`) named for the raise to fill in.
 
 Litestar looks a handler up from the route's layer outwards; docgen records every registration for the
 whole application (the layer is not told apart), and a handler registered for a status (`{404: handler}`)

@@ -6,8 +6,9 @@ dependencies by name.
 An application or router is a call; a name stands for it when it is bound to that call in a module or in
 the function that builds it (`def create_app(): v1 = Router(...); return Litestar(...)`), and a module-level
 name bound to such a function's result (`app = create_app()`) stands for what the function returns. What a
-layer holds (`route_handlers=[...]`, `layer.register(...)`) is resolved only when the routes are walked,
-so that a layer is read once however many times it is included.
+layer holds (`route_handlers=[...]` or a name bound to such a list, `layer.register(...)`) is resolved only
+when the routes are walked, so that a layer is read once however many times it is included. A plugin's
+`on_app_init` is read like any function: what it adds to `app_config.dependencies` counts for every route.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class LayerReader:
         self.routes: dict[str, Route] = {}
         self.registered: dict[int, list[Item]] = {}
         self.made: list[Made] = []
-        self.literals: dict[str, tuple[ast.expr, str, griffe.Module]] = {}
+        self.literals: dict[str, Item] = {}
         """A name bound to a list, tuple or dict written out (`ROUTES = [...]`), keyed as `bound` is."""
         self.local: dict[str, dict[str, str]] = {}
         """Module path -> the names its functions import in their bodies."""
@@ -98,7 +99,8 @@ class LayerReader:
             )
 
     def _creations(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
-        """`name = Router(...)` or `Litestar(...)`, and `return Router(...)` or `return name`."""
+        """`name = Router(...)` or `Litestar(...)`, `return Router(...)` or `return name`, and a name bound to
+        a list, tuple or dict written out (`ROUTES = [...]`, `route_handlers: list[Any] = [...]`)."""
         for statement in statements:
             value = statement.value if isinstance(statement, ast.Assign | ast.Return) else None
             target = statement.targets[0] if isinstance(statement, ast.Assign) else None
@@ -233,11 +235,13 @@ class LayerReader:
     def items(self, node: ast.expr | None, scope: str, module: griffe.Module) -> list[Item]:
         """The entries of the list or tuple `node` is, a `*name` among them spread out."""
         found = self.literal(node, scope, module)
-        if found is None or not isinstance(found[0], ast.List | ast.Tuple):
+        if found is None:
             return []
         listed, where, written_in = found
+        if not isinstance(listed, ast.List | ast.Tuple):
+            return []
         items: list[Item] = []
-        for item in listed.elts if isinstance(listed, ast.List | ast.Tuple) else []:
+        for item in listed.elts:
             if isinstance(item, ast.Starred):
                 items.extend(self.items(item.value, where, written_in))
             else:

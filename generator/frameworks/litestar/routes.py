@@ -1,12 +1,14 @@
 """Litestar's operations: the route handlers an application reaches through its routers and controllers,
 each under the joined paths of its layers, with the guards and dependencies it runs.
 
-A guard runs before the handler of every route under the layer that declares it, so it counts as the
-route's dependency here (its raises are the route's errors). A dependency (`dependencies={"user":
-Provide(f)}` on any layer) runs only for a handler, or another dependency, with a parameter of its name;
-the innermost layer's provider of a name wins, as in Litestar. An application without `app:` is every
-`Litestar(...)` of the source; a package without one (a library of routers or controllers) is read from
-its routers, controllers and handlers that nothing in it includes.
+An authentication middleware, then a guard, runs before the handler of every route under the layer that
+declares it, so each counts as the route's dependency here (its raises are the route's errors). A
+dependency (`dependencies={"user": Provide(f)}` on any layer) runs only for a handler, or another
+dependency, with a parameter of its name; the innermost layer's provider of a name wins, as in Litestar. An
+application without `app:` is every `Litestar(...)` of the source; a package without one (a library of
+routers or controllers) is read from its routers, controllers and handlers that nothing in it includes. A
+route that `include_in_schema=False` leaves out of Litestar's document (on the handler or the nearest layer
+that says) is left out here too.
 """
 
 from __future__ import annotations

@@ -530,3 +530,40 @@ def test_a_handler_answering_with_the_exceptions_attributes_takes_them_from_each
         ]
     }
     assert {error.body_key for error in found.errors} == {"detail"}
+
+
+def test_a_handler_registered_for_a_status_answers_the_exceptions_of_that_status(tmp_path: Path) -> None:
+    # As Litestar 2.25 answers it: /a 404 {"error": "No a"}, /b 404 {"error": "Not Found"}, /d as it is.
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Litestar, Response, get, status_codes
+        from litestar.exceptions import HTTPException, NotFoundException, PermissionDeniedException
+
+        class Gone(HTTPException):
+            status_code = 404
+
+        def on_404(request, exc) -> Response:
+            return Response({"error": exc.detail}, status_code=404)
+
+        @get("/a")
+        async def a() -> None:
+            raise NotFoundException("No a")
+
+        @get("/b")
+        async def b() -> None:
+            raise Gone()
+
+        @get("/d")
+        async def d() -> None:
+            raise PermissionDeniedException("Not yours")
+
+        app = Litestar(route_handlers=[a, b, d], exception_handlers={status_codes.HTTP_404_NOT_FOUND: on_404})
+        """,
+    )
+    found_errors = {(e.status, e.detail, e.handler, e.body_key) for e in found.errors}
+    assert found_errors == {
+        (404, "No a", "api.main.on_404", "error"),
+        (404, "Not Found", "api.main.on_404", "error"),
+        (403, "Not yours", None, "detail"),
+    }

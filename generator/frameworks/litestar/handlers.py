@@ -5,8 +5,8 @@ handler answers (the `Response(content, status_code=...)` it returns, or the HTT
 turn), an attribute of the exception it answers with (`exc.message`) named for the raise to fill in.
 
 Litestar looks a handler up from the route's layer outwards; docgen records every registration for the
-whole application (the layer is not told apart), and a handler registered for a status (`{404: handler}`)
-rather than a class is not read.
+whole application (the layer is not told apart). A handler registered for a status (`{404: handler}`)
+applies to the HTTP exception classes of that status.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import griffe
 
+from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.program import FunctionNode, Program
 from generator.extract.routes import Framework, Handler
@@ -23,17 +24,46 @@ from generator.frameworks.litestar.blocks import local_imports, qualified
 
 
 def registered_handlers(program: Program, framework: Framework) -> dict[str, Handler]:
-    """Exception class path -> its handler, from every module of the program."""
+    """Exception class path -> its handler, from every module of the program; a handler registered for a
+    status stands for every HTTP exception class of that status (see `_by_status`)."""
     found: dict[str, Handler] = {}
+    by_status: dict[int, Handler] = {}
     for module, tree in program.modules():
         local = local_imports(tree, module)
         for mapping in _mappings(tree):
             for key, value in zip(*_dict_of(program, mapping, module), strict=True):
-                # A status key (`{404: handler}`) qualifies to None: not read (see above).
-                exception = qualified(program, key, module, local) if key is not None else None
                 handler = program.function(qualified(program, value, module, local))
-                if exception is not None and handler is not None:
+                if key is None or handler is None:
+                    continue
+                exception = qualified(program, key, module, local)
+                status = status_number(key, module, program, framework.resolver, framework.constant_status)
+                if exception is not None and status is None:
                     found[exception] = answer(program, framework, handler)
+                elif status is not None:
+                    by_status[status] = answer(program, framework, handler)
+    return {**found, **_by_status(program, framework, by_status)} if by_status else found
+
+
+def _by_status(program: Program, framework: Framework, handlers: dict[int, Handler]) -> dict[str, Handler]:
+    """Litestar answers an HTTP exception with the handler of its status before any of its classes: each
+    HTTP exception class (Litestar's, and the loaded source's subclasses) whose class attribute gives a
+    status with a handler gets that handler. One raised with the status as an argument
+    (`HTTPException(status_code=404)`) keeps its class's handlers."""
+    classes = HttpClasses(program, framework.resolver)
+    loaded = [
+        path for path, obj in program.objects.items() if isinstance(obj, griffe.Class) and obj.path == path
+    ]
+    found: dict[str, Handler] = {}
+    for path in [*framework.http_exceptions, *loaded]:
+        ancestry = classes.ancestry(path)
+        if not any(base in framework.http_exceptions for base in ancestry):
+            continue
+        # HTTPException's own 500 is only its default: a class that sets no status of its own is raised
+        # with one as often as not, so it is left to its class handlers.
+        own = [base for base in ancestry if base.rpartition(".")[2] != "HTTPException"]
+        status = classes.attribute(own, "status_code")
+        if isinstance(status, int) and status in handlers:
+            found[path] = handlers[status]
     return found
 
 

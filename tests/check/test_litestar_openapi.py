@@ -100,3 +100,16 @@ def test_check_fails_on_an_added_site(tmp_path: Path) -> None:
     result = docgen(root, "check")
     assert result.returncode == 1
     assert "route-error-added: 404-order-o-0-was-cancelled" in result.stdout
+
+
+def test_the_site_builds_strictly_and_publishes_each_error_with_its_notes(tmp_path: Path) -> None:
+    root = bookshelf_project(tmp_path)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    mkdocs = Path(sys.executable).parent / "mkdocs"
+    subprocess.run(
+        [str(mkdocs), "build", "--strict", "-q"], cwd=root, check=True, env=env, capture_output=True
+    )
+    published = json.loads((root / "site" / "bookshelf-routes.json").read_text(encoding="utf-8"))
+    cause = {error["id"]: error["cause"] for error in published["errors"]}
+    assert cause.keys() == ERRORS.keys()
+    assert cause["402-the-card-was-declined"] == "The card issuer refused the payment."

@@ -158,6 +158,8 @@ class RaiseFinder:
         status, detail = self._stated(call, code.module, path, ancestry, base)
         if handler is not None and base is None and (handler.status_attribute or handler.detail_attribute):
             status, detail = handled_values(self.calls, call, code.module, path, ancestry, handler)
+        if handler is None and base is not None:  # the framework answers it: what it sends for that status
+            detail = dict(self.framework.http_exceptions[base].replaced_details).get(status or 0, detail)
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail

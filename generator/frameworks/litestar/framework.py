@@ -3,9 +3,10 @@
 What Litestar means by an HTTP error: `HTTPException` and its family (`NotFoundException`,
 `ValidationException`, ...), whose status is the `status_code` keyword or the class's `status_code`, and
 whose detail is the first argument, the `detail` keyword or the class's `detail`, a missing one being the
-status phrase; on the wire `{"status_code": ..., "detail": ...}`; 400 answered for any request that fails
-validation; the constants of `litestar.status_codes` naming statuses. How it declares routes, guards,
-dependencies and exception handlers is read by `routes`, `layers` and `handlers` beside this.
+status phrase, and any 500 sent as `Internal Server Error` unless a handler of the application answers it;
+on the wire `{"status_code": ..., "detail": ...}`; 400 answered for any request that fails validation; the
+constants of `litestar.status_codes` naming statuses; a returned `Response` with an error status. How it
+declares routes, guards, dependencies, middleware and exception handlers is read by the modules beside this.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ HTTP_EXCEPTION = ExceptionArguments(
     detail=(0, "detail"),
     status_attribute="status_code",
     detail_attribute="detail",
+    replaced_details=((500, "Internal Server Error"),),  # what any 500 says outside debug mode
 )
 RESPONSE = ExceptionArguments(status=(None, "status_code"), detail=(0, "content"))
 _CLASSES = (

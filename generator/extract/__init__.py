@@ -21,7 +21,8 @@ Owns:
 - routes catalogs: the interface each web framework implements and the lookup of one by name (`routes`;
   the frameworks themselves are in `generator.frameworks`, which imports this package, never the other way),
   the HTTP errors an operation reaches (`raises`) with their status and detail (`http_values`; those of an
-  exception a handler answers with its own attributes: `handled`); the routes
+  exception a handler answers with its own attributes: `handled`; the exceptions a raised function
+  returns: `factories`); the routes
   catalog and its ids are the routes kind's (`generator.kinds.routes.catalog`);
 - what extract asks of a catalog kind, and the run each kind reads the source through (`kind_stage`);
 - the stage end to end (`pipeline`), each catalog built by its kind (`generator/kinds/`).

@@ -22,6 +22,7 @@ import griffe
 
 from generator.core.records import record
 from generator.extract.calls import unparse
+from generator.extract.factories import returned_exceptions
 from generator.extract.handled import handled_values
 from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
@@ -99,10 +100,7 @@ class RaiseFinder:
             yield Into((dependency, (*via, dependency.path)), dependency.path, code.node.lineno)
         for inner in _body_nodes(code.node):
             if isinstance(inner, ast.Raise) and inner.exc is not None:
-                call = _raised_call(inner.exc, code.node)
-                raised = self._classify(call, code, inner.lineno) if call is not None else None
-                if raised is not None:
-                    yield Reached(raised, via)
+                yield from self._raised(inner.exc, inner.lineno, code, via)
             elif isinstance(inner, ast.Return) and inner.value is not None:
                 stated = self.calls.returned(inner.value, code.module)
                 if stated is not None:
@@ -115,6 +113,18 @@ class RaiseFinder:
                 if callee is not None:
                     called = self.program.code(callee)
                     yield Into((called, (*via, called.path)), called.path, inner.lineno)
+
+    def _raised(self, exc: ast.expr, line: int, code: Code, via: tuple[str, ...]) -> Iterator[Reached]:
+        """The HTTP error a `raise` makes, or, for `raise error_for(exc)`, each one the function returns."""
+        call = _raised_call(exc, code.node)
+        raised = self._classify(call, code, line) if call is not None else None
+        if raised is not None:
+            yield Reached(raised, via)
+        elif call is not None:
+            for made, maker, made_line in returned_exceptions(self.program, call, code):
+                site = self._classify(made, maker, made_line)
+                if site is not None:
+                    yield Reached(site, (*via, maker.path))
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),

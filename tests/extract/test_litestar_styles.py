@@ -570,3 +570,38 @@ def test_a_handler_registered_for_a_status_answers_the_exceptions_of_that_status
         (404, "Not Found", "api.main.on_404", "error"),
         (403, "Not yours", None, "detail"),
     }
+
+
+def test_exceptions_a_raised_function_returns_are_raise_sites_of_their_own(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        """\
+        from litestar import Litestar, get
+        from litestar.exceptions import HTTPException, NotFoundException
+
+        class UpstreamError(Exception):
+            status_code: int | None = None
+
+        def error_for(exc: UpstreamError) -> HTTPException:
+            if exc.status_code == 404:
+                return NotFoundException(detail="No such rate")
+            return HTTPException(detail="The upstream service failed", status_code=502)
+
+        def fetch() -> float:
+            raise UpstreamError()
+
+        @get("/rate")
+        async def rate() -> float:
+            try:
+                return fetch()
+            except UpstreamError as exc:
+                raise error_for(exc) from exc
+
+        app = Litestar(route_handlers=[rate])
+        """,
+    )
+    assert responses(found) == {
+        ("get", "/rate"): [(404, "No such rate"), (502, "The upstream service failed")]
+    }
+    operation = found.operations[0]
+    assert {via for _, via in operation.errors} == {("api.main.rate", "api.main.error_for")}

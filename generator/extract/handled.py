@@ -1,10 +1,11 @@
-"""The status and detail of an exception that is no HTTP error of the framework, turned into a response by
-an exception handler that answers with the exception's own attributes (`Response(status_code=
-exc.status_code, content={"detail": exc.message})`).
+"""The status and detail of an application's own exception, as the exception handler that answers it reads
+them off the exception (`JSONResponse(status_code=exc.status_code, content={"message": exc.message})`).
 
-Such an attribute is read as the raise sets it (a keyword of that name, or the argument at that parameter
-of the class's `__init__`), else from the class attributes of the raised class and its bases (`class
-NotFoundError(AppError): status_code = 404; message = "Resource not found"`).
+Applications commonly give each domain error its status and default message as class attributes
+(`class NotFoundError(AppException): status_code = 404; message = "Resource not found"`) and let the
+constructor override the message (`raise NotFoundError(message="No avatar set")`). An attribute the handler
+reads is therefore the argument the raise passes under that name (by keyword, or at the position of the
+`__init__` parameter of that name), else the value its class, or the nearest base, assigns in its body.
 """
 
 from __future__ import annotations
@@ -13,39 +14,51 @@ import ast
 
 import griffe
 
+from generator.extract.http_classes import HttpClasses
+from generator.extract.http_values import detail_text, status_number
 from generator.extract.program import Program
-from generator.extract.responses import CallReader
-from generator.extract.routes import ExceptionArguments, Handler
+from generator.extract.routes import Framework, Handler
 
 
 def handled_values(
-    reader: CallReader,
+    classes: HttpClasses,
+    framework: Framework,
     call: ast.Call,
     module: griffe.Module,
-    path: str,
     ancestry: list[str],
     handler: Handler,
-) -> tuple[int | None, str]:
-    """The status and detail the raise `call` of the class at `path` gives the attributes `handler`
-    answers with."""
-    arguments = ExceptionArguments(
-        status=_where(reader.program, ancestry, handler.status_attribute),
-        detail=_where(reader.program, ancestry, handler.detail_attribute),
-        status_attribute=handler.status_attribute,
-        detail_attribute=handler.detail_attribute,
-    )
-    stated = reader.stated(call, module, path, ancestry, arguments)
-    return stated.status, stated.detail
+) -> tuple[int | None, str | None]:
+    """The status and the detail of the exception `call` raises as `handler` answers them: None where the
+    handler does not read that one off the exception, or its value cannot be told statically."""
+    program = classes.program
+    status = detail = None
+    if handler.status_attribute is not None:
+        node = _passed(program, call, ancestry, handler.status_attribute)
+        if node is not None:
+            status = status_number(node, module, program, framework.resolver, framework.constant_status)
+        else:
+            found = classes.attribute(ancestry, handler.status_attribute)
+            status = found if isinstance(found, int) and not isinstance(found, bool) else None
+    if handler.detail_attribute is not None:
+        node = _passed(program, call, ancestry, handler.detail_attribute)
+        found = classes.attribute(ancestry, handler.detail_attribute) if node is None else None
+        if node is not None:
+            detail = detail_text(node, module, framework.resolver, "")
+        elif isinstance(found, str):
+            detail = found
+    return status, detail
 
 
-def _where(program: Program, ancestry: list[str], attribute: str | None) -> tuple[int | None, str]:
-    """Where a raise passes `attribute`: its keyword, and its position when the nearest loaded `__init__`
-    of the class has a parameter of that name (none at all without an attribute)."""
-    if attribute is None:
-        return None, ""
+def _passed(program: Program, call: ast.Call, ancestry: list[str], name: str) -> ast.expr | None:
+    """The argument `call` passes for the `__init__` parameter `name` (of the nearest class of `ancestry`
+    in the loaded source that defines `__init__`), by keyword or position; None when it passes none."""
+    given = next((k.value for k in call.keywords if k.arg == name), None)
+    if given is not None:
+        return given
     for path in ancestry:
         init = program.function(f"{path}.__init__")
         if init is not None:
-            names = [parameter.name for parameter in init.parameters][1:]
-            return (names.index(attribute) if attribute in names else None), attribute
-    return None, attribute
+            parameters = [p.name for p in init.parameters][1:]
+            position = parameters.index(name) if name in parameters else None
+            return call.args[position] if position is not None and position < len(call.args) else None
+    return None

@@ -16,6 +16,7 @@ annotation, functions passed around) are not followed.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Iterator
 
 import griffe
@@ -28,9 +29,11 @@ from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
 from generator.extract.program import Code, FunctionNode, Program
+from generator.extract.resolve import Assumed
 from generator.extract.responses import CallReader, Stated, argument
-from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
+from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler, framework_errors
 from generator.extract.targets import final_target, instance_class
+from generator.extract.type_aliases import aliased_class
 from generator.extract.walk import CallWalk, Into
 
 
@@ -49,6 +52,8 @@ class Raised:
     handler: str | None
     """The exception handler that turns it into a response, if one does."""
     body_key: str
+    assumed: tuple[Assumed, ...] = ()
+    """Values the status or detail takes on trust (a settings default, a value the configuration states)."""
 
 
 @record
@@ -98,15 +103,21 @@ class RaiseFinder:
         code, via = step
         for dependency in self.framework.parameter_dependencies(self.program, code):
             yield Into((dependency, (*via, dependency.path)), dependency.path, code.node.lineno)
+        for answered in framework_errors(self.framework, self.program, code):
+            site = (answered.status, answered.detail, answered.exception, answered.function, answered.file)
+            yield Reached(
+                Raised(*site, answered.line, None, self.framework.body_key), (*via, answered.function)
+            )
         for inner in _body_nodes(code.node):
+            taken = len(self.resolver.taken)  # what the resolver takes on trust from here on is this site's
             if isinstance(inner, ast.Raise) and inner.exc is not None:
-                yield from self._raised(inner.exc, inner.lineno, code, via)
+                yield from self._raised(inner.exc, inner.lineno, code, via, taken)
             elif isinstance(inner, ast.Return) and inner.value is not None:
                 stated = self.calls.returned(inner.value, code.module)
                 if stated is not None:
-                    yield Reached(self._site(stated, code, inner.lineno), via)
+                    yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
-                yield Reached(self._site(stated, code, inner.lineno), via)
+                yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call):
                 callee = self.program.function(self.program.qualify(inner.func, code.module))
                 callee = callee or self._method_of_instance(inner.func, code)
@@ -114,17 +125,24 @@ class RaiseFinder:
                     called = self.program.code(callee)
                     yield Into((called, (*via, called.path)), called.path, inner.lineno)
 
-    def _raised(self, exc: ast.expr, line: int, code: Code, via: tuple[str, ...]) -> Iterator[Reached]:
+    def _raised(
+        self, exc: ast.expr, line: int, code: Code, via: tuple[str, ...], taken: int
+    ) -> Iterator[Reached]:
         """The HTTP error a `raise` makes, or, for `raise error_for(exc)`, each one the function returns."""
         call = _raised_call(exc, code.node)
         raised = self._classify(call, code, line) if call is not None else None
         if raised is not None:
-            yield Reached(raised, via)
+            yield Reached(self._trusting(raised, taken), via)
         elif call is not None:
             for made, maker, made_line in returned_exceptions(self.program, call, code):
                 site = self._classify(made, maker, made_line)
                 if site is not None:
-                    yield Reached(site, (*via, maker.path))
+                    yield Reached(self._trusting(site, taken), (*via, maker.path))
+
+    def _trusting(self, raised: Raised, taken: int) -> Raised:
+        """`raised` with the values the resolver took on trust since `taken` while reading it."""
+        assumed = tuple(dict.fromkeys(self.resolver.taken[taken:]))
+        return dataclasses.replace(raised, assumed=assumed) if assumed else raised
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
@@ -151,7 +169,8 @@ class RaiseFinder:
                 held = self.program.objects.get(self.program.qualify(made, code.module) or "")
                 return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
             named = names.class_of(made.id)  # `service = Service()`, `service: Service = inject(...)`
-            return self.program.klass(self.program.qualify(named, code.module)) if named is not None else None
+            path = self.program.qualify(named, code.module) if named is not None else None
+            return self.program.klass(path) or aliased_class(self.program, path)  # `service: ServiceDep`
         if not isinstance(made, ast.Call):
             return None
         return self.program.klass(self.program.qualify(made.func, code.module))
@@ -166,8 +185,9 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail = self._stated(call, code.module, path, ancestry, base)
-        if handler is not None and base is None and (handler.status_attribute or handler.detail_attribute):
-            status, detail = handled_values(self.calls, call, code.module, path, ancestry, handler)
+        if handler is not None and base is None:  # an exception of the application's own, and its handler
+            read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
+            status, detail = read[0] if read[0] is not None else status, read[1] or detail
         if handler is None and base is not None:  # the framework answers it: what it sends for that status
             detail = dict(self.framework.http_exceptions[base].replaced_details).get(status or 0, detail)
         if handler is not None:

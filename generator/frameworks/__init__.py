@@ -5,12 +5,13 @@ Owns:
 - the one registry of built-in frameworks (`BUILTIN` below: the name `framework:` gives in mkdocs.yml ->
   `module:attribute` of the class), which `core.settings.FRAMEWORKS` reads without importing a framework;
   a package outside docgen adds one through the entry-point group `docgen.frameworks` instead;
-- FastAPI and Starlette (`fastapi`): its applications, routers, prefixes and dependencies, its exception
-  handlers, its HTTP exception with the status and detail it takes and the detail it fills in, the body
-  its errors have on the wire, and its OpenAPI document taking the catalog's error responses;
-- Litestar (`litestar`): its applications, routers, controllers and route handlers, guards and dependencies
-  by name, exception handlers at every layer, its `HTTPException` family, and its OpenAPI document taking
-  the catalog's error responses;
+- FastAPI and Starlette (`fastapi`): its applications, routers, prefixes, conditions and dependencies
+  (Starlette's routes declared as data included), its exception handlers, its HTTP exception with the
+  status and detail it takes and the detail it fills in, the body its errors have on the wire, and its
+  OpenAPI document taking the catalog's error responses;
+- Litestar (`litestar`): its applications, routers, controllers and route handlers, guards, authentication
+  middleware and dependencies by name, exception handlers at every layer, its `HTTPException` family, and
+  its OpenAPI document taking the catalog's error responses;
 - a routes catalog's error responses merged into an application's OpenAPI document, the same for every
   framework (`openapi`, standard library only, as the application imports it).
 

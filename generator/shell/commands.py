@@ -20,7 +20,7 @@ from generator.core.reports import as_github_log, as_json, as_text
 from generator.core.settings import Settings
 from generator.core.workflow_commands import inert
 from generator.core.writer import write_outputs
-from generator.extract.kind_stage import notices
+from generator.extract.kind_stage import coverage_line, notices
 from generator.extract.pipeline import extract
 from generator.render.discarded import discarded_edits
 from generator.render.published import refuse_credentials
@@ -46,6 +46,9 @@ def extract_command(settings: Settings, args: argparse.Namespace) -> int:
         _say(f"{path}: {state} ({kinds.kind_of(found.catalog.kind).summary(found.catalog)})")
         for line in notices(project, name, found):
             _say(line)
+        covered = coverage_line(found)
+        if covered is not None:
+            _say(f"{path}: {covered}")
     return 0
 
 

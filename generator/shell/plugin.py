@@ -42,6 +42,7 @@ from generator.core.project import Project, load_project
 from generator.core.reader import read_text
 from generator.core.schemas import CATALOG_SCHEMA
 from generator.core.settings import Settings, settings_from_plugin_config
+from generator.core.settings_checks import source_path
 from generator.core.workflow_commands import inert
 from generator.examples.requests import examples_of
 from generator.render.renderer import PageResult
@@ -62,6 +63,8 @@ class DocgenConfig(base.Config):  # type: ignore[no-untyped-call]
     """Where catalogs and notes live, relative to mkdocs.yml."""
     templates_dir = c.Type(str, default="templates")
     """Where the region templates live, relative to mkdocs.yml."""
+    python_path = c.Type((list, str), default=[])
+    """Folders, relative to mkdocs.yml, searched for imported packages before the environment's."""
 
 
 class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
@@ -81,6 +84,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         options = {"catalogs": self.config.catalogs, "data_dir": self.config.data_dir}
         options["templates_dir"] = self.config.templates_dir
+        options["python_path"] = self.config.python_path
         try:
             self.settings = settings_from_plugin_config(
                 options,
@@ -152,7 +156,9 @@ def watched_paths(settings: Settings) -> list[Path]:
     """What `mkdocs serve` should watch besides docs/: each catalog's source tree, data/ and templates/."""
     paths = {settings.data_dir, settings.templates_dir}
     for catalog in settings.catalogs.values():
-        paths.add(settings.root / Path(catalog.source).parts[0])
+        paths.add(
+            settings.root / source_path(settings.root, catalog.source).relative_to(settings.root).parts[0]
+        )
     return sorted(path for path in paths if path.exists())
 
 

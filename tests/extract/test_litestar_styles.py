@@ -605,3 +605,25 @@ def test_exceptions_a_raised_function_returns_are_raise_sites_of_their_own(tmp_p
     }
     operation = found.operations[0]
     assert {via for _, via in operation.errors} == {("api.main.rate", "api.main.error_for")}
+
+
+def test_a_litestar_application_is_detected_from_its_imports(tmp_path: Path) -> None:
+    make_files(
+        tmp_path,
+        {
+            "api/__init__.py": "",
+            "api/main.py": """\
+            from litestar import Litestar, get
+
+            @get("/ping")
+            async def ping() -> None: ...
+
+            app = Litestar(route_handlers=[ping])
+            """,
+            "mkdocs.yml": "site_name: t\nplugins:\n  - docgen:\n      catalogs:\n        api:\n"
+            "          kind: routes\n          source: api/main.py\n",
+        },
+    )
+    found = run_extract_in_memory(tmp_path).catalogs["api"]
+    assert isinstance(found, RoutesCatalog)
+    assert (found.framework, [o.path for o in found.operations]) == ("litestar", ["/ping"])

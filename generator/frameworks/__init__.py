@@ -9,6 +9,8 @@ Owns:
   (Starlette's routes declared as data included), its exception handlers, its HTTP exception with the
   status and detail it takes and the detail it fills in, the body its errors have on the wire, and its
   OpenAPI document taking the catalog's error responses;
+- aiohttp's web server (`aiohttp`): applications, route tables, sub-applications, class-based views and
+  middlewares, its HTTP exceptions with the status their class holds and the plain-text body they send;
 - Litestar (`litestar`): its applications, routers, controllers and route handlers, guards, authentication
   middleware and dependencies by name, exception handlers at every layer, its `HTTPException` family, and
   its OpenAPI document taking the catalog's error responses;
@@ -27,6 +29,7 @@ May import: `generator.core`, `generator.extract`.
 """
 
 BUILTIN = {
+    "aiohttp": "generator.frameworks.aiohttp.framework:AiohttpFramework",
     "fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework",
     "litestar": "generator.frameworks.litestar.framework:LitestarFramework",
 }

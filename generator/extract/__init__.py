@@ -24,8 +24,10 @@ Owns:
 - routes catalogs: the interface each web framework implements and the lookup of one by name (`routes`;
   the frameworks themselves are in `generator.frameworks`, which imports this package, never the other way),
   the HTTP errors an operation reaches (`raises`; the property getters and `self` it follows through, read
-  from a class's syntax: `members`) with their status and detail (`http_values`), through the wrappers of
-  its decorators (`decorators`) and the call a returned or raised local name holds (`bound_calls`), the
+  from a class's syntax: `members`) with their status and detail (`http_values`; those a handler reads off
+  the application's exception: `handled`; the exceptions a raised function returns: `factories`), through
+  the wrappers of its decorators (`decorators`) and the call a returned or raised local name holds
+  (`bound_calls`), the
   framework an application imports when its catalog names none (`detect`); the routes
   catalog and its ids are the routes kind's (`generator.kinds.routes.catalog`);
 - what extract asks of a catalog kind, and the run each kind reads the source through (`kind_stage`);

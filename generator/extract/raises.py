@@ -29,6 +29,7 @@ from generator.core.route_models import TEXT_BODY
 from generator.extract.bound_calls import bound_call, own_nodes, set_status
 from generator.extract.calls import unparse
 from generator.extract.decorators import decorator_wrappers
+from generator.extract.factories import returned_exceptions
 from generator.extract.handled import handled_values
 from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
@@ -129,10 +130,7 @@ class RaiseFinder:
         for inner in own_nodes(code.node):
             taken = len(self.resolver.taken)  # what the resolver takes on trust from here on is this site's
             if isinstance(inner, ast.Raise) and inner.exc is not None:
-                call = _raised_call(inner.exc, code.node, inner)
-                raised = self._classify(call, code, inner.lineno) if call is not None else None
-                if raised is not None:
-                    yield Reached(self._trusting(raised, taken), via)
+                yield from self._raised(inner.exc, inner, code, via, taken)
             elif isinstance(inner, ast.Return) and inner.value is not None:
                 returned = bound_call(inner.value, code.node, inner) or inner.value  # `return response`
                 status = set_status(inner.value, code.node, inner)
@@ -159,6 +157,20 @@ class RaiseFinder:
             if getter is not None:
                 return getter
         return None
+
+    def _raised(
+        self, exc: ast.expr, at: ast.stmt, code: Code, via: tuple[str, ...], taken: int
+    ) -> Iterator[Reached]:
+        """The HTTP error a `raise` makes, or, for `raise error_for(exc)`, each one the function returns."""
+        call = _raised_call(exc, code.node, at)
+        raised = self._classify(call, code, at.lineno) if call is not None else None
+        if raised is not None:
+            yield Reached(self._trusting(raised, taken), via)
+        elif call is not None:
+            for made, maker, made_line in returned_exceptions(self.program, call, code):
+                site = self._classify(made, maker, made_line)
+                if site is not None:
+                    yield Reached(self._trusting(site, taken), (*via, maker.path))
 
     def _trusting(self, raised: Raised, taken: int) -> Raised:
         """`raised` with the values the resolver took on trust since `taken` while reading it."""
@@ -212,6 +224,8 @@ class RaiseFinder:
         if handler is not None and base is None:  # an exception of the application's own, and its handler
             read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
             status, detail = read[0] if read[0] is not None else status, read[1] or detail
+        if handler is None and base is not None:  # the framework answers it: what it sends for that status
+            detail = dict(self.framework.http_exceptions[base].replaced_details).get(status or 0, detail)
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail

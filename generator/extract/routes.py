@@ -102,6 +102,9 @@ class ExceptionArguments:
     the raised class and then its bases, an installed framework's included."""
     detail_attribute: str | None = None
     """The class attribute that holds the detail when the call passes none (Werkzeug's `description`)."""
+    replaced_details: tuple[tuple[int, str], ...] = ()
+    """(status, detail): the detail the framework sends in place of the stated one when it answers an error
+    of that status itself, with no handler of the application (Litestar's `Internal Server Error` for 500)."""
     reason: tuple[int | None, str] | None = None
     """Where the call takes a reason phrase of its own (aiohttp's `reason=`), which stands for the status's
     standard phrase wherever the default detail states it (`404: Not Found` becomes `404: No such book`)."""

@@ -13,6 +13,9 @@ Owns:
   middlewares, its HTTP exceptions with the status their class holds and the plain-text body they send;
 - Flask and Werkzeug (`flask`): applications, blueprints and class-based views, error handlers, and the
   status and description of each Werkzeug exception, read from the installed Werkzeug;
+- Litestar (`litestar`): its applications, routers, controllers and route handlers, guards, authentication
+  middleware and dependencies by name, exception handlers at every layer, its `HTTPException` family, and
+  its OpenAPI document taking the catalog's error responses;
 - a routes catalog's error responses merged into an application's OpenAPI document, the same for every
   framework (`openapi`, standard library only, as the application imports it).
 
@@ -31,5 +34,6 @@ BUILTIN = {
     "aiohttp": "generator.frameworks.aiohttp.framework:AiohttpFramework",
     "fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework",
     "flask": "generator.frameworks.flask.framework:FlaskFramework",
+    "litestar": "generator.frameworks.litestar.framework:LitestarFramework",
 }
 """The frameworks docgen ships: name -> `module:attribute` of the class, imported only when configured."""

@@ -78,7 +78,13 @@ class ExtractRun:
         """The modules of the configured source's package that it imports, transitively, as a program to
         follow calls in."""
         module = self.module(config)[0]
-        return Program(imported_modules(self.modules, module, self.bodies), self.bodies, self.files)
+        found = imported_modules(self.modules, module, self.bodies)
+        return Program(found, self.bodies, self.files, loader=self._imported_from)
+
+    def _imported_from(self, dotted: str) -> list[griffe.Module]:
+        """The module `dotted` and the modules of its package it imports, or none when it is not found."""
+        module = self.modules.module(dotted)
+        return imported_modules(self.modules, module, self.bodies) if module is not None else []
 
     def trees(self) -> dict[bytes, ast.Module]:
         """Every module tree griffe parsed in this run, by the bytes it was parsed from."""

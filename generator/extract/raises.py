@@ -22,9 +22,11 @@ import griffe
 
 from generator.core.records import record
 from generator.extract.calls import unparse
+from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
 from generator.extract.program import Code, FunctionNode, Program
+from generator.extract.responses import CallReader, Stated, argument
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
 from generator.extract.targets import final_target, instance_class
 from generator.extract.walk import CallWalk, Into
@@ -67,6 +69,8 @@ class RaiseFinder:
         self.framework = framework
         self.handlers = handlers
         self.resolver = framework.resolver
+        self.classes = HttpClasses(program, framework.resolver)
+        self.calls = CallReader(program, framework, self.classes)
         self._locals: dict[str, LocalNames] = {}
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
@@ -98,6 +102,12 @@ class RaiseFinder:
                 raised = self._classify(call, code, inner.lineno) if call is not None else None
                 if raised is not None:
                     yield Reached(raised, via)
+            elif isinstance(inner, ast.Return) and inner.value is not None:
+                stated = self.calls.returned(inner.value, code.module)
+                if stated is not None:
+                    yield Reached(self._site(stated, code, inner.lineno), via)
+            elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
+                yield Reached(self._site(stated, code, inner.lineno), via)
             elif isinstance(inner, ast.Call):
                 callee = self.program.function(self.program.qualify(inner.func, code.module))
                 callee = callee or self._method_of_instance(inner.func, code)
@@ -139,12 +149,12 @@ class RaiseFinder:
         path = self.program.qualify(call.func, code.module)
         if path is None:
             return None
-        ancestry = self.program.ancestry(path)
+        ancestry = self.classes.ancestry(path)
         base = next((p for p in ancestry if p in self.framework.http_exceptions), None)
         handler = next((self.handlers[p] for p in ancestry if p in self.handlers), None)
         if base is None and handler is None:
             return None
-        status, detail = self._stated(call, code.module, ancestry, base)
+        status, detail = self._stated(call, code.module, path, ancestry, base)
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail
@@ -159,23 +169,27 @@ class RaiseFinder:
             body_key=handler.body_key if handler is not None else self.framework.body_key,
         )
 
+    def _site(self, stated: Stated, code: Code, line: int) -> Raised:
+        """A raise site for an error a call makes without `raise` (a raising function, a response)."""
+        file = self.program.files(code.module)
+        body_key = stated.body_key or self.framework.body_key
+        return Raised(stated.status, stated.detail, stated.exception, code.path, file, line, None, body_key)
+
     def _stated(
-        self, call: ast.Call, module: griffe.Module, ancestry: list[str], base: str | None
+        self, call: ast.Call, module: griffe.Module, path: str, ancestry: list[str], base: str | None
     ) -> tuple[int | None, str]:
         """The status and detail the raise itself states, through the `__init__` of a subclass."""
         if base is None:
             message = call.args[0] if call.args else _keyword(call, "message")
             return None, detail_text(message, module, self.resolver, "") if message else ""
         arguments = self.framework.http_exceptions[base]
-        for path in ancestry[: ancestry.index(base)]:
-            init = self.program.function(f"{path}.__init__")
+        for own in ancestry[: ancestry.index(base)]:
+            init = self.program.function(f"{own}.__init__")
             forwarded = _super_call(self.program.node(init)) if init is not None else None
             if init is not None and forwarded is not None:
-                return self._through(init, forwarded, call, module, arguments)
-        status_node = _argument(call, arguments.status)
-        status = self._status(status_node, module)
-        missing = self.framework.default_detail(status)
-        return status, detail_text(_argument(call, arguments.detail), module, self.resolver, missing)
+                return self._through(init, forwarded, call, module, path, arguments)
+        stated = self.calls.stated(call, module, path, ancestry, arguments)
+        return stated.status, stated.detail
 
     def _through(
         self,
@@ -183,6 +197,7 @@ class RaiseFinder:
         forwarded: ast.Call,
         call: ast.Call,
         module: griffe.Module,
+        path: str,
         arguments: ExceptionArguments,
     ) -> tuple[int | None, str]:
         """Status and detail of a subclass whose `__init__` forwards them to its base: a parameter of the
@@ -190,14 +205,14 @@ class RaiseFinder:
         parameters = [p.name for p in init.parameters][1:]
         values = []
         for role in (arguments.status, arguments.detail):
-            node = _argument(forwarded, role)
+            node = argument(forwarded, role)
             scope = init.module
             if isinstance(node, ast.Name) and node.id in parameters:
                 position = parameters.index(node.id)
-                node, scope = _argument(call, (position, node.id)), module
+                node, scope = argument(call, (position, node.id)), module
             values.append((node, scope))
         status = self._status(values[0][0], values[0][1])
-        missing = self.framework.default_detail(status)
+        missing = self.framework.default_detail(path, status)
         return status, detail_text(values[1][0], values[1][1], self.resolver, missing)
 
     def _status(self, node: ast.expr | None, module: griffe.Module) -> int | None:
@@ -245,14 +260,6 @@ def _super_call(node: FunctionNode) -> ast.Call | None:
         ):
             return inner
     return None
-
-
-def _argument(call: ast.Call, where: tuple[int, str]) -> ast.expr | None:
-    position, keyword = where
-    value = _keyword(call, keyword)
-    if value is not None:
-        return value
-    return call.args[position] if position < len(call.args) else None
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:

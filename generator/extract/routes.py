@@ -56,11 +56,17 @@ class Handler:
 
 @record
 class ExceptionArguments:
-    """Where an HTTP exception's constructor takes the status and the detail."""
+    """Where a call that makes an HTTP error (an exception class, a function that raises, a response)
+    takes the status and the detail, and which class attributes hold them when the call passes none."""
 
-    status: tuple[int, str]
-    """Position (after self) and keyword of the status."""
-    detail: tuple[int, str]
+    status: tuple[int | None, str]
+    """Position (after self; None: keyword only) and keyword of the status."""
+    detail: tuple[int | None, str]
+    status_attribute: str | None = None
+    """The class attribute that holds the status when the call passes none (Werkzeug's `code`), read on
+    the raised class and then its bases, an installed framework's included."""
+    detail_attribute: str | None = None
+    """The class attribute that holds the detail when the call passes none (Werkzeug's `description`)."""
 
 
 class Framework(Protocol):
@@ -72,7 +78,16 @@ class Framework(Protocol):
     automatic_statuses: frozenset[int]
     """Statuses the framework documents by itself (422 for a request that fails validation, say)."""
     http_exceptions: Mapping[str, ExceptionArguments]
-    """Dotted path of each HTTP exception class -> where it takes its arguments."""
+    """Dotted path of each HTTP exception class -> where it takes its arguments; a subclass is one too."""
+    raising_calls: Mapping[str, ExceptionArguments]
+    """Dotted path of each function that raises an HTTP error when called (Flask's `abort`)."""
+    responses: Mapping[str, ExceptionArguments]
+    """Dotted path of each response class or builder: one returned with a status of 400 or more is an
+    error; a success status, or none (a response's default), is not."""
+    tuple_status: bool
+    """Whether a view returns `(body, status)` or `(body, status, headers)` to set the status (Flask)."""
+    import_roots: frozenset[str]
+    """The top-level packages whose import in the source means this framework."""
     openapi_guide: str
     """Where a user reads how to merge the OpenAPI fragment into the application's document (a README
     section), named in check's findings about a committed document."""
@@ -82,8 +97,10 @@ class Framework(Protocol):
         """The status a constant of the framework names (its `status` module), or None."""
         ...
 
-    def default_detail(self, status: int | None) -> str:
-        """The detail the framework gives an HTTP exception raised without one (or with None)."""
+    def default_detail(self, exception: str, status: int | None) -> str:
+        """The detail the framework gives an HTTP error made without one (or with None) by `exception` (the
+        dotted path of the class raised or the function called) with `status`, when no class attribute
+        gives it."""
         ...
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:

@@ -65,6 +65,9 @@ class FunctionBodies(griffe.Extension):
         """Each module's whole tree, by the bytes it was parsed from (for `SourceFiles.adopt`)."""
         self.modules: dict[str, ast.Module] = {}
         """Each module's whole tree, by its dotted path (for its top-level tables of functions)."""
+        self.classes: dict[str, ast.ClassDef] = {}
+        """Each class's node, by dotted path (its body's own assignments, which griffe's attributes lose
+        when `__init__` assigns the same name)."""
 
     def on_module_node(self, *, node: Any, agent: Any, **kwargs: Any) -> None:
         code = getattr(agent, "code", None)
@@ -76,6 +79,10 @@ class FunctionBodies(griffe.Extension):
     def on_module_instance(self, *, node: Any, mod: griffe.Module, agent: Any, **kwargs: Any) -> None:
         if isinstance(node, ast.Module):
             self.modules[mod.path] = node
+
+    def on_class_instance(self, *, node: Any, cls: griffe.Class, **kwargs: Any) -> None:
+        if isinstance(node, ast.ClassDef):
+            self.classes[cls.path] = node
 
     def on_function_instance(self, *, node: Any, func: griffe.Function, agent: Any, **kwargs: Any) -> None:
         code = getattr(agent, "code", None)  # only griffe's visitor parses source

@@ -20,6 +20,8 @@ from generator.frameworks.fastapi.handlers import registered_handlers
 from generator.frameworks.fastapi.routes import application_endpoints
 
 HTTP_EXCEPTION = ExceptionArguments(status=(0, "status_code"), detail=(1, "detail"))
+RESPONSE = ExceptionArguments(status=(1, "status_code"), detail=(0, "content"))
+_RESPONSE_CLASSES = ("Response", "JSONResponse", "PlainTextResponse", "HTMLResponse")
 _STATUS_NAME = re.compile(r"^(?:fastapi|starlette)\.status\.(?:HTTP|WS)_(\d{3})_\w+$")
 
 
@@ -34,6 +36,14 @@ class FastAPIFramework:
         "fastapi.exceptions.HTTPException": HTTP_EXCEPTION,
         "starlette.exceptions.HTTPException": HTTP_EXCEPTION,
     }
+    raising_calls: Mapping[str, ExceptionArguments] = {}
+    responses: Mapping[str, ExceptionArguments] = {
+        f"{module}.{name}": RESPONSE
+        for module in ("fastapi.responses", "starlette.responses")
+        for name in _RESPONSE_CLASSES
+    }
+    tuple_status = False
+    import_roots = frozenset({"fastapi"})
     openapi_guide = "README: A FastAPI application"
 
     def __init__(self, resolver: Resolver) -> None:
@@ -44,7 +54,7 @@ class FastAPIFramework:
         match = _STATUS_NAME.match(path)
         return int(match.group(1)) if match else None
 
-    def default_detail(self, status: int | None) -> str:
+    def default_detail(self, exception: str, status: int | None) -> str:
         """Starlette fills in a missing (or None) detail with the status phrase (`Not Found`)."""
         return phrase(status)
 

@@ -109,7 +109,7 @@ def _handler(
     detail = (
         None
         if value is None or _on_exception(value, exception)
-        else detail_text(value, module, framework.resolver, framework.default_detail(status))
+        else detail_text(value, module, framework.resolver, framework.default_detail("", status))
     )
     return Handler(handler, status, detail, key)
 

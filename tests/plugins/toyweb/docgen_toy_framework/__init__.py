@@ -29,6 +29,10 @@ class ToyFramework:
     body_key = "error"
     automatic_statuses = frozenset({400})
     http_exceptions: Mapping[str, ExceptionArguments] = {"toyweb.Fail": FAIL}
+    raising_calls: Mapping[str, ExceptionArguments] = {}
+    responses: Mapping[str, ExceptionArguments] = {}
+    tuple_status = False
+    import_roots = frozenset({"toyweb"})
     openapi_guide = "the toyweb plugin's README"
 
     def __init__(self, resolver: Resolver) -> None:
@@ -37,7 +41,7 @@ class ToyFramework:
     def constant_status(self, path: str) -> int | None:
         return None
 
-    def default_detail(self, status: int | None) -> str:
+    def default_detail(self, exception: str, status: int | None) -> str:
         return f"HTTP {status}" if status is not None else ""
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:

@@ -84,7 +84,22 @@ class RaiseFinder:
             name=lambda step: step[0].path,
             file=lambda step: self.program.files(step[0].module),
         )
-        for root in [*endpoint.dependencies, self.program.code(endpoint.function)]:
+        for implied in endpoint.implied:
+            raised = Raised(
+                status=implied.status,
+                detail=implied.detail,
+                exception=implied.exception,
+                function=implied.function,
+                file=implied.file,
+                line=implied.line,
+                handler=None,
+                body_key=implied.body_key,
+            )
+            found.setdefault((implied.file, implied.line), Reached(raised, (endpoint.function.path,)))
+        roots = list(endpoint.dependencies)
+        if isinstance(endpoint.function, griffe.Function):  # a class writes no code of its own to follow
+            roots.append(self.program.code(endpoint.function))
+        for root in roots:
             for reached in walk.walk((root, (root.path,)), root.path):
                 key = (reached.raised.file, reached.raised.line)
                 found.setdefault(key, reached)
@@ -155,6 +170,7 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail = self._stated(call, code.module, path, ancestry, base)
+        own_key = self._own_key(call, code.module, base)
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail
@@ -166,8 +182,17 @@ class RaiseFinder:
             file=self.program.files(code.module),
             line=line,
             handler=handler.function.path if handler is not None else None,
-            body_key=handler.body_key if handler is not None else self.framework.body_key,
+            body_key=handler.body_key if handler is not None else own_key or self.framework.body_key,
         )
+
+    def _own_key(self, call: ast.Call, module: griffe.Module, base: str | None) -> str | None:
+        """The key a raise's own dict detail puts its first message under, when the framework sends such a
+        detail as the body itself (`ValidationError({"email": "taken"})` answers `{"email": ...}`)."""
+        # A framework written before `detail_is_body` nests every detail under its body key.
+        if base is None or not getattr(self.framework, "detail_is_body", False):
+            return None
+        detail = argument(call, self.framework.http_exceptions[base].detail)
+        return self.calls.body(detail, module, "")[0] if isinstance(detail, ast.Dict) else None
 
     def _site(self, stated: Stated, code: Code, line: int) -> Raised:
         """A raise site for an error a call makes without `raise` (a raising function, a response)."""

@@ -27,17 +27,38 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
 @record
+class Implied:
+    """An error the framework answers for an operation because of what the source declares rather than
+    raises (a REST framework generic view's failed lookup, a permission class that refuses): located at
+    the declaration, since no `raise` in the source stands for it."""
+
+    status: int | None
+    detail: str
+    exception: str
+    """What the framework raises for it, as its documentation names it (`Http404`, `NotAuthenticated`)."""
+    function: str
+    """The dotted path of the class or function whose declaration implies it."""
+    file: str
+    line: int
+    body_key: str
+
+
+@record
 class Endpoint:
     """One operation: an HTTP method on a path, the function that answers it, what runs before it."""
 
     method: str
     path: str
-    function: griffe.Function
+    function: griffe.Function | griffe.Class
+    """A class when the framework answers with a method the source does not write (a REST framework
+    view's inherited `retrieve`): the class is what the source declares for the operation."""
     dependencies: tuple[Code, ...]
     """Dependencies the route, its routers or its inclusion declare (not those in the parameters)."""
     file: str
     line: int
     """The line of the route's decorator (or registration call): where findings about it point."""
+    implied: tuple[Implied, ...] = ()
+    """Errors the framework answers for the operation without a `raise` in the source, first in order."""
 
 
 @record
@@ -86,6 +107,9 @@ class Framework(Protocol):
     error; a success status, or none (a response's default), is not."""
     tuple_status: bool
     """Whether a view returns `(body, status)` or `(body, status, headers)` to set the status (Flask)."""
+    detail_is_body: bool
+    """Whether a dict given as an HTTP exception's detail is sent as the body itself (REST framework's
+    `ValidationError({"email": ...})` answers `{"email": ...}`), rather than under `body_key` (FastAPI)."""
     import_roots: frozenset[str]
     """The top-level packages whose import in the source means this framework."""
     openapi_guide: str

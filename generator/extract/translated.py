@@ -94,8 +94,9 @@ def _final_path(member: griffe.Object | griffe.Alias, depth: int) -> str | None:
             return _callee_path(value, member.module, depth + 1) if named else None
         if not isinstance(member, griffe.Alias):
             return member.path
+        alias = member
         try:
-            member = member.target
+            member = alias.target
         except (griffe.AliasResolutionError, griffe.CyclicAliasError):
-            return member.target_path
+            return alias.target_path
     return None

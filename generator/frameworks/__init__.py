@@ -22,5 +22,8 @@ Nothing here imports or runs the server. This module imports nothing, so that ch
 May import: `generator.core`, `generator.extract`.
 """
 
-BUILTIN = {"fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework"}
+BUILTIN = {
+    "drf": "generator.frameworks.drf.framework:DRFFramework",
+    "fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework",
+}
 """The frameworks docgen ships: name -> `module:attribute` of the class, imported only when configured."""

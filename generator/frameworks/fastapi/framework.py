@@ -43,6 +43,7 @@ class FastAPIFramework:
         for name in _RESPONSE_CLASSES
     }
     tuple_status = False
+    detail_is_body = False
     import_roots = frozenset({"fastapi"})
     openapi_guide = "README: A FastAPI application"
 

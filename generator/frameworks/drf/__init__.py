@@ -1,0 +1,12 @@
+"""Django REST framework, on Django: how a project declares its operations, what its views answer, and
+what the framework answers for them.
+
+Owns: the `Framework` and what REST framework means by an HTTP error (`framework`), the settings it reads
+(`settings`: `ROOT_URLCONF`, `REST_FRAMEWORK`), the URL configuration with its includes and routers
+(`urls`) and its patterns as OpenAPI paths (`paths`), the methods and actions each view answers
+(`views`), the errors the framework answers without a raise in the source, a generic lookup and the
+permission classes (`implied`), the configured exception handler (`handlers`), and the operations put
+together (`routes`).
+
+May import: `generator.core`, `generator.extract`.
+"""

@@ -1,0 +1,203 @@
+"""What REST framework answers for an operation without a `raise` in the source: a generic lookup that
+finds nothing, and the permission classes that refuse a request.
+
+- A mixin's `retrieve`, `update`, `partial_update` or `destroy` calls `get_object()`, which raises Django's
+  `Http404("No Book matches the given query.")` (the model's class name, from `get_object_or_404`); REST
+  framework's handler answers it as 404 with that text. A view that overrides `get_object` decides for
+  itself (its code is followed instead).
+- Each permission class is asked before the view runs. When it refuses an unauthenticated request and
+  authentication is configured, REST framework raises `NotAuthenticated` (401 when the first
+  authentication class names a `WWW-Authenticate` scheme, else 403, "Authentication credentials were not
+  provided."); an authenticated request it refuses gets 403 with the class's `message`. The classes come
+  from `@action(permission_classes=...)`, the view's `permission_classes` (or `@permission_classes` on a
+  function view), else the settings' `DEFAULT_PERMISSION_CLASSES`.
+
+Texts and statuses are read from the installed REST framework where its classes say them.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import griffe
+
+from generator.extract.http_classes import HttpClasses
+from generator.extract.program import Code, Program
+from generator.extract.routes import Implied
+from generator.frameworks.drf.settings import DjangoSettings, Setting
+from generator.frameworks.drf.views import LOOKUP_ACTIONS, Answer
+
+NOT_FOUND = "No {model} matches the given query."
+"""Django's `get_object_or_404` message, the model's class name filled in."""
+OPEN = {"rest_framework.permissions.AllowAny"}
+ONLY_AUTHENTICATION = {
+    "rest_framework.permissions.IsAuthenticated",
+    "rest_framework.permissions.IsAuthenticatedOrReadOnly",
+}
+"""Built-in permission classes that refuse only an unauthenticated request."""
+PERMISSION_CLASSES = {"rest_framework.decorators.permission_classes"}
+_EXCEPTIONS = "rest_framework.exceptions"
+_BASE_AUTHENTICATION = "rest_framework.authentication.BaseAuthentication"
+
+
+class ImpliedErrors:
+    """The errors REST framework answers for operations, for one program and its settings."""
+
+    def __init__(
+        self, program: Program, classes: HttpClasses, settings: DjangoSettings, body_key: str
+    ) -> None:
+        self.program = program
+        self.classes = classes
+        self.settings = settings
+        self.body_key = body_key
+
+    def lookup(self, view: griffe.Class, answer: Answer, calls: set[str]) -> list[Implied]:
+        """The 404 of REST framework's `get_object`, called by an inherited lookup action or by the
+        source's own action (`calls`: what it calls on `self`), unless the view overrides it."""
+        inherited = isinstance(answer.function, griffe.Class) and answer.action in LOOKUP_ACTIONS
+        if not inherited and "get_object" not in calls:
+            return []
+        if any(self.program.function(f"{own}.get_object") for own in self.classes.ancestry(view.path)):
+            return []
+        model = self._model(view)
+        detail = NOT_FOUND.replace("{model}", model) if model else NOT_FOUND
+        file = self.program.files(view.module)
+        return [Implied(404, detail, "Http404", view.path, file, view.lineno or 1, self.body_key)]
+
+    def permissions(
+        self, owner: griffe.Class | griffe.Function, answer: Answer
+    ) -> tuple[list[Implied], list[Code]]:
+        """The refusals of the operation's permission classes, and their `has_permission` (and, for a
+        lookup, `has_object_permission`) written in the source, whose raises are followed too."""
+        declared = self._declared(owner, answer)
+        classes = [path for path in declared.value if path not in OPEN]
+        if not classes:
+            return [], []
+        found: list[Implied] = []
+        where = self.program.files(declared.module) if declared.module is not None else ""
+        if self._authenticates(owner):
+            status = 401 if self._challenges(owner) else 403
+            detail = self._default(
+                f"{_EXCEPTIONS}.NotAuthenticated", "Authentication credentials were not provided."
+            )
+            found.append(
+                Implied(status, detail, "NotAuthenticated", classes[0], where, declared.line, self.body_key)
+            )
+        checks: list[Code] = []
+        for path in classes:
+            if path in ONLY_AUTHENTICATION:
+                continue
+            checks.extend(self._checks(path, answer))
+            refusal = self._refusal(path)
+            if refusal is not None:
+                found.append(refusal)
+        return found, checks
+
+    def _declared(self, owner: griffe.Class | griffe.Function, answer: Answer) -> Setting:
+        """The permission classes that apply, and where they are declared."""
+        if answer.decorator is not None:
+            node = _keyword(answer.decorator, "permission_classes")
+            if node is not None:
+                return self._classes(node, answer.function.module, node.lineno)
+        if isinstance(owner, griffe.Function):
+            for decorator in self.program.node(owner).decorator_list:
+                if (
+                    isinstance(decorator, ast.Call)
+                    and self.program.qualify(decorator.func, owner.module) in PERMISSION_CLASSES
+                    and decorator.args
+                ):
+                    return self._classes(decorator.args[0], owner.module, decorator.lineno)
+        else:
+            found = self._attribute(owner.path, "permission_classes")
+            if found is not None:
+                return self._classes(found[0], found[1], found[0].lineno)
+        return self.settings.permissions
+
+    def _classes(self, node: ast.expr, module: griffe.Module, line: int) -> Setting:
+        items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
+        paths = tuple(path for item in items if (path := self.program.qualify(item, module)) is not None)
+        return Setting(paths, module, line)
+
+    def _authenticates(self, owner: griffe.Class | griffe.Function) -> bool:
+        return bool(self._authentication(owner))
+
+    def _authentication(self, owner: griffe.Class | griffe.Function) -> tuple[str, ...]:
+        if isinstance(owner, griffe.Class):
+            found = self._attribute(owner.path, "authentication_classes")
+            if found is not None:
+                return self._classes(found[0], found[1], found[0].lineno).value
+        return self.settings.authentication.value
+
+    def _challenges(self, owner: griffe.Class | griffe.Function) -> bool:
+        """Whether the first authentication class names a scheme (`authenticate_header`), so that REST
+        framework answers 401 rather than 403."""
+        first = self._authentication(owner)[0]
+        for path in self.classes.ancestry(first):
+            cls = self.classes.klass(path)
+            if path != _BASE_AUTHENTICATION and cls is not None and "authenticate_header" in cls.members:
+                return True
+        return False
+
+    def _checks(self, path: str, answer: Answer) -> list[Code]:
+        names = ("has_permission", "has_object_permission") if answer.detail else ("has_permission",)
+        found = []
+        for name in names:
+            for own in self.classes.ancestry(path):
+                function = self.program.function(f"{own}.{name}")
+                if function is not None:
+                    found.append(self.program.code(function))
+                    break
+        return found
+
+    def _refusal(self, path: str) -> Implied | None:
+        """403 with the class's `message` when a permission class of the source refuses."""
+        cls = self.program.klass(path)
+        check = next(
+            (
+                f
+                for own in self.classes.ancestry(path)
+                if (f := self.program.function(f"{own}.has_permission"))
+            ),
+            None,
+        )
+        if cls is None or check is None:
+            return None
+        found = self._attribute(path, "message")
+        default = self._default(
+            f"{_EXCEPTIONS}.PermissionDenied", "You do not have permission to perform this action."
+        )
+        detail, line = default, check.lineno or 1
+        if found is not None:
+            text = self.classes.attribute(self.classes.ancestry(path), "message")
+            detail, line = (text if isinstance(text, str) else default), found[0].lineno
+        file = self.program.files(check.module if found is None else found[1])
+        return Implied(403, detail, "PermissionDenied", path, file, line, self.body_key)
+
+    def _attribute(self, path: str, name: str) -> tuple[ast.expr, griffe.Module] | None:
+        """The value a class of the source assigns to `name` in its body, the nearest in its ancestry."""
+        for own in self.classes.ancestry(path):
+            cls = self.program.klass(own)
+            node = self.program.trees.classes.get(own) if cls is not None else None
+            for statement in node.body if node is not None and cls is not None else []:
+                targets = statement.targets if isinstance(statement, ast.Assign) else []
+                if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                    assert isinstance(statement, ast.Assign) and cls is not None
+                    return statement.value, cls.module
+        return None
+
+    def _model(self, view: griffe.Class) -> str | None:
+        """The model a view's `queryset = Model.objects...` names (its class name is what Django says)."""
+        found = self._attribute(view.path, "queryset")
+        node = found[0] if found is not None else None
+        while isinstance(node, ast.Call | ast.Attribute):
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return node.id if isinstance(node, ast.Name) else None
+
+    def _default(self, path: str, fallback: str) -> str:
+        """A REST framework exception's `default_detail`, read from the installed framework."""
+        found = self.classes.attribute(self.classes.ancestry(path), "default_detail")
+        return found if isinstance(found, str) else fallback
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)

@@ -1,0 +1,94 @@
+"""A Django project's settings as REST framework reads them: the root urls module (`ROOT_URLCONF`) and
+the `REST_FRAMEWORK` dictionary (the exception handler, the default authentication and permission
+classes), each value read statically from the settings module, with the line it is set on.
+
+`source:` names either the settings module or the root urls module; with the latter, the settings are
+those of any loaded module that sets `ROOT_URLCONF` or `REST_FRAMEWORK`, else REST framework's defaults.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import griffe
+
+from generator.core.records import record
+from generator.extract.program import Program
+
+DEFAULT_AUTHENTICATION = (
+    "rest_framework.authentication.SessionAuthentication",
+    "rest_framework.authentication.BasicAuthentication",
+)
+DEFAULT_HANDLER = "rest_framework.views.exception_handler"
+
+
+@record
+class Setting:
+    """A setting's value (dotted paths, for class lists) and where it is set (None: REST framework's
+    default)."""
+
+    value: tuple[str, ...]
+    module: griffe.Module | None = None
+    line: int = 0
+
+
+@record
+class DjangoSettings:
+    """What the adapter reads of the settings."""
+
+    urlconf: str | None
+    exception_handler: Setting
+    authentication: Setting
+    permissions: Setting
+
+
+def read_settings(program: Program, source: griffe.Module | None) -> DjangoSettings:
+    """The settings of the module that sets them: `source` when it does, else the first loaded module that
+    does."""
+    candidates = [source] if source is not None else []
+    candidates += [module for module, _ in program.modules()]
+    for module in candidates:
+        tree = program.trees.modules.get(module.path)
+        values = _assignments(tree) if tree is not None else {}
+        if "ROOT_URLCONF" in values or "REST_FRAMEWORK" in values:
+            return _settings(module, values)
+    return DjangoSettings(None, Setting((DEFAULT_HANDLER,)), Setting(DEFAULT_AUTHENTICATION), Setting(()))
+
+
+def _settings(module: griffe.Module, values: dict[str, ast.expr]) -> DjangoSettings:
+    urlconf = values.get("ROOT_URLCONF")
+    framework = values.get("REST_FRAMEWORK")
+    entries: dict[str, ast.expr] = {}
+    if isinstance(framework, ast.Dict):
+        entries = {
+            key.value: value
+            for key, value in zip(framework.keys, framework.values, strict=True)
+            if isinstance(key, ast.Constant) and isinstance(key.value, str)
+        }
+    return DjangoSettings(
+        urlconf=urlconf.value
+        if isinstance(urlconf, ast.Constant) and isinstance(urlconf.value, str)
+        else None,
+        exception_handler=_setting(entries.get("EXCEPTION_HANDLER"), module, (DEFAULT_HANDLER,)),
+        authentication=_setting(
+            entries.get("DEFAULT_AUTHENTICATION_CLASSES"), module, DEFAULT_AUTHENTICATION
+        ),
+        permissions=_setting(entries.get("DEFAULT_PERMISSION_CLASSES"), module, ()),
+    )
+
+
+def _setting(node: ast.expr | None, module: griffe.Module, default: tuple[str, ...]) -> Setting:
+    """Dotted paths written as strings, one or a list of them; REST framework's default when not set."""
+    if node is None:
+        return Setting(default)
+    items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
+    paths = tuple(i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str))
+    return Setting(paths, module, node.lineno)
+
+
+def _assignments(tree: ast.Module) -> dict[str, ast.expr]:
+    found: dict[str, ast.expr] = {}
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign):
+            found.update((t.id, statement.value) for t in statement.targets if isinstance(t, ast.Name))
+    return found

@@ -29,6 +29,7 @@ from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.responses import CallReader, Stated, argument
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
 from generator.extract.targets import final_target, instance_class
+from generator.extract.translated import with_local_messages
 from generator.extract.walk import CallWalk, Into
 
 
@@ -161,6 +162,9 @@ class RaiseFinder:
         return self.program.klass(self.program.qualify(made.func, code.module))
 
     def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
+        if code.path not in self._locals:
+            self._locals[code.path] = local_names(code.node)
+        call = with_local_messages(call, self._locals[code.path], code.module)
         path = self.program.qualify(call.func, code.module)
         if path is None:
             return None

@@ -16,6 +16,7 @@ import ast
 import griffe
 
 from generator.extract.imports import MAX_ALIAS_HOPS
+from generator.extract.local_names import LocalNames
 
 TRANSLATION_MODULES = frozenset(
     {
@@ -100,3 +101,20 @@ def _final_path(member: griffe.Object | griffe.Alias, depth: int) -> str | None:
         except (griffe.AliasResolutionError, griffe.CyclicAliasError):
             return alias.target_path
     return None
+
+
+def with_local_messages(call: ast.Call, names: LocalNames, scope: griffe.Object) -> ast.Call:
+    """`call` with each argument that names a local bound once to a translated message (`msg = _("User
+    not found")`, then `raise NotFound(msg)`) replaced by that message's call, so that it reads as its
+    message id; `call` itself when it has none."""
+
+    def message(node: ast.expr) -> ast.expr:
+        bound = names.single_calls.get(node.id) if isinstance(node, ast.Name) else None
+        return bound if bound is not None and message_id(bound, scope) is not None else node
+
+    arguments = [message(argument) for argument in call.args]
+    keywords = [ast.keyword(arg=k.arg, value=message(k.value)) for k in call.keywords]
+    same = all(new is old for new, old in zip(arguments, call.args, strict=True)) and all(
+        new.value is old.value for new, old in zip(keywords, call.keywords, strict=True)
+    )
+    return call if same else ast.copy_location(ast.Call(call.func, arguments, keywords), call)

@@ -17,11 +17,11 @@ _UNESCAPED = re.compile(r"\\(.)")
 
 def route_text(route: str, *, regex: bool) -> str:
     """One pattern's text with its parameters as `{name}` (a regular expression's anchors and escapes
-    dropped); what a parameterless regular expression matches otherwise is kept as written."""
+    dropped, an optional slash `/?` written as `/`); other regular-expression syntax is kept as written."""
     if not regex:
         return _CONVERTED.sub(r"{\1}", route)
     text = route.removeprefix("^").removesuffix("$").removesuffix("\\Z")
-    text = _GROUP.sub(r"{\1}", text)
+    text = _GROUP.sub(r"{\1}", text).replace("/?", "/")  # an optional slash: written with it
     return _UNESCAPED.sub(r"\1", text)
 
 

@@ -178,8 +178,14 @@ class SiteReader:
             if self._mapped("message"):
                 raise self._fail("message", "is missing", "pass a message string")
             return ""
+        return self._message_of(bound)
+
+    def _message_of(self, bound: Bound) -> str:
         if isinstance(bound.node, ast.JoinedStr):
             return template(bound.node)
+        first = _first_text(bound.node) if isinstance(bound.node, ast.Dict | ast.List | ast.Tuple) else None
+        if first is not None:  # errors by field (`{"uid": [_("Invalid value")]}`): the first one's text
+            return self._message_of(Bound(first, bound.module))
         try:
             value = self._evaluate(bound).value
         except TooLarge as err:
@@ -205,6 +211,28 @@ class SiteReader:
             return tuple(sorted(k.arg for k in expression.keywords if k.arg))
         self.dynamic.append(("data", unparse(expression)))  # built at run time: its keys cannot be told
         return ()
+
+
+def _first_text(node: ast.expr) -> ast.expr | None:
+    """The first message of a dict or list of them (a dict's values, a list's items, nested): a string, an
+    f-string or a call (a translated message); None when there is none."""
+    items = (
+        node.values
+        if isinstance(node, ast.Dict)
+        else node.elts
+        if isinstance(node, ast.List | ast.Tuple)
+        else []
+    )
+    for item in items:
+        if isinstance(item, ast.Dict | ast.List | ast.Tuple):
+            found = _first_text(item)
+            if found is not None:
+                return found
+        elif isinstance(item, ast.JoinedStr | ast.Call) or (
+            isinstance(item, ast.Constant) and isinstance(item.value, str)
+        ):
+            return item
+    return None
 
 
 def _is_none(node: ast.expr) -> bool:

@@ -26,6 +26,7 @@ MARKED = {
     "a keyword message id": ('_(message="No such item")', "No such item"),
     "a constant holding one": ("MISSING", "No such item"),
     "a local bound once to one": ("reason", "No such item"),
+    "errors by field": ('{"item": [_("No such item"), "Other"]}', "No such item"),
 }
 
 

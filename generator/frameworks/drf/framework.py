@@ -75,8 +75,10 @@ class DRFFramework:
         return int(match.group(1)) if match else None
 
     def default_detail(self, exception: str, status: int | None) -> str:
-        """Django's `Http404` and `PermissionDenied` raised without a text get REST framework's default
-        for the status; anything else the status phrase."""
+        """A `Response` without data has an empty body; Django's `Http404` and `PermissionDenied` raised
+        without a text get REST framework's default for the status; anything else the status phrase."""
+        if exception in self.responses:
+            return ""
         return self._defaults.get(status or 0) or phrase(status)
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:

@@ -70,7 +70,8 @@ class ImpliedErrors:
         """The refusals of the operation's permission classes, and their `has_permission` (and, for a
         lookup, `has_object_permission`) written in the source, whose raises are followed too."""
         declared = self._declared(owner, answer)
-        classes = [path for path in declared.value if path not in OPEN]
+        # A class that cannot be read (`settings.PERMISSIONS.user`, set at run time) is not guessed at.
+        classes = [p for p in declared.value if p not in OPEN and self.classes.klass(p) is not None]
         if not classes:
             return [], []
         found: list[Implied] = []

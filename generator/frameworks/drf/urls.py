@@ -79,6 +79,12 @@ class UrlReader:
                 hint="include each urls module once, from a module nearer the root",
             )
         tree = self._tree(module)
+        imported = module.members.get("urlpatterns")
+        if isinstance(imported, griffe.Alias):  # `from .base import urlpatterns`
+            self._included_module(
+                imported.target_path.rpartition(".")[0], prefix, (*chain, module.path), module, 1
+            )
+            return
         for item in _urlpatterns(tree):
             self._item(item, module, prefix, (*chain, module.path))
 

@@ -59,6 +59,8 @@ HOOKS = {
     "destroy": ("get_object", "get_queryset", "perform_destroy"),
 }
 """The view methods a mixin's action calls that a view commonly overrides, followed when the source does."""
+EVERY_ACTION = ("initial", "check_permissions", "permission_denied")
+"""What REST framework calls before every action, followed when the view overrides it."""
 API_VIEW = {"rest_framework.decorators.api_view"}
 ACTION = {"rest_framework.decorators.action"}
 VIEWSET_BASE = "rest_framework.viewsets.ViewSetMixin"
@@ -145,7 +147,8 @@ class ViewReader:
                 if self.method(path, action) is not None or self._given(ancestry, action):
                     found.append(self._action(path, method, action, detail))
         for function, decorator in self._extra_actions(path):
-            methods = _texts(_keyword(decorator, "methods")) or ["get"]
+            listed = _keyword(decorator, "methods") or (decorator.args[0] if decorator.args else None)
+            methods = _texts(listed) or ["get"]
             detail_node = _keyword(decorator, "detail")
             detail = isinstance(detail_node, ast.Constant) and detail_node.value is True
             url_path = _keyword(decorator, "url_path")
@@ -168,9 +171,9 @@ class ViewReader:
     def hooks(self, path: str, answer: Answer) -> list[Code]:
         """The view's own overrides of what the action calls, as code to follow: those a mixin's action
         calls, or those the source's own action calls on `self` (which the walk does not follow)."""
-        names = ("initial", *HOOKS.get(answer.action, ()))
+        names = (*EVERY_ACTION, *HOOKS.get(answer.action, ()))
         if isinstance(answer.function, griffe.Function):
-            names = ("initial", *sorted(self.called_on_self(answer.function)))
+            names = (*EVERY_ACTION, *sorted(set(self.called_on_self(answer.function)) - set(EVERY_ACTION)))
         functions = (self.method(path, name) for name in names)
         return [self.program.code(function) for function in functions if function is not None]
 

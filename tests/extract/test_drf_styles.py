@@ -1,0 +1,163 @@
+"""Each way a Django REST framework project declares its operations and errors, one small project per case,
+read statically (nothing is imported)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.core.models import RoutesCatalog
+from tests.helpers import make_files, run_extract_in_memory
+
+MKDOCS = """\
+site_name: styles
+plugins:
+  - docgen:
+      catalogs:
+        routes:
+          kind: routes
+          source: site/settings.py
+          framework: drf
+"""
+
+
+def catalog(root: Path, files: dict[str, str], settings: str = "") -> RoutesCatalog:
+    base = {
+        "mkdocs.yml": MKDOCS,
+        "docs/index.md": "# Styles\n",
+        "site/__init__.py": "",
+        "site/settings.py": f'ROOT_URLCONF = "site.urls"\n{settings}',
+    }
+    make_files(root, {**base, **files})
+    found = run_extract_in_memory(root).catalogs["routes"]
+    assert isinstance(found, RoutesCatalog)
+    return found
+
+
+def answers(found: RoutesCatalog) -> dict[tuple[str, str], list[tuple[int | None, str, str]]]:
+    """(method, path) -> (status, detail, body key) of each error, in the order the operation lists them."""
+    errors = {error.id: error for error in found.errors}
+    return {
+        (o.method, o.path): [(errors[e].status, errors[e].detail, errors[e].body_key) for e, _ in o.errors]
+        for o in found.operations
+    }
+
+
+VIEWSET = """\
+from rest_framework import viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+
+class NoteViewSet(viewsets.GenericViewSet):
+    lookup_field = "slug"
+
+    def list(self, request):
+        return Response([])
+
+    def destroy(self, request, slug=None):
+        return Response(status=409)
+
+    @action(["post"], detail=True, url_path="pin-it")
+    def pin(self, request, slug=None):
+        return Response({"error": "Pinned already."}, status=409)
+"""
+
+
+def test_a_router_without_trailing_slash_whose_urlpatterns_are_imported(tmp_path: Path) -> None:
+    files = {
+        "site/urls.py": (
+            'from django.urls import include, path\n\nurlpatterns = [path("v1/", include("notes"))]\n'
+        ),
+        "notes/__init__.py": "from .base import urlpatterns\n",
+        "notes/base.py": (
+            "from rest_framework.routers import SimpleRouter\n\nfrom notes.views import NoteViewSet\n\n"
+            'router = SimpleRouter(trailing_slash=False)\nrouter.register("notes", NoteViewSet)\n'
+            "urlpatterns = router.urls\n"
+        ),
+        "notes/views.py": VIEWSET,
+    }
+    assert answers(catalog(tmp_path, files)) == {
+        ("get", "/v1/notes"): [],
+        ("delete", "/v1/notes/{slug}"): [(409, "", "detail")],  # no data: an empty body
+        ("post", "/v1/notes/{slug}/pin-it"): [(409, "Pinned already.", "error")],
+    }
+
+
+GENERIC = """\
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.generics import ListCreateAPIView, RetrieveDestroyAPIView
+from rest_framework.permissions import IsAdminUser, IsAuthenticated
+from rest_framework.response import Response
+
+from site.models import Tag
+
+
+class Tags(ListCreateAPIView):
+    queryset = Tag.objects.all()
+
+
+class OneTag(RetrieveDestroyAPIView):
+    queryset = Tag.objects.filter(hidden=False)
+    permission_classes = [IsAuthenticated]
+
+
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def count(request):
+    return Response({"count": 0})
+
+
+class Viewset:
+    pass
+"""
+
+
+def test_generic_views_and_permissions_from_the_settings_and_a_decorator(tmp_path: Path) -> None:
+    files = {
+        "site/urls.py": (
+            "from django.urls import path, re_path\n\nfrom site import views\n\nurlpatterns = [\n"
+            '    path("tags/", views.Tags.as_view()),\n'
+            '    re_path(r"^tags/(?P<name>[a-z-]+)/?$", views.OneTag.as_view()),\n'
+            '    path("count/", views.count),\n]\n'
+        ),
+        "site/models.py": "class Tag:\n    objects = None\n",
+        "site/views.py": GENERIC,
+    }
+    settings = (
+        'REST_FRAMEWORK = {"DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"]}\n'
+    )
+    unauthenticated = (403, "Authentication credentials were not provided.", "detail")  # session first: 403
+    missing = (404, "No Tag matches the given query.", "detail")
+    assert answers(catalog(tmp_path, files, settings)) == {
+        ("get", "/count/"): [unauthenticated],
+        ("get", "/tags/"): [unauthenticated],
+        ("post", "/tags/"): [unauthenticated],
+        ("get", "/tags/{name}/"): [unauthenticated, missing],
+        ("delete", "/tags/{name}/"): [unauthenticated, missing],
+    }
+
+
+def test_a_handler_that_answers_everything_itself_and_a_permission_set_at_run_time(tmp_path: Path) -> None:
+    files = {
+        "site/urls.py": (
+            "from django.urls import path\n\nfrom site.views import Gone\n\n"
+            'urlpatterns = [path("gone/", Gone.as_view())]\n'
+        ),
+        "site/views.py": (
+            "from django.http import Http404\nfrom rest_framework.views import APIView\n\n"
+            "from site import conf\n\n\n"
+            "class Gone(APIView):\n    permission_classes = conf.PERMISSIONS.gone\n\n"
+            "    def get(self, request):\n        raise Http404('It went away.')\n"
+        ),
+        "site/conf.py": "PERMISSIONS = object()\n",
+        "site/handlers.py": (
+            "from rest_framework.response import Response\n\n\ndef handle(exc, context):\n"
+            "    if isinstance(exc, KeyError):\n        return Response({'detail': 'Missing.'}, status=400)\n"
+            "    return None\n"
+        ),
+    }
+    settings = 'REST_FRAMEWORK = {"EXCEPTION_HANDLER": "site.handlers.handle"}\n'
+    # The handler never hands Http404 to REST framework's: no status is known, and none is guessed.
+    assert answers(catalog(tmp_path, files, settings)) == {
+        ("get", "/gone/"): [(None, "It went away.", "detail")]
+    }

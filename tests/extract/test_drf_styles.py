@@ -15,7 +15,7 @@ plugins:
       catalogs:
         routes:
           kind: routes
-          source: site/settings.py
+          source: proj/settings.py
           framework: drf
 """
 
@@ -24,8 +24,8 @@ def catalog(root: Path, files: dict[str, str], settings: str = "") -> RoutesCata
     base = {
         "mkdocs.yml": MKDOCS,
         "docs/index.md": "# Styles\n",
-        "site/__init__.py": "",
-        "site/settings.py": f'ROOT_URLCONF = "site.urls"\n{settings}',
+        "proj/__init__.py": "",
+        "proj/settings.py": f'ROOT_URLCONF = "proj.urls"\n{settings}',
     }
     make_files(root, {**base, **files})
     found = run_extract_in_memory(root).catalogs["routes"]
@@ -65,7 +65,7 @@ class NoteViewSet(viewsets.GenericViewSet):
 
 def test_a_router_without_trailing_slash_whose_urlpatterns_are_imported(tmp_path: Path) -> None:
     files = {
-        "site/urls.py": (
+        "proj/urls.py": (
             'from django.urls import include, path\n\nurlpatterns = [path("v1/", include("notes"))]\n'
         ),
         "notes/__init__.py": "from .base import urlpatterns\n",
@@ -89,7 +89,7 @@ from rest_framework.generics import ListCreateAPIView, RetrieveDestroyAPIView
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
 
-from site.models import Tag
+from proj.models import Tag
 
 
 class Tags(ListCreateAPIView):
@@ -114,14 +114,14 @@ class Viewset:
 
 def test_generic_views_and_permissions_from_the_settings_and_a_decorator(tmp_path: Path) -> None:
     files = {
-        "site/urls.py": (
-            "from django.urls import path, re_path\n\nfrom site import views\n\nurlpatterns = [\n"
+        "proj/urls.py": (
+            "from django.urls import path, re_path\n\nfrom proj import views\n\nurlpatterns = [\n"
             '    path("tags/", views.Tags.as_view()),\n'
             '    re_path(r"^tags/(?P<name>[a-z-]+)/?$", views.OneTag.as_view()),\n'
             '    path("count/", views.count),\n]\n'
         ),
-        "site/models.py": "class Tag:\n    objects = None\n",
-        "site/views.py": GENERIC,
+        "proj/models.py": "class Tag:\n    objects = None\n",
+        "proj/views.py": GENERIC,
     }
     settings = (
         'REST_FRAMEWORK = {"DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"]}\n'
@@ -139,24 +139,24 @@ def test_generic_views_and_permissions_from_the_settings_and_a_decorator(tmp_pat
 
 def test_a_handler_that_answers_everything_itself_and_a_permission_set_at_run_time(tmp_path: Path) -> None:
     files = {
-        "site/urls.py": (
-            "from django.urls import path\n\nfrom site.views import Gone\n\n"
+        "proj/urls.py": (
+            "from django.urls import path\n\nfrom proj.views import Gone\n\n"
             'urlpatterns = [path("gone/", Gone.as_view())]\n'
         ),
-        "site/views.py": (
+        "proj/views.py": (
             "from django.http import Http404\nfrom rest_framework.views import APIView\n\n"
-            "from site import conf\n\n\n"
+            "from proj import conf\n\n\n"
             "class Gone(APIView):\n    permission_classes = conf.PERMISSIONS.gone\n\n"
             "    def get(self, request):\n        raise Http404('It went away.')\n"
         ),
-        "site/conf.py": "PERMISSIONS = object()\n",
-        "site/handlers.py": (
+        "proj/conf.py": "PERMISSIONS = object()\n",
+        "proj/handlers.py": (
             "from rest_framework.response import Response\n\n\ndef handle(exc, context):\n"
             "    if isinstance(exc, KeyError):\n        return Response({'detail': 'Missing.'}, status=400)\n"
             "    return None\n"
         ),
     }
-    settings = 'REST_FRAMEWORK = {"EXCEPTION_HANDLER": "site.handlers.handle"}\n'
+    settings = 'REST_FRAMEWORK = {"EXCEPTION_HANDLER": "proj.handlers.handle"}\n'
     # The handler never hands Http404 to REST framework's: no status is known, and none is guessed.
     assert answers(catalog(tmp_path, files, settings)) == {
         ("get", "/gone/"): [(None, "It went away.", "detail")]

@@ -174,7 +174,7 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail = self._stated(call, code.module, path, ancestry, base)
-        own_key = self._own_key(call, code.module, base)
+        own_key = self._own_key(call, code.module, base) or self._placed_key(code.path, ancestry)
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail
@@ -188,6 +188,13 @@ class RaiseFinder:
             handler=handler.function.path if handler is not None else None,
             body_key=handler.body_key if handler is not None else own_key or self.framework.body_key,
         )
+
+    def _placed_key(self, function: str, ancestry: list[str]) -> str | None:
+        """The body key the framework puts a raise's detail under because of where it is raised."""
+        # A framework written before `body_key_in` has no such place.
+        placed = getattr(self.framework, "body_key_in", None)
+        found = placed(function, ancestry) if placed is not None else None
+        return found if isinstance(found, str) else None
 
     def _own_key(self, call: ast.Call, module: griffe.Module, base: str | None) -> str | None:
         """The key a raise's own dict detail puts its first message under, when the framework sends such a

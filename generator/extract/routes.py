@@ -127,6 +127,12 @@ class Framework(Protocol):
         gives it."""
         ...
 
+    def body_key_in(self, function: str, exception: list[str]) -> str | None:
+        """The body key an exception (its class and bases, nearest first) raised in `function` answers
+        under when the framework decides it by the place of the raise (REST framework answers a
+        serializer's `validate` with `non_field_errors`); None: the exception's own, or `body_key`."""
+        ...
+
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
         """Every operation of the application `app` (a dotted path; None: every application that is not
         mounted in another) in `program`, in path then method order."""

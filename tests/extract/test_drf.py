@@ -34,7 +34,7 @@ EXPECTED = {
         409: ["This book is on loan."],
         503: ["The library is closed."],
     },
-    ("post", "/api/loans/"): {400: ["Name the book to lend."]},
+    ("post", "/api/loans/"): {400: ["A loan lasts 30 days at most.", "Name the book to lend."]},
     ("delete", "/api/loans/"): {405: ["Loans are never deleted."]},
     ("get", "/api/loans/{loan_id}/"): {404: ["No loan has this id.", "This loan was returned."]},
 }
@@ -49,6 +49,7 @@ TRIGGERS: dict[str, tuple[str, str, dict[str, str], str | None]] = {
     "409-this-book-is-on-loan": ("post", "/api/books/2/lend/", {}, "librarian"),
     "503-the-library-is-closed": ("post", "/api/books/1/lend/", {"day": "sunday"}, "librarian"),
     "400-name-the-book-to-lend": ("post", "/api/loans/", {}, None),
+    "400-a-loan-lasts-30-days-at-most": ("post", "/api/loans/", {"book": "1", "days": "40"}, None),
     "405-loans-are-never-deleted": ("delete", "/api/loans/", {}, None),
     "404-no-loan-has-this-id": ("get", "/api/loans/0/", {}, None),
     "404-this-loan-was-returned": ("get", "/api/loans/1/", {}, None),
@@ -130,7 +131,10 @@ def test_every_operation_with_its_path_and_function(tmp_path: Path) -> None:
             f"{views}.BookViewSet.lend",
             ("library.permissions.IsLibrarian.has_permission",),
         ),
-        ("post", "/api/loans/"): (f"{views}.LoanList.post", ()),
+        ("post", "/api/loans/"): (
+            f"{views}.LoanList.post",
+            ("library.serializers.LoanSerializer.validate_days",),
+        ),
         ("delete", "/api/loans/"): (f"{views}.LoanList.delete", ()),
         ("get", "/api/loans/{loan_id}/"): (f"{views}.loan_detail", ()),
         ("get", "/api/v2/ping/"): (f"{views}.ping", ()),
@@ -156,9 +160,9 @@ def test_each_error_is_what_the_running_application_answers(tmp_path: Path, send
     for error in catalog.errors:
         method, url, body, user = TRIGGERS[error.id]
         response = send(method, url, body, user)
-        assert (response.status_code, response.json()) == (error.status, {error.body_key: error.detail}), (
-            error.id
-        )
+        # A serializer's errors are lists of messages, one here: `{"days": ["A loan lasts ..."]}`.
+        sent = {key: value[0] if isinstance(value, list) else value for key, value in response.json().items()}
+        assert (response.status_code, sent) == (error.status, {error.body_key: error.detail}), error.id
 
 
 def test_success_responses_are_not_errors(send: Send) -> None:
@@ -183,7 +187,8 @@ def test_the_fragment_lists_exactly_the_expected_responses_and_is_valid(tmp_path
             }
     assert found == EXPECTED
     loans = fragment["paths"]["/api/loans/"]["post"]["responses"]["400"]["content"]["application/json"]
-    assert loans["schema"]["required"] == ["book"]  # a ValidationError's dict is the body itself
+    # A ValidationError's dict is the body itself; a serializer's error is under its field.
+    assert loans["schema"] == {"type": "object", "properties": {"days": {}, "book": {}}}
     from openapi_spec_validator import validate
 
     validate(fragment)

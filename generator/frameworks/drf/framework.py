@@ -39,6 +39,11 @@ _API_EXCEPTIONS = (
     *("PermissionDenied", "NotFound", "MethodNotAllowed", "NotAcceptable", "UnsupportedMediaType"),
     "Throttled",
 )
+_VALIDATION_ERRORS = {
+    "rest_framework.exceptions.ValidationError",
+    "rest_framework.serializers.ValidationError",
+    "django.core.exceptions.ValidationError",
+}
 _STATUS_NAME = re.compile(r"^rest_framework\.status\.HTTP_(\d{3})_\w+$")
 _DEFAULTS = {404: "Not found.", 403: "You do not have permission to perform this action."}
 """The detail REST framework's handler gives Django's `Http404` and `PermissionDenied` raised without a
@@ -68,6 +73,7 @@ class DRFFramework:
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self._defaults = dict(_DEFAULTS)
+        self._placed: dict[str, str] = {}
 
     def constant_status(self, path: str) -> int | None:
         """The status a constant of `rest_framework.status` names (`HTTP_404_NOT_FOUND` is 404)."""
@@ -84,7 +90,16 @@ class DRFFramework:
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
         settings = self._settings(program)
         classes = HttpClasses(program, self.resolver)
-        return ProjectRoutes(program, self.resolver, classes, settings, self.body_key).endpoints(app)
+        routes = ProjectRoutes(program, self.resolver, classes, settings, self.body_key)
+        found = routes.endpoints(app)
+        self._placed = routes.serializers.placed
+        return found
+
+    def body_key_in(self, function: str, exception: list[str]) -> str | None:
+        """A `ValidationError` raised by a serializer's validator answers under the non-field key or the
+        field's name (see `serializers`)."""
+        validation = any(path in _VALIDATION_ERRORS for path in exception)
+        return self._placed.get(function) if validation else None
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         """REST framework injects nothing through parameters: a view's checks are its classes'."""

@@ -25,7 +25,7 @@ from generator.extract.http_classes import HttpClasses
 from generator.extract.program import Code, Program
 from generator.extract.routes import Implied
 from generator.frameworks.drf.settings import DjangoSettings, Setting
-from generator.frameworks.drf.views import LOOKUP_ACTIONS, Answer
+from generator.frameworks.drf.views import LOOKUP_ACTIONS, Answer, assigned
 
 NOT_FOUND = "No {model} matches the given query."
 """Django's `get_object_or_404` message, the model's class name filled in."""
@@ -175,16 +175,7 @@ class ImpliedErrors:
         return Implied(403, detail, "PermissionDenied", path, file, line, self.body_key)
 
     def _attribute(self, path: str, name: str) -> tuple[ast.expr, griffe.Module] | None:
-        """The value a class of the source assigns to `name` in its body, the nearest in its ancestry."""
-        for own in self.classes.ancestry(path):
-            cls = self.program.klass(own)
-            node = self.program.trees.classes.get(own) if cls is not None else None
-            for statement in node.body if node is not None and cls is not None else []:
-                targets = statement.targets if isinstance(statement, ast.Assign) else []
-                if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-                    assert isinstance(statement, ast.Assign) and cls is not None
-                    return statement.value, cls.module
-        return None
+        return assigned(self.program, self.classes, path, name)
 
     def _model(self, view: griffe.Class) -> str | None:
         """The model a view's `queryset = Model.objects...` names (its class name is what Django says)."""

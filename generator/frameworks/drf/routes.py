@@ -16,6 +16,7 @@ from generator.extract.resolve import Resolver
 from generator.extract.routes import METHODS, Endpoint, Implied
 from generator.frameworks.drf.implied import ImpliedErrors
 from generator.frameworks.drf.paths import openapi_path
+from generator.frameworks.drf.serializers import SerializerChecks
 from generator.frameworks.drf.settings import DjangoSettings
 from generator.frameworks.drf.urls import Pattern, Registration, UrlReader
 from generator.frameworks.drf.views import Answer, ViewReader
@@ -37,6 +38,7 @@ class ProjectRoutes:
         self.classes = classes
         self.views = ViewReader(program, classes)
         self.implied = ImpliedErrors(program, classes, settings, body_key)
+        self.serializers = SerializerChecks(program, classes, settings.non_field_key)
         self.settings = settings
 
     def endpoints(self, app: str | None) -> list[Endpoint]:
@@ -102,6 +104,8 @@ class ProjectRoutes:
         refusals, checks = self.implied.permissions(owner, answer)
         implied.extend(refusals)
         dependencies.extend(checks)
+        view = owner if isinstance(owner, griffe.Class) else None
+        dependencies.extend(self.serializers.checks(view, answer))
         if isinstance(owner, griffe.Class):
             calls = (
                 self.views.called_on_self(answer.function)

@@ -40,6 +40,8 @@ class DjangoSettings:
     exception_handler: Setting
     authentication: Setting
     permissions: Setting
+    non_field_key: str = "non_field_errors"
+    """`NON_FIELD_ERRORS_KEY`: the body key of a serializer's `validate` errors."""
 
 
 def read_settings(program: Program, source: griffe.Module | None) -> DjangoSettings:
@@ -74,7 +76,12 @@ def _settings(module: griffe.Module, values: dict[str, ast.expr]) -> DjangoSetti
             entries.get("DEFAULT_AUTHENTICATION_CLASSES"), module, DEFAULT_AUTHENTICATION
         ),
         permissions=_setting(entries.get("DEFAULT_PERMISSION_CLASSES"), module, ()),
+        non_field_key=_text(entries.get("NON_FIELD_ERRORS_KEY")) or "non_field_errors",
     )
+
+
+def _text(node: ast.expr | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def _setting(node: ast.expr | None, module: griffe.Module, default: tuple[str, ...]) -> Setting:

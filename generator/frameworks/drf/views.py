@@ -221,6 +221,22 @@ class ViewReader:
         return None
 
 
+def assigned(
+    program: Program, classes: HttpClasses, path: str, name: str
+) -> tuple[ast.expr, griffe.Module] | None:
+    """The value a class of the source assigns to `name` in its body, the nearest in `path`'s ancestry,
+    with the module it is written in."""
+    for own in classes.ancestry(path):
+        cls = program.klass(own)
+        node = program.trees.classes.get(own) if cls is not None else None
+        for statement in node.body if node is not None and cls is not None else []:
+            if not isinstance(statement, ast.Assign) or cls is None:
+                continue
+            if any(isinstance(t, ast.Name) and t.id == name for t in statement.targets):
+                return statement.value, cls.module
+    return None
+
+
 def _keyword(call: ast.Call | None, name: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None) if call is not None else None
 

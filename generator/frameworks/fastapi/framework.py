@@ -59,6 +59,10 @@ class FastAPIFramework:
         """Starlette fills in a missing (or None) detail with the status phrase (`Not Found`)."""
         return phrase(status)
 
+    def body_key_in(self, function: str, exception: list[str]) -> str | None:
+        """FastAPI's body key does not depend on where an error is raised."""
+        return None
+
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
         return application_endpoints(program, self.resolver, app)
 

@@ -35,6 +35,7 @@ def error_fragment(catalog: RoutesCatalog, notes: Notes) -> dict[str, Json]:
             if error.status is None:
                 continue  # a status known only at run time cannot be listed
             response = responses.setdefault(str(error.status), _response(error.status, error.body_key))
+            _body_key(response["content"]["application/json"]["schema"], error.body_key)
             examples = response["content"]["application/json"]["examples"]
             examples[error.id] = _example(error, notes)
         if not responses:
@@ -68,6 +69,14 @@ def _response(status: int, body_key: str) -> dict[str, Any]:
         "properties": {body_key: {}},
     }
     return {"description": description, "content": {"application/json": {"schema": schema, "examples": {}}}}
+
+
+def _body_key(schema: dict[str, Any], key: str) -> None:
+    """Errors of one status whose bodies hold their detail under different keys: each key is a property,
+    and none is required of every body."""
+    if key not in schema["properties"]:
+        schema["properties"][key] = {}
+        schema.pop("required", None)
 
 
 def _example(error: RouteError, notes: Notes) -> dict[str, Json]:

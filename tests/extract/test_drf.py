@@ -194,6 +194,25 @@ def test_the_fragment_lists_exactly_the_expected_responses_and_is_valid(tmp_path
     validate(fragment)
 
 
+def test_the_fragment_merges_into_the_document_rest_framework_builds(send: Send) -> None:
+    from openapi_spec_validator import validate
+    from rest_framework.schemas.openapi import SchemaGenerator
+
+    from generator.frameworks.drf.openapi import with_error_responses
+
+    fragment = json.loads((FIXTURE / "data" / "library-routes.openapi.json").read_text(encoding="utf-8"))
+    document = with_error_responses(SchemaGenerator, fragment)(title="Library").get_schema(public=True)
+    statuses = {
+        (method, path): sorted(int(status) for status in operation["responses"] if status[0] in "45")
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+    }
+    assert {key: value for key, value in statuses.items() if value} == {
+        key: sorted(by_status) for key, by_status in EXPECTED.items()
+    }
+    validate(document)
+
+
 def test_extraction_never_imports_the_application(tmp_path: Path) -> None:
     root = library_project(tmp_path)
     code = (

@@ -161,3 +161,22 @@ def test_a_handler_that_answers_everything_itself_and_a_permission_set_at_run_ti
     assert answers(catalog(tmp_path, files, settings)) == {
         ("get", "/gone/"): [(None, "It went away.", "detail")]
     }
+
+
+def test_a_view_that_answers_with_rest_frameworks_method_not_allowed(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": (
+            "from django.urls import path\n\nfrom proj.views import Logout\n\n"
+            'urlpatterns = [path("logout/", Logout.as_view())]\n'
+        ),
+        "proj/views.py": (
+            "from rest_framework.response import Response\nfrom rest_framework.views import APIView\n\n\n"
+            "class Logout(APIView):\n    def get(self, request):\n"
+            "        return self.http_method_not_allowed(request)\n\n"
+            "    def post(self, request):\n        return Response({'detail': 'Bye.'})\n"
+        ),
+    }
+    assert answers(catalog(tmp_path, files)) == {
+        ("get", "/logout/"): [(405, 'Method "GET" not allowed.', "detail")],
+        ("post", "/logout/"): [],
+    }

@@ -64,6 +64,24 @@ class ImpliedErrors:
         file = self.program.files(view.module)
         return [Implied(404, detail, "Http404", view.path, file, view.lineno or 1, self.body_key)]
 
+    def not_allowed(self, answer: Answer) -> list[Implied]:
+        """405 where the view's own code answers with REST framework's `self.http_method_not_allowed(...)`
+        (`MethodNotAllowed`, whose detail names the request's method)."""
+        if not isinstance(answer.function, griffe.Function):
+            return []
+        detail = self._default(f"{_EXCEPTIONS}.MethodNotAllowed", 'Method "{method}" not allowed.')
+        detail = detail.replace("{method}", answer.method.upper())
+        file = self.program.files(answer.function.module)
+        return [
+            Implied(405, detail, "MethodNotAllowed", answer.function.path, file, node.lineno, self.body_key)
+            for node in ast.walk(self.program.node(answer.function))
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "http_method_not_allowed"
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "self"
+        ]
+
     def permissions(
         self, owner: griffe.Class | griffe.Function, answer: Answer
     ) -> tuple[list[Implied], list[Code]]:

@@ -103,6 +103,7 @@ class ProjectRoutes:
         dependencies: list[Code] = []
         refusals, checks = self.implied.permissions(owner, answer)
         implied.extend(refusals)
+        implied.extend(self.implied.not_allowed(answer))
         dependencies.extend(checks)
         view = owner if isinstance(owner, griffe.Class) else None
         dependencies.extend(self.serializers.checks(view, answer))

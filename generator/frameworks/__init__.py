@@ -8,6 +8,11 @@ Owns:
 - FastAPI and Starlette (`fastapi`): its applications, routers, prefixes and dependencies, its exception
   handlers, its HTTP exception with the status and detail it takes and the detail it fills in, the body
   its errors have on the wire, and its OpenAPI document taking the catalog's error responses;
+- Django REST framework on Django (`drf`): a project's settings and URL configuration with its includes,
+  routers and viewsets, its views' methods and actions, its `APIException` family with what the installed
+  framework gives a raise that leaves them out, Django's `Http404` and `PermissionDenied`, the configured
+  exception handler, what it answers without a raise (a generic lookup, permission classes, serializer
+  validation), and a schema generator taking the catalog's error responses;
 - a routes catalog's error responses merged into an application's OpenAPI document, the same for every
   framework (`openapi`, standard library only, as the application imports it).
 

@@ -5,8 +5,9 @@ Owns: the `Framework` and what REST framework means by an HTTP error (`framework
 (`settings`: `ROOT_URLCONF`, `REST_FRAMEWORK`), the URL configuration with its includes and routers
 (`urls`) and its patterns as OpenAPI paths (`paths`), the methods and actions each view answers
 (`views`), the errors the framework answers without a raise in the source, a generic lookup and the
-permission classes (`implied`), the configured exception handler (`handlers`), and the operations put
-together (`routes`).
+permission classes (`implied`), the serializer validation an operation runs (`serializers`), the configured
+exception handler (`handlers`), the operations put together (`routes`), and a schema generator whose
+OpenAPI document takes a catalog's error responses (`openapi`, which the project imports).
 
 May import: `generator.core`, `generator.extract`.
 """

@@ -180,3 +180,31 @@ def test_a_view_that_answers_with_rest_frameworks_method_not_allowed(tmp_path: P
         ("get", "/logout/"): [(405, 'Method "GET" not allowed.', "detail")],
         ("post", "/logout/"): [],
     }
+
+
+def test_a_model_viewset_mapped_by_hand_and_through_a_namespaced_include(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": (
+            "from django.urls import include, path\n\n"
+            'urlpatterns = [path("api/", include(("proj.more", "api"), namespace="api"))]\n'
+        ),
+        "proj/more.py": (
+            "from django.urls import path\n\nfrom proj.views import Pets\n\nurlpatterns = [\n"
+            '    path("pets/", Pets.as_view({"get": "list", "post": "create"})),\n'
+            '    path("pets/<uuid:pk>/", Pets.as_view({"get": "retrieve", "delete": "destroy"})),\n]\n'
+        ),
+        "proj/models.py": "class Pet:\n    objects = None\n",
+        "proj/views.py": (
+            "from rest_framework.viewsets import ModelViewSet\n\nfrom proj.models import Pet\n\n\n"
+            "class Pets(ModelViewSet):\n    queryset = Pet.objects.all()\n"
+        ),
+    }
+    found = catalog(tmp_path, files)
+    missing = (404, "No Pet matches the given query.", "detail")
+    assert answers(found) == {
+        ("get", "/api/pets/"): [],
+        ("post", "/api/pets/"): [],
+        ("get", "/api/pets/{pk}/"): [missing],
+        ("delete", "/api/pets/{pk}/"): [missing],
+    }
+    assert {operation.function for operation in found.operations} == {"proj.views.Pets"}

@@ -35,6 +35,17 @@ MIXINS = {
     "rest_framework.mixins.RetrieveModelMixin": ("retrieve",),
     "rest_framework.mixins.UpdateModelMixin": ("update", "partial_update"),
     "rest_framework.mixins.DestroyModelMixin": ("destroy",),
+    # REST framework's viewsets, known by name too, so that they give their actions when REST framework is
+    # not installed where docgen runs (its files, which say the same through the mixins, cannot be read).
+    "rest_framework.viewsets.ModelViewSet": (
+        "list",
+        "create",
+        "retrieve",
+        "update",
+        "partial_update",
+        "destroy",
+    ),
+    "rest_framework.viewsets.ReadOnlyModelViewSet": ("list", "retrieve"),
 }
 _RETRIEVE, _UPDATE = {"get": "retrieve"}, {"put": "update", "patch": "partial_update"}
 GENERIC_VIEWS = {
@@ -63,7 +74,6 @@ EVERY_ACTION = ("initial", "check_permissions", "permission_denied")
 """What REST framework calls before every action, followed when the view overrides it."""
 API_VIEW = {"rest_framework.decorators.api_view"}
 ACTION = {"rest_framework.decorators.action"}
-VIEWSET_BASE = "rest_framework.viewsets.ViewSetMixin"
 
 
 @record
@@ -156,9 +166,6 @@ class ViewReader:
             for method in (m.lower() for m in methods):
                 found.append(Answer(method, function.name, function, suffix, detail, decorator))
         return found
-
-    def is_viewset(self, path: str) -> bool:
-        return VIEWSET_BASE in self.classes.ancestry(path)
 
     def method(self, path: str, name: str) -> griffe.Function | None:
         """The method `name` of the class `path` as the source writes it, its own or a source base's."""

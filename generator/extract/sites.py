@@ -133,9 +133,9 @@ class _SiteBuilder:
         self.config, self.resolver, self.files, self.raises = config, resolver, files, raises
         self.lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
         self.helpers: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
-        self.names: dict[int, LocalNames] = {}
-        """By the id of a function's node (kept alive by the run's syntax trees): what it binds."""
         """The helpers of a path, cited; keyed by the ids of the helpers (alive for the whole run)."""
+        self.names: dict[int, LocalNames] = {}
+        """What a function binds, by the id of its node (alive for the whole run, in its syntax tree)."""
 
     def site(self, at: Where, found: Call, constructor: Constructor) -> ErrorSite:
         home, file = at.function.module, self.files(at.function.module)

@@ -208,3 +208,28 @@ def test_a_model_viewset_mapped_by_hand_and_through_a_namespaced_include(tmp_pat
         ("delete", "/api/pets/{pk}/"): [missing],
     }
     assert {operation.function for operation in found.operations} == {"proj.views.Pets"}
+
+
+def test_settings_a_settings_module_star_imports(tmp_path: Path) -> None:
+    base = (
+        'ROOT_URLCONF = "proj.urls"\nREST_FRAMEWORK = {\n'
+        '    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.TokenAuthentication"],\n'
+        '    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],\n}\n'
+    )
+    files = {
+        "mkdocs.yml": MKDOCS.replace("proj/settings.py", "proj/conf/dev.py"),
+        "proj/conf/__init__.py": "",
+        "proj/conf/base.py": base,
+        "proj/conf/dev.py": "from .base import *  # noqa: F403\n\nDEBUG = True\n",
+        "proj/urls.py": (
+            'from django.urls import path\n\nfrom proj.views import me\n\nurlpatterns = [path("me/", me)]\n'
+        ),
+        "proj/views.py": (
+            "from rest_framework.decorators import api_view\n"
+            "from rest_framework.response import Response\n\n\n"
+            "@api_view()\ndef me(request):\n    return Response({})\n"
+        ),
+    }
+    # TokenAuthentication names a scheme (`Token`): REST framework answers 401, not 403.
+    unauthenticated = (401, "Authentication credentials were not provided.", "detail")
+    assert answers(catalog(tmp_path, files)) == {("get", "/me/"): [unauthenticated]}

@@ -13,6 +13,7 @@ import ast
 import griffe
 
 from generator.core.records import record
+from generator.extract.imports import MAX_ALIAS_HOPS
 from generator.extract.program import Program
 
 DEFAULT_AUTHENTICATION = (
@@ -20,6 +21,8 @@ DEFAULT_AUTHENTICATION = (
     "rest_framework.authentication.BasicAuthentication",
 )
 DEFAULT_HANDLER = "rest_framework.views.exception_handler"
+_READ = ("ROOT_URLCONF", "REST_FRAMEWORK")
+_Value = tuple[ast.expr, griffe.Module]
 
 
 @record
@@ -46,31 +49,42 @@ class DjangoSettings:
 
 def read_settings(program: Program, source: griffe.Module | None) -> DjangoSettings:
     """The settings of the module that sets them: `source` when it does, else the first loaded module that
-    does."""
+    does; a setting a settings module star-imports (`from .base import *`) is read where it is set."""
     candidates = [source] if source is not None else []
     candidates += [module for module, _ in program.modules()]
     for module in candidates:
-        tree = program.trees.modules.get(module.path)
-        values = _assignments(tree) if tree is not None else {}
+        values = {name: found for name in _READ if (found := _value(program, module, name)) is not None}
         if "ROOT_URLCONF" in values or "REST_FRAMEWORK" in values:
-            return _settings(module, values)
+            return _settings(values)
     return DjangoSettings(None, Setting((DEFAULT_HANDLER,)), Setting(DEFAULT_AUTHENTICATION), Setting(()))
 
 
-def _settings(module: griffe.Module, values: dict[str, ast.expr]) -> DjangoSettings:
+def _value(program: Program, module: griffe.Module, name: str, depth: int = 0) -> _Value | None:
+    """The expression `module` assigns to `name`, or the one of the module it imports the name from."""
+    tree = program.trees.modules.get(module.path)
+    assigned = _assignments(tree) if tree is not None else {}
+    if name in assigned:
+        return assigned[name], module
+    imported = module.members.get(name)
+    if not isinstance(imported, griffe.Alias) or depth >= MAX_ALIAS_HOPS:
+        return None
+    owner = program.load(imported.target_path.rpartition(".")[0])
+    return _value(program, owner, name, depth + 1) if owner is not None else None
+
+
+def _settings(values: dict[str, _Value]) -> DjangoSettings:
     urlconf = values.get("ROOT_URLCONF")
     framework = values.get("REST_FRAMEWORK")
     entries: dict[str, ast.expr] = {}
-    if isinstance(framework, ast.Dict):
+    if framework is not None and isinstance(framework[0], ast.Dict):
         entries = {
             key.value: value
-            for key, value in zip(framework.keys, framework.values, strict=True)
+            for key, value in zip(framework[0].keys, framework[0].values, strict=True)
             if isinstance(key, ast.Constant) and isinstance(key.value, str)
         }
+    module = framework[1] if framework is not None else None
     return DjangoSettings(
-        urlconf=urlconf.value
-        if isinstance(urlconf, ast.Constant) and isinstance(urlconf.value, str)
-        else None,
+        urlconf=_text(urlconf[0]) if urlconf is not None else None,
         exception_handler=_setting(entries.get("EXCEPTION_HANDLER"), module, (DEFAULT_HANDLER,)),
         authentication=_setting(
             entries.get("DEFAULT_AUTHENTICATION_CLASSES"), module, DEFAULT_AUTHENTICATION
@@ -84,9 +98,9 @@ def _text(node: ast.expr | None) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
-def _setting(node: ast.expr | None, module: griffe.Module, default: tuple[str, ...]) -> Setting:
+def _setting(node: ast.expr | None, module: griffe.Module | None, default: tuple[str, ...]) -> Setting:
     """Dotted paths written as strings, one or a list of them; REST framework's default when not set."""
-    if node is None:
+    if node is None or module is None:
         return Setting(default)
     items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
     paths = tuple(i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str))

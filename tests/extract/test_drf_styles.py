@@ -233,3 +233,32 @@ def test_settings_a_settings_module_star_imports(tmp_path: Path) -> None:
     # TokenAuthentication names a scheme (`Token`): REST framework answers 401, not 403.
     unauthenticated = (401, "Authentication credentials were not provided.", "detail")
     assert answers(catalog(tmp_path, files)) == {("get", "/me/"): [unauthenticated]}
+
+
+def test_a_shortcut_lookup_and_throttling(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": (
+            "from django.urls import path\n\nfrom proj import views\n\nurlpatterns = [\n"
+            '    path("tags/<int:pk>/", views.tag),\n    path("tags/", views.Tags.as_view()),\n]\n'
+        ),
+        "proj/models.py": "class Tag:\n    objects = None\n",
+        "proj/views.py": (
+            "from django.shortcuts import get_object_or_404\n"
+            "from rest_framework.decorators import api_view, throttle_classes\n"
+            "from rest_framework.response import Response\n"
+            "from rest_framework.throttling import UserRateThrottle\n"
+            "from rest_framework.views import APIView\n\n"
+            "from proj.models import Tag\n\n\n"
+            "@api_view()\n@throttle_classes([UserRateThrottle])\ndef tag(request, pk):\n"
+            "    return Response({'name': get_object_or_404(Tag.objects.all(), pk=pk).name})\n\n\n"
+            "class Tags(APIView):\n    def get(self, request):\n        return Response([])\n"
+        ),
+    }
+    settings = (
+        'REST_FRAMEWORK = {"DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.AnonRateThrottle"]}\n'
+    )
+    throttled = (429, "Request was throttled. Expected available in {wait} seconds.", "detail")
+    assert answers(catalog(tmp_path, files, settings)) == {
+        ("get", "/tags/"): [throttled],
+        ("get", "/tags/{pk}/"): [throttled, (404, "No Tag matches the given query.", "detail")],
+    }

@@ -11,6 +11,8 @@ finds nothing, and the permission classes that refuse a request.
   provided."); an authenticated request it refuses gets 403 with the class's `message`. The classes come
   from `@action(permission_classes=...)`, the view's `permission_classes` (or `@permission_classes` on a
   function view), else the settings' `DEFAULT_PERMISSION_CLASSES`.
+- Throttle classes, declared the same way (`DEFAULT_THROTTLE_CLASSES`), answer 429 `Request was throttled.
+  Expected available in {wait} seconds.` once a client sends more than they allow.
 
 Texts and statuses are read from the installed REST framework where its classes say them.
 """
@@ -35,7 +37,9 @@ ONLY_AUTHENTICATION = {
     "rest_framework.permissions.IsAuthenticatedOrReadOnly",
 }
 """Built-in permission classes that refuse only an unauthenticated request."""
-PERMISSION_CLASSES = {"rest_framework.decorators.permission_classes"}
+_DECORATORS = "rest_framework.decorators"
+THROTTLED_WAIT = "Expected available in {wait} seconds."
+"""What REST framework adds to `Throttled`'s detail, the seconds to wait filled in at run time."""
 _EXCEPTIONS = "rest_framework.exceptions"
 _BASE_AUTHENTICATION = "rest_framework.authentication.BaseAuthentication"
 
@@ -112,25 +116,37 @@ class ImpliedErrors:
                 found.append(refusal)
         return found, checks
 
-    def _declared(self, owner: griffe.Class | griffe.Function, answer: Answer) -> Setting:
-        """The permission classes that apply, and where they are declared."""
+    def _declared(
+        self, owner: griffe.Class | griffe.Function, answer: Answer, name: str = "permission_classes"
+    ) -> Setting:
+        """The classes `name` (`permission_classes`, `throttle_classes`) that apply, and where they are
+        declared: `@action(...)`, the function's decorator of that name, the view, else the settings."""
         if answer.decorator is not None:
-            node = _keyword(answer.decorator, "permission_classes")
+            node = _keyword(answer.decorator, name)
             if node is not None:
                 return self._classes(node, answer.function.module, node.lineno)
         if isinstance(owner, griffe.Function):
             for decorator in self.program.node(owner).decorator_list:
                 if (
                     isinstance(decorator, ast.Call)
-                    and self.program.qualify(decorator.func, owner.module) in PERMISSION_CLASSES
+                    and self.program.qualify(decorator.func, owner.module) == f"{_DECORATORS}.{name}"
                     and decorator.args
                 ):
                     return self._classes(decorator.args[0], owner.module, decorator.lineno)
         else:
-            found = self._attribute(owner.path, "permission_classes")
+            found = self._attribute(owner.path, name)
             if found is not None:
                 return self._classes(found[0], found[1], found[0].lineno)
-        return self.settings.permissions
+        return self.settings.permissions if name == "permission_classes" else self.settings.throttles
+
+    def throttles(self, owner: griffe.Class | griffe.Function, answer: Answer) -> list[Implied]:
+        """429 where throttle classes apply (`Throttled`, whose detail says how long to wait)."""
+        declared = self._declared(owner, answer, "throttle_classes")
+        if not declared.value or declared.module is None:
+            return []
+        detail = self._default(f"{_EXCEPTIONS}.Throttled", "Request was throttled.") + " " + THROTTLED_WAIT
+        file = self.program.files(declared.module)
+        return [Implied(429, detail, "Throttled", declared.value[0], file, declared.line, self.body_key)]
 
     def _classes(self, node: ast.expr, module: griffe.Module, line: int) -> Setting:
         items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]

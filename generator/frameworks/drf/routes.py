@@ -18,6 +18,7 @@ from generator.frameworks.drf.implied import ImpliedErrors
 from generator.frameworks.drf.paths import openapi_path
 from generator.frameworks.drf.serializers import SerializerChecks
 from generator.frameworks.drf.settings import DjangoSettings
+from generator.frameworks.drf.shortcuts import shortcut_errors
 from generator.frameworks.drf.urls import Pattern, Registration, UrlReader
 from generator.frameworks.drf.views import Answer, ViewReader
 
@@ -37,6 +38,7 @@ class ProjectRoutes:
         self.resolver = resolver
         self.classes = classes
         self.views = ViewReader(program, classes)
+        self.body_key = body_key
         self.implied = ImpliedErrors(program, classes, settings, body_key)
         self.serializers = SerializerChecks(program, classes, settings.non_field_key)
         self.settings = settings
@@ -103,6 +105,7 @@ class ProjectRoutes:
         dependencies: list[Code] = []
         refusals, checks = self.implied.permissions(owner, answer)
         implied.extend(refusals)
+        implied.extend(self.implied.throttles(owner, answer))
         implied.extend(self.implied.not_allowed(answer))
         dependencies.extend(checks)
         view = owner if isinstance(owner, griffe.Class) else None
@@ -115,6 +118,8 @@ class ProjectRoutes:
             )
             implied.extend(self.implied.lookup(owner, answer, calls))
             dependencies.extend(self.views.hooks(owner.path, answer))
+        own = [self.program.code(answer.function)] if isinstance(answer.function, griffe.Function) else []
+        implied.extend(shortcut_errors(self.program, [*own, *dependencies], self.body_key))
         return Endpoint(
             method=answer.method,
             path=path,

@@ -43,6 +43,7 @@ class DjangoSettings:
     exception_handler: Setting
     authentication: Setting
     permissions: Setting
+    throttles: Setting = Setting(())
     non_field_key: str = "non_field_errors"
     """`NON_FIELD_ERRORS_KEY`: the body key of a serializer's `validate` errors."""
 
@@ -90,6 +91,7 @@ def _settings(values: dict[str, _Value]) -> DjangoSettings:
             entries.get("DEFAULT_AUTHENTICATION_CLASSES"), module, DEFAULT_AUTHENTICATION
         ),
         permissions=_setting(entries.get("DEFAULT_PERMISSION_CLASSES"), module, ()),
+        throttles=_setting(entries.get("DEFAULT_THROTTLE_CLASSES"), module, ()),
         non_field_key=_text(entries.get("NON_FIELD_ERRORS_KEY")) or "non_field_errors",
     )
 

@@ -262,3 +262,38 @@ def test_a_shortcut_lookup_and_throttling(tmp_path: Path) -> None:
         ("get", "/tags/"): [throttled],
         ("get", "/tags/{pk}/"): [throttled, (404, "No Tag matches the given query.", "detail")],
     }
+
+
+def test_an_authentication_class_of_the_source_is_followed(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": (
+            "from django.urls import path\n\nfrom proj.views import Notes\n\n"
+            'urlpatterns = [path("notes/", Notes.as_view())]\n'
+        ),
+        "proj/auth.py": (
+            "from rest_framework.authentication import BaseAuthentication\n"
+            "from rest_framework.exceptions import AuthenticationFailed\n\n\n"
+            "class KeyAuthentication(BaseAuthentication):\n"
+            "    def authenticate(self, request):\n"
+            "        if request.headers.get('X-Key') == 'old':\n"
+            "            raise AuthenticationFailed('This key has expired.')\n"
+            "        return None\n\n"
+            "    def authenticate_header(self, request):\n        return 'Key'\n"
+        ),
+        "proj/views.py": (
+            "from rest_framework.permissions import IsAuthenticated\n"
+            "from rest_framework.response import Response\n"
+            "from rest_framework.views import APIView\n\n\n"
+            "class Notes(APIView):\n    permission_classes = [IsAuthenticated]\n\n"
+            "    def get(self, request):\n        return Response([])\n"
+        ),
+    }
+    settings = 'REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": ["proj.auth.KeyAuthentication"]}\n'
+    found = catalog(tmp_path, files, settings)
+    assert answers(found) == {
+        ("get", "/notes/"): [
+            (401, "Authentication credentials were not provided.", "detail"),  # it names a scheme: 401
+            (401, "This key has expired.", "detail"),
+        ]
+    }
+    assert found.operations[0].dependencies == ("proj.auth.KeyAuthentication.authenticate",)

@@ -38,6 +38,8 @@ ONLY_AUTHENTICATION = {
 }
 """Built-in permission classes that refuse only an unauthenticated request."""
 _DECORATORS = "rest_framework.decorators"
+_FRAMEWORK_PACKAGES = {"rest_framework", "django"}
+"""Packages whose classes the settings name that are read as installed classes, not loaded as source."""
 THROTTLED_WAIT = "Expected available in {wait} seconds."
 """What REST framework adds to `Throttled`'s detail, the seconds to wait filled in at run time."""
 _EXCEPTIONS = "rest_framework.exceptions"
@@ -54,6 +56,9 @@ class ImpliedErrors:
         self.classes = classes
         self.settings = settings
         self.body_key = body_key
+        for path in (*settings.authentication.value, *settings.permissions.value):
+            if path.split(".")[0] not in _FRAMEWORK_PACKAGES:  # the project's own, named by a string
+                program.load(path.rpartition(".")[0])
 
     def lookup(self, view: griffe.Class, answer: Answer, calls: set[str]) -> list[Implied]:
         """The 404 of REST framework's `get_object`, called by an inherited lookup action or by the
@@ -155,6 +160,18 @@ class ImpliedErrors:
 
     def _authenticates(self, owner: griffe.Class | griffe.Function) -> bool:
         return bool(self._authentication(owner))
+
+    def authenticators(self, owner: griffe.Class | griffe.Function) -> list[Code]:
+        """The `authenticate` methods the source writes for the operation's authentication classes: REST
+        framework runs them before every view (an `AuthenticationFailed` they raise is followed)."""
+        found = []
+        for path in self._authentication(owner):
+            for own in self.classes.ancestry(path):
+                function = self.program.function(f"{own}.authenticate")
+                if function is not None:
+                    found.append(self.program.code(function))
+                    break
+        return found
 
     def _authentication(self, owner: griffe.Class | griffe.Function) -> tuple[str, ...]:
         if isinstance(owner, griffe.Class):

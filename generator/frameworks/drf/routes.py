@@ -103,6 +103,7 @@ class ProjectRoutes:
     ) -> Endpoint:
         implied: list[Implied] = []
         dependencies: list[Code] = []
+        dependencies.extend(self.implied.authenticators(owner))
         refusals, checks = self.implied.permissions(owner, answer)
         implied.extend(refusals)
         implied.extend(self.implied.throttles(owner, answer))

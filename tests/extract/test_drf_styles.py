@@ -297,3 +297,19 @@ def test_an_authentication_class_of_the_source_is_followed(tmp_path: Path) -> No
         ]
     }
     assert found.operations[0].dependencies == ("proj.auth.KeyAuthentication.authenticate",)
+
+
+def test_authentication_failed_is_403_under_session_authentication(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": (
+            "from django.urls import path\n\nfrom proj.views import key\n\n"
+            'urlpatterns = [path("key/", key)]\n'
+        ),
+        "proj/views.py": (
+            "from rest_framework.decorators import api_view\n"
+            "from rest_framework.exceptions import AuthenticationFailed\n\n\n"
+            "@api_view(['POST'])\ndef key(request):\n    raise AuthenticationFailed('Wrong key.')\n"
+        ),
+    }
+    # REST framework's default authentication starts with sessions, which name no scheme: 401 becomes 403.
+    assert answers(catalog(tmp_path, files)) == {("post", "/key/"): [(403, "Wrong key.", "detail")]}

@@ -22,7 +22,8 @@ from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
 from generator.extract.responses import CallReader
 from generator.extract.routes import Endpoint, ExceptionArguments, Handler
-from generator.frameworks.drf.handlers import exception_handlers
+from generator.frameworks.drf.handlers import coerced, exception_handlers
+from generator.frameworks.drf.implied import names_scheme
 from generator.frameworks.drf.routes import ProjectRoutes
 from generator.frameworks.drf.settings import DjangoSettings, read_settings
 
@@ -112,7 +113,11 @@ class DRFFramework:
             found = classes.attribute(classes.ancestry(path), "default_detail")
             self._defaults[status] = found if isinstance(found, str) else self._defaults[status]
         calls = CallReader(program, self, classes)
-        return exception_handlers(program, self.resolver, self._settings(program), calls, self.body_key)
+        settings = self._settings(program)
+        found = exception_handlers(program, self.resolver, settings, calls, self.body_key)
+        if not names_scheme(classes, settings.authentication.value):
+            found.update(coerced(self.resolver, found, self.body_key))
+        return found
 
     def _settings(self, program: Program) -> DjangoSettings:
         modules = [module for module, _ in program.modules()]

@@ -46,6 +46,20 @@ def exception_handlers(
     return found
 
 
+def coerced(resolver: Resolver, found: dict[str, Handler], body_key: str) -> dict[str, Handler]:
+    """`NotAuthenticated` and `AuthenticationFailed` answered with 403: REST framework's view does so before
+    any handler runs when the first authentication class names no scheme (session authentication, its
+    default), unless the configured handler answers them itself."""
+    view = _installed(resolver, "rest_framework.views.APIView.handle_exception")
+    if view is None:
+        return {}
+    return {
+        f"rest_framework.exceptions.{name}": Handler(view, 403, None, body_key)
+        for name in ("NotAuthenticated", "AuthenticationFailed")
+        if f"rest_framework.exceptions.{name}" not in found
+    }
+
+
 def _function(program: Program, path: str) -> griffe.Function | None:
     module, _, _name = path.rpartition(".")
     if module:
@@ -93,8 +107,15 @@ def _isinstance_classes(program: Program, test: ast.expr, module: griffe.Module)
 
 
 def _installed(resolver: Resolver, path: str) -> griffe.Function | None:
-    """A function of an installed package (REST framework's handler), read without importing it."""
-    module_path, _, name = path.rpartition(".")
-    module = resolver.modules.module(module_path) if resolver.modules is not None else None
-    member = module.members.get(name) if module is not None else None
-    return member if isinstance(member, griffe.Function) else None
+    """A function or method of an installed package (REST framework's handler), read without importing."""
+    module_path, _, rest = path.partition(".")
+    module = None
+    for part in rest.split("."):  # the longest prefix of `path` that is a module
+        found = resolver.modules.module(module_path) if resolver.modules is not None else None
+        if found is None:
+            break
+        module, module_path = found, f"{module_path}.{part}"
+    obj: griffe.Object | griffe.Alias | None = module
+    for name in path.removeprefix(f"{module.path}.").split(".") if module is not None else ():
+        obj = obj.members.get(name) if isinstance(obj, griffe.Object) else None
+    return obj if isinstance(obj, griffe.Function) else None

@@ -181,14 +181,7 @@ class ImpliedErrors:
         return self.settings.authentication.value
 
     def _challenges(self, owner: griffe.Class | griffe.Function) -> bool:
-        """Whether the first authentication class names a scheme (`authenticate_header`), so that REST
-        framework answers 401 rather than 403."""
-        first = self._authentication(owner)[0]
-        for path in self.classes.ancestry(first):
-            cls = self.classes.klass(path)
-            if path != _BASE_AUTHENTICATION and cls is not None and "authenticate_header" in cls.members:
-                return True
-        return False
+        return names_scheme(self.classes, self._authentication(owner))
 
     def _checks(self, path: str, answer: Answer) -> list[Code]:
         names = ("has_permission", "has_object_permission") if answer.detail else ("has_permission",)
@@ -240,6 +233,16 @@ class ImpliedErrors:
         """A REST framework exception's `default_detail`, read from the installed framework."""
         found = self.classes.attribute(self.classes.ancestry(path), "default_detail")
         return found if isinstance(found, str) else fallback
+
+
+def names_scheme(classes: HttpClasses, authentication: tuple[str, ...]) -> bool:
+    """Whether the first authentication class names a scheme (`authenticate_header`), so that REST
+    framework answers `NotAuthenticated` and `AuthenticationFailed` with 401 rather than 403."""
+    for path in classes.ancestry(authentication[0]) if authentication else ():
+        cls = classes.klass(path)
+        if path != _BASE_AUTHENTICATION and cls is not None and "authenticate_header" in cls.members:
+            return True
+    return False
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:

@@ -313,3 +313,19 @@ def test_authentication_failed_is_403_under_session_authentication(tmp_path: Pat
     }
     # REST framework's default authentication starts with sessions, which name no scheme: 401 becomes 403.
     assert answers(catalog(tmp_path, files)) == {("post", "/key/"): [(403, "Wrong key.", "detail")]}
+
+
+def test_a_view_imported_from_another_package(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": (
+            "from django.urls import path\n\nfrom tokens.views import Refresh\n\n"
+            'urlpatterns = [path("refresh/", Refresh.as_view())]\n'
+        ),
+        "tokens/__init__.py": "",
+        "tokens/views.py": (
+            "from rest_framework.exceptions import NotFound\nfrom rest_framework.views import APIView\n\n\n"
+            "class Refresh(APIView):\n    def post(self, request):\n"
+            "        raise NotFound('No such token.')\n"
+        ),
+    }
+    assert answers(catalog(tmp_path, files)) == {("post", "/refresh/"): [(404, "No such token.", "detail")]}

@@ -38,7 +38,7 @@ ONLY_AUTHENTICATION = {
 }
 """Built-in permission classes that refuse only an unauthenticated request."""
 _DECORATORS = "rest_framework.decorators"
-_FRAMEWORK_PACKAGES = {"rest_framework", "django"}
+FRAMEWORK_PACKAGES = {"rest_framework", "django"}
 """Packages whose classes the settings name that are read as installed classes, not loaded as source."""
 THROTTLED_WAIT = "Expected available in {wait} seconds."
 """What REST framework adds to `Throttled`'s detail, the seconds to wait filled in at run time."""
@@ -57,7 +57,7 @@ class ImpliedErrors:
         self.settings = settings
         self.body_key = body_key
         for path in (*settings.authentication.value, *settings.permissions.value):
-            if path.split(".")[0] not in _FRAMEWORK_PACKAGES:  # the project's own, named by a string
+            if path.split(".")[0] not in FRAMEWORK_PACKAGES:  # the project's own, named by a string
                 program.load(path.rpartition(".")[0])
 
     def lookup(self, view: griffe.Class, answer: Answer, calls: set[str]) -> list[Implied]:

@@ -14,7 +14,7 @@ from generator.extract.http_classes import HttpClasses
 from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
 from generator.extract.routes import METHODS, Endpoint, Implied
-from generator.frameworks.drf.implied import ImpliedErrors
+from generator.frameworks.drf.implied import FRAMEWORK_PACKAGES, ImpliedErrors
 from generator.frameworks.drf.paths import openapi_path
 from generator.frameworks.drf.serializers import SerializerChecks
 from generator.frameworks.drf.settings import DjangoSettings
@@ -72,10 +72,10 @@ class ProjectRoutes:
         cls, mapping = self.views.view_class(pattern.view, pattern.module)
         owner: griffe.Class | griffe.Function | None
         if cls is not None:
-            owner = self.classes.klass(cls) if self.program.klass(cls) is not None else None
+            owner = self.program.klass(self._loaded(cls))
             answers = self.views.class_answers(cls, mapping) if owner is not None else []
         else:
-            owner = self.program.function(self.program.qualify(pattern.view, pattern.module))
+            owner = self.program.function(self._loaded(self.program.qualify(pattern.view, pattern.module)))
             answers = self.views.function_answers(owner) if owner is not None else []
         file = self.program.files(pattern.module)
         return [
@@ -83,7 +83,7 @@ class ProjectRoutes:
         ]
 
     def _registration(self, registration: Registration) -> list[Endpoint]:
-        owner = self.program.klass(registration.viewset)
+        owner = self.program.klass(self._loaded(registration.viewset))
         if owner is None:
             return []
         base = registration.prefix
@@ -130,6 +130,17 @@ class ProjectRoutes:
             line=line,
             implied=tuple(implied),
         )
+
+    def _loaded(self, path: str | None) -> str | None:
+        """`path`, its module read into the program first when a urls module imports a view from a package
+        it does not otherwise load (`from rest_framework_simplejwt.views import TokenObtainPairView`)."""
+        if (
+            path is not None
+            and path not in self.program.objects
+            and path.split(".")[0] not in FRAMEWORK_PACKAGES
+        ):
+            self.program.load(path.rpartition(".")[0])
+        return path
 
     def _lookup(self, viewset: griffe.Class) -> str:
         """The detail path's parameter: `lookup_url_kwarg`, else `lookup_field`, else `pk`."""

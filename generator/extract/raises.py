@@ -269,7 +269,9 @@ def _body_nodes(node: FunctionNode) -> Iterator[ast.AST]:
 
 
 def _raised_call(exc: ast.expr, node: FunctionNode) -> ast.Call | None:
-    """The call that built the raised exception: `raise X(...)`, or `raise name` after `name = X(...)`."""
+    """The call that built the raised exception: `raise X(...)`, or `raise name` after `name = X(...)`;
+    otherwise a name raised as it is stands for a call of it without arguments, as Python makes one
+    (`raise Http404` is `raise Http404()`; a name that is not an exception class is no HTTP error)."""
     if isinstance(exc, ast.Call):
         return exc
     if isinstance(exc, ast.Name):
@@ -280,6 +282,8 @@ def _raised_call(exc: ast.expr, node: FunctionNode) -> ast.Call | None:
                 and any(isinstance(t, ast.Name) and t.id == exc.id for t in inner.targets)
             ):
                 return inner.value
+    if isinstance(exc, ast.Name | ast.Attribute):
+        return ast.copy_location(ast.Call(func=exc, args=[], keywords=[]), exc)
     return None
 
 

@@ -329,3 +329,25 @@ def test_a_view_imported_from_another_package(tmp_path: Path) -> None:
         ),
     }
     assert answers(catalog(tmp_path, files)) == {("post", "/refresh/"): [(404, "No such token.", "detail")]}
+
+
+def test_an_exception_class_raised_without_a_call(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": (
+            "from django.urls import path\n\nfrom proj.views import page\n\n"
+            'urlpatterns = [path("page/", page)]\n'
+        ),
+        "proj/views.py": (
+            "from django.http import Http404\nfrom rest_framework import exceptions\n"
+            "from rest_framework.decorators import api_view\n\n\n"
+            "@api_view()\ndef page(request):\n    if request.GET:\n        raise Http404\n"
+            "    try:\n        request.user.page\n    except AttributeError as exc:\n        raise exc\n"
+            "    raise exceptions.NotAcceptable\n"
+        ),
+    }
+    assert answers(catalog(tmp_path, files)) == {
+        ("get", "/page/"): [
+            (404, "Not found.", "detail"),
+            (406, "Could not satisfy the request Accept header.", "detail"),
+        ]
+    }

@@ -22,7 +22,7 @@ from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
 from generator.extract.responses import CallReader
 from generator.extract.routes import Endpoint, ExceptionArguments, Handler
-from generator.frameworks.drf.handlers import coerced, exception_handlers
+from generator.frameworks.drf.handlers import DJANGO_ANSWERED, coerced, exception_handlers
 from generator.frameworks.drf.implied import names_scheme
 from generator.frameworks.drf.routes import ProjectRoutes
 from generator.frameworks.drf.settings import DjangoSettings, read_settings
@@ -86,7 +86,8 @@ class DRFFramework:
         without a text get REST framework's default for the status; anything else the status phrase."""
         if exception in self.responses:
             return ""
-        return self._defaults.get(status or 0) or phrase(status)
+        answered = DJANGO_ANSWERED.get(exception, status)  # Http404's status comes from the handler, later
+        return self._defaults.get(answered or 0) or phrase(answered)
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
         settings = self._settings(program)

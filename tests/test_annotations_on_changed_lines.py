@@ -27,8 +27,8 @@ from tests.helpers import copy_project
 
 SERVER = "backend/app/mcp_server.py"
 PAGE = "docs/developers/mcp-errors.md"
-OLD = 'f"Method not found: {method}", status=404)'
-NEW = 'f"Method not found: {method}", status=400)'
+OLD = 'f"Method not found: {method}", status=404, doc="method-not-found"'
+NEW = 'f"Method not found: {method}", status=400, doc="method-not-found"'
 
 
 def _git(root: Path, *args: str) -> None:
@@ -65,7 +65,7 @@ def test_annotations_stand_only_on_the_changed_line(
 ) -> None:
     code, log = _check(changed, capsys, "--base", "HEAD", "--format", "github")
     assert code == 1
-    line = _line_of(changed, NEW)
+    line = _line_of(changed, NEW) - 1  # the call's first line, `return _rpc_error(`, above its arguments
     annotations = [text for text in log.splitlines() if text.startswith("::error")]
     # One changed line, one annotation: the contract change, the catalog drift and the specification's
     # difference it causes, together, the breaking one first.
@@ -88,9 +88,9 @@ def test_annotations_stand_only_on_the_changed_line(
     report = log[log.index("::stop-commands::") :]
     _code, text = _check(changed, capsys, "--base", "HEAD")
     assert report.splitlines()[1:-1] == text.splitlines()  # the whole text report, every finding in it
-    for region, region_line in {"page-header": 36, "error-table": 46, "error-examples": 165}.items():
+    for region, region_line in {"page-header": 40, "error-table": 50, "error-examples": 169}.items():
         assert f"      {PAGE}:{region_line}: page-stale: {region}:" in report
-    assert f"      {SERVER}:225: verification-stale: backend/app/mcp_server.py:_handle" in report
+    assert f"      {SERVER}:231: verification-stale: backend/app/mcp_server.py:_handle" in report
     assert "      data/mcp-errors.evidence.yaml:390: evidence-mismatch: method-not-found" in report
     assert text.splitlines()[-2].startswith("11 finding(s) from 1 cause. ")
     assert "not annotated" not in log
@@ -101,7 +101,7 @@ def test_without_base_the_cause_alone_is_annotated(changed: Path, capsys: pytest
     annotations = [text for text in log.splitlines() if text.startswith("::error")]
     # The raise site; the five page regions, the stamp and the two evidence lines are in its annotation.
     [annotation] = annotations
-    line = _line_of(changed, NEW)
+    line = _line_of(changed, NEW) - 1  # `return _rpc_error(`
     assert annotation.startswith(f"::error file={SERVER},line={line},title=docgen status-changed%3A ")
     assert annotation.count("page-stale: ") == 5
     assert "not annotated" not in log
@@ -131,7 +131,9 @@ def test_a_source_line_ranks_before_a_changed_page_line() -> None:
 def test_untracked_files_count_as_wholly_changed(changed: Path) -> None:
     (changed / "docs" / "new-page.md").write_text("# New\n", encoding="utf-8")
     found = changed_lines(changed, verified_commit(changed, "HEAD"))
-    assert found.lines == {SERVER: frozenset({_line_of(changed, NEW)})}
+    # The changed line, and the first line of the call it is part of (where findings about the call stand).
+    changed_line = _line_of(changed, NEW)
+    assert found.lines == {SERVER: frozenset({changed_line - 1, changed_line})}
     assert found.whole == frozenset({"docs/new-page.md"})
     assert found.touches("docs/new-page.md", 400) and found.touches(SERVER, None)
     assert not found.touches(SERVER, 1) and not found.touches(PAGE, None)
@@ -232,10 +234,11 @@ def test_a_change_on_a_later_line_of_a_call_is_annotated_on_the_call(
     server = root / SERVER
     split = (
         "return _rpc_error(\n            request_id,\n            METHOD_NOT_FOUND,\n"
-        '            f"Method not found: {method}",\n            status=404,\n        )'
+        '            f"Method not found: {method}",\n            status=404,\n'
+        '            doc="method-not-found",\n        )'
     )
     text = server.read_text(encoding="utf-8")
-    one_line = f"return _rpc_error(request_id, METHOD_NOT_FOUND, {OLD}"
+    one_line = f"return _rpc_error(\n            request_id, METHOD_NOT_FOUND, {OLD}\n        )"
     assert text.count(one_line) == 1, f"{one_line!r} not once in {SERVER}: the test needs updating"
     server.write_text(text.replace(one_line, split), encoding="utf-8")
     assert main(["-f", str(root / "mkdocs.yml"), "extract"]) == 0

@@ -23,8 +23,8 @@ SERVER = "backend/app/mcp_server.py"
 PAGE = "docs/developers/mcp-errors.md"
 NOTES = "data/mcp-errors.notes.yaml"
 EVIDENCE = "data/mcp-errors.evidence.yaml"
-OLD = 'f"Method not found: {method}", status=404)'
-NEW = 'f"Method not found: {method}", status=400)'
+OLD = 'f"Method not found: {method}", status=404, doc="method-not-found"'
+NEW = 'f"Method not found: {method}", status=400, doc="method-not-found"'
 PAGES = (
     "docs/developers/errors-and-retries.md docs/developers/mcp-client-generic.md "
     "docs/developers/mcp-errors.md docs/developers/mcp-server.md"
@@ -66,7 +66,7 @@ def test_a_status_change_is_one_finding_with_what_follows_under_it(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _edit(project, SERVER, OLD, NEW)
-    site = f"{SERVER}:{_line_of(project, SERVER, NEW)}"
+    site = f"{SERVER}:{_line_of(project, SERVER, NEW) - 1}"  # `return _rpc_error(`, above its arguments
     code, text = _check(project, capsys, "--base", "HEAD")
     assert code == 1
     lines = text.splitlines()
@@ -101,7 +101,7 @@ def test_a_status_change_is_one_finding_with_what_follows_under_it(
             )
         ),
         f"      {SERVER}:{handle}: verification-stale: {SERVER}:_handle: "
-        f"_handle (lines {handle}-263) changed after the 4 pages citing it were last verified: "
+        f"_handle (lines {handle}-274) changed after the 4 pages citing it were last verified: "
         "docs/developers/errors-and-retries.md (verified 2026-12-01), docs/developers/mcp-client-generic.md "
         "(verified 2026-12-01), docs/developers/mcp-errors.md (verified 2026-12-01), "
         "docs/developers/mcp-server.md (verified 2026-12-01)",
@@ -124,7 +124,7 @@ def test_the_change_is_one_annotation_and_the_json_keeps_every_finding_linked_to
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _edit(project, SERVER, OLD, NEW)
-    line = _line_of(project, SERVER, NEW)
+    line = _line_of(project, SERVER, NEW) - 1  # `return _rpc_error(`
     for base in (["--base", "HEAD"], []):
         code, log = _check(project, capsys, *base, "--format", "github")
         assert code == 1
@@ -153,7 +153,7 @@ def test_a_typo_and_an_unrelated_change_stay_two_causes(
 ) -> None:
     _edit(project, NOTES, "  method-not-found:\n", "  method-not-fuond:\n")
     _edit(project, SERVER, 'INTERNAL_ERROR, "Rate limit exceeded"', 'INVALID_REQUEST, "Rate limit exceeded"')
-    site = f"{SERVER}:{_line_of(project, SERVER, 'Rate limit exceeded')}"
+    site = f"{SERVER}:{_line_of(project, SERVER, 'Rate limit exceeded') - 1}"  # `refusal = _rpc_error(`
     typo = f"{NOTES}:{_line_of(project, NOTES, '  method-not-fuond:')}"
     code, text = _check(project, capsys)
     assert code == 1

@@ -211,7 +211,7 @@ def test_a_row_changed_since_probe_fails_the_strict_build(repo_root: Path, tmp_p
     project = copy_site(repo_root, tmp_path / "project")
     server = project / "backend" / "app" / "mcp_server.py"
     text = server.read_text(encoding="utf-8")
-    old = 'f"Method not found: {method}", status=404)'
+    old = 'f"Method not found: {method}", status=404, doc="method-not-found"'
     assert old in text, "the test needs updating"
     server.write_text(text.replace(old, old.replace("404", "400")), encoding="utf-8")
     for command in ("extract", "render"):

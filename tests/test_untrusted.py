@@ -268,7 +268,7 @@ def _lines_in(relative: str) -> Callable[[Path], int]:
 
 
 SERVER = "backend/app/mcp_server.py"
-PARSE_CALL = '_rpc_error(None, PARSE_ERROR, "Parse error: invalid JSON"'
+PARSE_CALL = '_rpc_error(\n            None, PARSE_ERROR, "Parse error: invalid JSON"'
 
 
 def folded(expression: str) -> Edit:

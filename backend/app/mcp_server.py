@@ -100,6 +100,10 @@ DOCS_WORKERS = 1
 DEFAULT_DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 SERVER_INFO = {"name": "connect-docs", "title": "Connect public documentation", "version": "1.0.0"}
 CAPABILITIES: dict[str, Any] = {"tools": {}, "resources": {}, "prompts": {}}
+# Every error answer links to its own row of the public error catalog: this page plus the row's anchor
+# (`#err-<doc>`), under `error.data.docs_url` (mkdocs.yml names this place in the catalog's `links:`).
+ERRORS_PAGE_URL = "https://connectbyjbrh.com/developers/mcp-errors/"
+DOCS_URL_FIELD = "docs_url"
 INSTRUCTIONS = (
     "Read-only access to the public Connect documentation. Call search_public_docs to find pages, "
     "then get_public_page with a path it returned."
@@ -205,7 +209,8 @@ def _rpc_error(
     message: str,
     *,
     status: int = HTTPStatus.OK,
-    data: Any = None,
+    data: dict[str, Any] | None = None,
+    doc: str,
 ) -> JSONResponse:
     """Build a JSON-RPC error response; the only place error bodies are made.
 
@@ -214,11 +219,12 @@ def _rpc_error(
         code: The JSON-RPC error code (see backend.app.protocol).
         message: One sentence for the client.
         status: The HTTP status of the response.
-        data: Extra structured detail for `error.data`, left out when None.
+        data: Extra structured detail for `error.data`.
+        doc: The error's id in the public error catalog; `error.data` always carries the link to its row,
+            so a client can show the reader what the error means and what to do.
     """
-    error: dict[str, Any] = {"code": code, "message": message}
-    if data is not None:
-        error["data"] = data
+    detail = {**(data or {}), DOCS_URL_FIELD: f"{ERRORS_PAGE_URL}#err-{doc}"}
+    error: dict[str, Any] = {"code": code, "message": message, "data": detail}
     return JSONResponse({"jsonrpc": "2.0", "id": request_id, "error": error}, status_code=status)
 
 
@@ -231,7 +237,9 @@ async def _handle(
     fields = params if isinstance(params, dict) else {}
     if (detail := header_mismatch(method, fields, headers)) is not None:
         # A routing header (version, method or name) says something the body does not.
-        return _rpc_error(request_id, HEADER_MISMATCH, f"Header mismatch: {detail}", status=400)
+        return _rpc_error(
+            request_id, HEADER_MISMATCH, f"Header mismatch: {detail}", status=400, doc="header-mismatch"
+        )
     if (version := unsupported_version(method, fields, headers, SUPPORTED_PROTOCOL_VERSIONS)) is not None:
         # The header, params._meta or initialize asked for a revision this server does not speak.
         return _rpc_error(
@@ -240,12 +248,15 @@ async def _handle(
             f"Unsupported protocol version: {version}",
             status=HTTPStatus.BAD_REQUEST,
             data={"supported": list(SUPPORTED_PROTOCOL_VERSIONS)},
+            doc="unsupported-protocol-version",
         )
     method_name = method if isinstance(method, str) else ""
     handler = _METHODS.get(method_name)
     if handler is None:
         # The method named in the body is not one this server implements.
-        return _rpc_error(request_id, METHOD_NOT_FOUND, f"Method not found: {method}", status=404)
+        return _rpc_error(
+            request_id, METHOD_NOT_FOUND, f"Method not found: {method}", status=404, doc="method-not-found"
+        )
     DOCS.set(docs)
     try:
         if not isinstance(params, dict):
@@ -253,11 +264,11 @@ async def _handle(
         result = await run_handler(method_name, handler, params, workers)
     except BadParams as exc:
         # params, a call's arguments, or a field inside them does not have the expected JSON type.
-        return _rpc_error(request_id, INVALID_PARAMS, f"Invalid params: {exc}")
+        return _rpc_error(request_id, INVALID_PARAMS, f"Invalid params: {exc}", doc="invalid-params")
     except UnknownName as exc:
         kind, name = exc.kind, exc.name
         # The method exists, but the tool, resource or prompt it names does not.
-        return _rpc_error(request_id, METHOD_NOT_FOUND, f"Unknown {kind}: {name}")
+        return _rpc_error(request_id, METHOD_NOT_FOUND, f"Unknown {kind}: {name}", doc="unknown-name")
     revision = request_revision(method, fields, headers, LATEST_HANDSHAKE_VERSION)
     shaped = shape_result(result, method_name, revision, SERVER_INFO)
     return JSONResponse({"jsonrpc": "2.0", "id": request_id, "result": shaped})
@@ -268,29 +279,47 @@ async def mcp_endpoint(request: Request) -> Response:
     state, origin = request.app.state, request.headers.get("origin")
     if origin is not None and not origin_allowed(origin, ALLOWED_ORIGINS, LOOPBACK_ORIGIN_HOSTS):
         # An Origin header names neither a page on a loopback host nor an allowed remote site.
-        return _rpc_error(None, INVALID_REQUEST, f"Origin not allowed: {origin}", status=HTTPStatus.FORBIDDEN)
+        return _rpc_error(
+            None,
+            INVALID_REQUEST,
+            f"Origin not allowed: {origin}",
+            status=HTTPStatus.FORBIDDEN,
+            doc="origin-not-allowed",
+        )
     client = client_key(request, state.trusted_proxies)
     if not state.limiter.allow(client):
         # This client already sent RATE_LIMIT_REQUESTS requests within the sliding window.
-        refusal = _rpc_error(None, INTERNAL_ERROR, "Rate limit exceeded", status=RATE_LIMIT_STATUS)
+        refusal = _rpc_error(
+            None, INTERNAL_ERROR, "Rate limit exceeded", status=RATE_LIMIT_STATUS, doc="rate-limited"
+        )
         refusal.headers["Retry-After"] = str(state.limiter.retry_after(client))
         return refusal
     try:
         message = decode_message(await read_body(request, MAX_BODY_BYTES, state.body_timeout))
     except BodyTooLarge:
         # The body is larger than MAX_BODY_BYTES; reading stopped at the limit.
-        too_big = _rpc_error(None, INVALID_REQUEST, f"Request body over {MAX_BODY_BYTES} bytes", status=413)
+        too_big = _rpc_error(
+            None,
+            INVALID_REQUEST,
+            f"Request body over {MAX_BODY_BYTES} bytes",
+            status=413,
+            doc="body-too-large",
+        )
         too_big.headers["Connection"] = "close"  # uvicorn then closes instead of draining the rest
         return too_big
     except (ValueError, RecursionError):
         # The body is not strict JSON in UTF-8: malformed, NaN, Infinity, a number too large for a
         # double, a lone surrogate, or nested too deeply to parse.
-        return _rpc_error(None, PARSE_ERROR, "Parse error: invalid JSON", status=HTTPStatus.BAD_REQUEST)
+        return _rpc_error(
+            None, PARSE_ERROR, "Parse error: invalid JSON", status=HTTPStatus.BAD_REQUEST, doc="parse-error"
+        )
     except (BodyTimeout, ClientDisconnect) as error:
         return body_never_arrived(client, error, state.body_timeout)
     if not isinstance(message, dict):
         # A batch (a JSON array) or another non-object value was posted instead of one message.
-        return _rpc_error(None, INVALID_REQUEST, "Batch requests are not supported", status=400)
+        return _rpc_error(
+            None, INVALID_REQUEST, "Batch requests are not supported", status=400, doc="batch-not-supported"
+        )
     if "id" not in message:
         return Response(status_code=HTTPStatus.ACCEPTED)
     try:
@@ -298,7 +327,7 @@ async def mcp_endpoint(request: Request) -> Response:
     except Exception:
         logger.exception("unexpected fault while handling %r", message.get("method"))
         # Handling a well-formed request failed in a way the server did not foresee.
-        return _rpc_error(message.get("id"), INTERNAL_ERROR, "Internal error")
+        return _rpc_error(message.get("id"), INTERNAL_ERROR, "Internal error", doc="internal-error")
 
 
 def create_app(

@@ -15,8 +15,9 @@ change with what follows from it, `causes`; the job summary, `job_summary`), a c
 with its bounds (`openapi`), plugins found by name, built in or installed through an entry point (`plugins`),
 the one writer (`writer`), files as committed at a verified git ref and the lines changed since it (`git_ref`,
 `diff_lines`), a catalog's committed versions and how its errors changed between them (`git_history`,
-`changes`), text for a GitHub Actions log that runs no command it echoes (`workflow_commands`), the folder
-caches live in (`cache_dir`), and the limits every input is held to (`limits`).
+`changes`), how much of a catalog extract read in full (`coverage`), a catalog's `framework:` checked
+(`framework_config`), text for a GitHub Actions log that runs no command it echoes (`workflow_commands`),
+the folder caches live in (`cache_dir`), and the limits every input is held to (`limits`).
 
 May import: the standard library and third-party libraries only; never another docgen subpackage.
 """

@@ -55,5 +55,8 @@ class CatalogConfig:
     links: LinkPlace | None = None
     """Errors catalogs: where the server carries each error's link to its own entry (`links:`), which probe
     checks in every replayed answer; None when the server sends no links."""
+    run_time_values: tuple[tuple[str, Any], ...] = ()
+    """Routes catalogs: (expression, value) for each value the configuration states for an expression the
+    source's paths use and docgen cannot read (`run_time_values:`)."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """The checked settings of a kind that is not built in, by key, as its `configure` keeps them."""

@@ -15,6 +15,20 @@ from generator.core.records import record
 
 
 @record
+class AssumedValue:
+    """A value a path, status or detail takes on trust: the expression as the source writes it, the value,
+    and where it comes from (`default of app.core.config.Settings.API_V1_STR`: the environment may override
+    it; `stated in mkdocs.yml`)."""
+
+    expression: str
+    value: Json
+    source: str
+
+    def as_data(self) -> dict[str, Json]:
+        return {"expression": self.expression, "value": self.value, "source": self.source}
+
+
+@record
 class RouteError:
     """One place an HTTP application raises an error: the status and body a client receives."""
 
@@ -29,6 +43,8 @@ class RouteError:
     handler: str | None = None
     """The exception handler that turns the exception into the response, if one does."""
     body_key: str = "detail"
+    assumed: tuple[AssumedValue, ...] = ()
+    """Values the status or detail takes on trust (a settings default, a value the configuration states)."""
 
     def as_data(self) -> dict[str, Json]:
         data: dict[str, Json] = {
@@ -42,11 +58,25 @@ class RouteError:
         if self.handler is not None:
             data["handler"] = self.handler
         data["body_key"] = self.body_key
+        if self.assumed:
+            data["assumed"] = [value.as_data() for value in self.assumed]
         return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> RouteError:
-        return cls(**{key: data[key] for key in data})
+        fields = {key: data[key] for key in data if key != "assumed"}
+        return cls(**fields, assumed=tuple(AssumedValue(**value) for value in data.get("assumed", ())))
+
+
+@record
+class UnreadValue:
+    """A part of an operation's path that cannot be read statically (kept in the path in braces)."""
+
+    expression: str
+    reason: str
+
+    def as_data(self) -> dict[str, Json]:
+        return {"expression": self.expression, "reason": self.reason}
 
 
 @record
@@ -60,16 +90,22 @@ class Operation:
     dependencies: tuple[str, ...]
     errors: tuple[tuple[str, tuple[str, ...]], ...]
     """(error id, the functions from the route's to the raise), in the order the code reaches them."""
+    condition: str | None = None
+    """The condition the operation is registered under (`settings.ENVIRONMENT == 'local'`)."""
+    assumed: tuple[AssumedValue, ...] = ()
+    unresolved: tuple[UnreadValue, ...] = ()
 
     def as_data(self) -> dict[str, Json]:
-        return {
-            "method": self.method,
-            "path": self.path,
-            "function": self.function,
-            "file": self.file,
-            "dependencies": list(self.dependencies),
-            "errors": [{"id": error, "via": list(via)} for error, via in self.errors],
-        }
+        data: dict[str, Json] = {"method": self.method, "path": self.path}
+        if self.condition is not None:
+            data["condition"] = self.condition
+        data.update(function=self.function, file=self.file, dependencies=list(self.dependencies))
+        if self.assumed:
+            data["assumed"] = [value.as_data() for value in self.assumed]
+        if self.unresolved:
+            data["unresolved"] = [value.as_data() for value in self.unresolved]
+        data["errors"] = [{"id": error, "via": list(via)} for error, via in self.errors]
+        return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Operation:
@@ -80,6 +116,9 @@ class Operation:
             file=data["file"],
             dependencies=tuple(data["dependencies"]),
             errors=tuple((error["id"], tuple(error["via"])) for error in data["errors"]),
+            condition=data.get("condition"),
+            assumed=tuple(AssumedValue(**value) for value in data.get("assumed", ())),
+            unresolved=tuple(UnreadValue(**value) for value in data.get("unresolved", ())),
         )
 
 

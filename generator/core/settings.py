@@ -22,6 +22,7 @@ from generator.core.records import record
 from generator.core.settings_checks import (
     Validator,
     python_path_folders,
+    source_path,
 )
 from generator.core.yamlio import LoadedYaml, read_yaml
 
@@ -262,9 +263,9 @@ def _catalog(
     if not isinstance(source, str) or not source:
         check.fail((*path, "source"), "expected the path of a Python file or package")
         source = ""
-    elif Path(source).is_absolute() or not (root / source).resolve().is_relative_to(root):
+    elif Path(source).is_absolute() or not source_path(root, source).resolve().is_relative_to(root):
         hint = "give a path relative to mkdocs.yml, inside the project"
         check.fail((*path, "source"), f"{source} is outside the project", hint)
-    elif not (root / source).exists():
+    elif not source_path(root, source).exists():
         check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
     return kind.configure(name, source, raw, path, check, root)

@@ -4,6 +4,7 @@ with their own argument maps, argument roles, the `python_path:` folders)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,19 @@ class Validator:
         if required and not value:
             self.fail(path, "expected at least one name")
         return tuple(value)
+
+
+def source_path(root: Path, source: str) -> Path:
+    """The file or folder a catalog's `source:` names: a path relative to mkdocs.yml (`shop/main.py`,
+    `shop`), or, when no such path exists, a dotted module or package (`shop.api`) under the project root."""
+    given = root / source
+    if given.exists() or not _DOTTED.fullmatch(source):
+        return given
+    dotted = root.joinpath(*source.split("."))
+    return dotted if dotted.is_dir() else dotted.with_suffix(".py")
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)+")
 
 
 def python_path_folders(

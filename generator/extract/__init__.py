@@ -6,7 +6,10 @@ Owns:
   file (`source`), reading only the modules it reaches, dependencies included (`modules`, with what cannot be
   read in `unreadable`, and where an import that griffe cannot follow leads, star imports included, in
   `imports`), the loaded source as a program to follow calls in (`program`);
-- values and names: resolving static values (`resolve`) within the folding limits (`folding`), configured
+- values and names: resolving static values (`resolve`) within the folding limits (`folding`), a field of
+  a module-level settings instance as its class's default, recorded as assumed (`instance_defaults`), the
+  constants a module exports to notes (`module_constants`), a translated message read as its message id
+  (`translated`), configured
   names (`names`), the constructors and their subclasses (`constructors`), which argument gives which field
   (`binding`);
 - following calls: the one depth-bounded, cycle-safe walk from a function into the functions it calls,
@@ -15,12 +18,15 @@ Owns:
   classes: `local_names`; `cls(...)` in a classmethod: `class_calls`), following the configured functions
   into helpers (`reach`), the raise sites behind `except` handlers (`handlers`; the dispatch tables a `try`
   looks a callable up in: `dispatch_tables`), refusing a configuration that finds nothing (`silence`), each
-  call's fields (`fields`), building error sites (`sites`), the calls each entry's fingerprint marks
+  call's fields (`fields`), what a catalog's `framework:` adds to them (`framework_errors`), building error
+  sites (`sites`), the calls each entry's fingerprint marks
   (`error_marks`), stable ids (`identity`); the catalog itself is built by the errors kind
   (`generator.kinds.errors.catalog`);
 - routes catalogs: the interface each web framework implements and the lookup of one by name (`routes`;
   the frameworks themselves are in `generator.frameworks`, which imports this package, never the other way),
-  the HTTP errors an operation reaches (`raises`) with their status and detail (`http_values`); the routes
+  the HTTP errors an operation reaches (`raises`) with their status and detail (`http_values`) and the
+  body key a raise decides (`body_keys`), the
+  framework an application imports when its catalog names none (`detect`); the routes
   catalog and its ids are the routes kind's (`generator.kinds.routes.catalog`);
 - what extract asks of a catalog kind, and the run each kind reads the source through (`kind_stage`);
 - the stage end to end (`pipeline`), each catalog built by its kind (`generator/kinds/`).

@@ -13,13 +13,14 @@ fixes comes from the subclass, a field it passes on comes from the caller's argu
 from __future__ import annotations
 
 import ast
+import contextlib
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 import griffe
 
 from generator.core.errors import ConfigError, ConfigErrors, SourceError
-from generator.core.settings import CatalogConfig
+from generator.core.settings import ArgumentRef, CatalogConfig
 from generator.extract.binding import Constructor, Forward, Parameter
 from generator.extract.calls import callee_name
 from generator.extract.names import config_error, lookup
@@ -31,8 +32,15 @@ class ConstructorTable:
     """The constructors of one catalog, by the name calls use, configured ones and their subclasses."""
 
     def __init__(
-        self, config: CatalogConfig, module: griffe.Module, resolver: Resolver, bodies: Bodies
+        self,
+        config: CatalogConfig,
+        module: griffe.Module,
+        resolver: Resolver,
+        bodies: Bodies,
+        given: Mapping[str, Mapping[str, ArgumentRef]] | None = None,
     ) -> None:
+        """`given`: constructors the catalog's framework gives (dotted path -> argument map), after the
+        listed ones, which keep their own maps; one that cannot be read (not installed) is left out."""
         self.config = config
         self.module = module
         self.resolver = resolver
@@ -46,6 +54,9 @@ class ConstructorTable:
                 errors.append(err)
         if errors:
             raise ConfigErrors(errors) if len(errors) > 1 else errors[0]
+        for path, arguments in (given or {}).items():
+            with contextlib.suppress(ConfigError, SourceError):
+                self._add(self._configured(path, arguments))
         self._add_wrappers()
         self._add_subclasses()
 
@@ -64,9 +75,10 @@ class ConstructorTable:
     def _add(self, constructor: Constructor) -> None:
         self.by_name.setdefault(constructor.name, constructor)
 
-    def _configured(self, name: str) -> Constructor:
+    def _configured(self, name: str, given: Mapping[str, ArgumentRef] | None = None) -> Constructor:
         obj = lookup(self.module, name, self.resolver, self.config, what="constructor")
-        arguments = self.config.constructor_arguments.get(name, self.config.arguments)
+        arguments = given if given is not None else self.config.arguments
+        arguments = self.config.constructor_arguments.get(name, arguments)
         if isinstance(obj, griffe.Class):
             return replace(self._of_class(obj, name), arguments=arguments, forward=None)
         if not isinstance(obj, griffe.Function):

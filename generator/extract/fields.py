@@ -14,6 +14,7 @@ waits until every site is known.
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 import griffe
 
@@ -26,6 +27,9 @@ from generator.extract.binding import Bound, Constructor, ForwardedTooFar, bind,
 from generator.extract.calls import Call, callee_name, placeholder, template, unparse
 from generator.extract.folding import TooLarge
 from generator.extract.resolve import Resolved, Resolver, Unresolvable
+
+if TYPE_CHECKING:
+    from generator.extract.framework_errors import FrameworkErrors
 
 
 @record
@@ -68,8 +72,11 @@ class SiteReader:
         resolver: Resolver,
         file: str,
         constructor: Constructor,
+        defaults: FrameworkErrors | None = None,
     ) -> None:
         self.config = config
+        self.defaults = defaults
+        """The catalog's framework, for the values a call leaves out and what its handlers answer."""
         self.module = module
         self.resolver = resolver
         self.file = file
@@ -93,12 +100,16 @@ class SiteReader:
         self.line = call.lineno
         self.dynamic = []
         code, code_names = self._value("code", call, (int, str))
-        status, status_names = self._value("status", call, (int,))
+        stated, status_names = self._value("status", call, (int,))
+        status = stated if isinstance(stated, int) else None
+        message = self._message(call, status)
+        if self.defaults is not None:
+            status, message = self._handled(status, message)
         entry = ErrorEntry(
             id="",
             code=code,
-            status=status if isinstance(status, int) else None,
-            message=self._message(call),
+            status=status,
+            message=message,
             function=function,
             file=self.file,
             conditions=found.conditions,
@@ -148,6 +159,8 @@ class SiteReader:
         if not self._mapped(role):
             return None, ()
         bound = self._bound(role, call)
+        if bound is None and self.defaults is not None and role == "status":
+            return self.defaults.status(self.constructor), ()
         if bound is None:
             attribute = (
                 " or a class attribute of the mapped name"
@@ -167,25 +180,41 @@ class SiteReader:
         value = resolved.value
         if value is None and role == "code":
             return None, resolved.names
+        if value is None and self.defaults is not None and role == "status":
+            return self.defaults.status(self.constructor), resolved.names
         if isinstance(value, int | str) and isinstance(value, types) and not isinstance(value, bool):
             return value, resolved.names
         kind = " or ".join("an integer" if t is int else "a string" for t in types)
         raise self._fail(role, f"is {value!r}, not {kind}", _STATIC_HINT)
 
-    def _message(self, call: ast.Call) -> str:
+    def _handled(self, status: int | None, message: str) -> tuple[int | None, str]:
+        """The status and message the exception handler registered for the call's class answers with, where
+        it gives them; a status it gives is no longer one set at run time."""
+        assert self.defaults is not None
+        handler = self.defaults.handler(self.constructor)
+        if handler is None:
+            return status, message
+        if handler.status is not None:
+            status = handler.status
+            self.dynamic = [(role, expression) for role, expression in self.dynamic if role != "status"]
+        return status, handler.detail if handler.detail is not None else message
+
+    def _message(self, call: ast.Call, status: int | None) -> str:
         bound = self._bound("message", call)
+        if bound is None and self.defaults is not None:
+            return self.defaults.message(self.constructor, status)
         if bound is None:
             if self._mapped("message"):
                 raise self._fail("message", "is missing", "pass a message string")
             return ""
-        return self._message_of(bound)
+        return self._message_of(bound, status)
 
-    def _message_of(self, bound: Bound) -> str:
+    def _message_of(self, bound: Bound, status: int | None) -> str:
         if isinstance(bound.node, ast.JoinedStr):
             return template(bound.node)
         first = _first_text(bound.node) if isinstance(bound.node, ast.Dict | ast.List | ast.Tuple) else None
         if first is not None:  # errors by field (`{"uid": [_("Invalid value")]}`): the first one's text
-            return self._message_of(Bound(first, bound.module))
+            return self._message_of(Bound(first, bound.module), status)
         try:
             value = self._evaluate(bound).value
         except TooLarge as err:
@@ -195,7 +224,7 @@ class SiteReader:
         except Unresolvable:
             return placeholder(bound.node)
         if value is None:
-            return ""
+            return self.defaults.message(self.constructor, status) if self.defaults is not None else ""
         if not isinstance(value, str):
             raise self._fail("message", f"is {value!r}, not a string", "use a string literal or an f-string")
         return value

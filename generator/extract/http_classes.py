@@ -69,13 +69,15 @@ class HttpClasses:
     def _walk(self, path: str) -> list[str]:
         order: list[str] = []
         queue = [path]
+        start = self.klass(path)
         while queue:
             current = queue.pop(0)
             if current in order:
                 continue
             cls = self.klass(current)
             if len(order) >= MAX_CLASS_BASES and cls is not None:
-                raise too_many_bases(cls, self.resolver.shown(cls.module))
+                too_many = start or cls  # the raised class, where the error is located
+                raise too_many_bases(too_many, self.resolver.shown(too_many.module))
             order.append(current)
             if cls is not None and cls.path not in order:  # `pkg.Name` re-exported from `pkg.errors.Name`
                 order.append(cls.path)

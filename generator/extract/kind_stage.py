@@ -15,6 +15,7 @@ import griffe
 
 from generator.core import kinds
 from generator.core.catalog_config import CatalogConfig
+from generator.core.coverage import Coverage
 from generator.core.errors import ConfigError
 from generator.core.models import Catalog
 from generator.core.project import Project
@@ -75,10 +76,14 @@ class ExtractRun:
         return load_source(self.modules, location, root=self.root), self.bodies
 
     def program(self, config: CatalogConfig) -> Program:
-        """The modules of the configured source's package that it imports, transitively, as a program to
-        follow calls in."""
+        """The modules of the configured source's package that it imports, transitively (for a source that
+        names a whole package, every module of it), as a program to follow calls in."""
         module = self.module(config)[0]
         found = imported_modules(self.modules, module, self.bodies)
+        if locate(self.root, config.source).whole:  # a whole package: every module of it, imported or not
+            found = sorted(
+                {m.path: m for m in [*found, *self.modules.inside(module.path)]}.values(), key=_path
+            )
         return Program(found, self.bodies, self.files, loader=self._imported_from)
 
     def _imported_from(self, dotted: str) -> list[griffe.Module]:
@@ -89,6 +94,10 @@ class ExtractRun:
     def trees(self) -> dict[bytes, ast.Module]:
         """Every module tree griffe parsed in this run, by the bytes it was parsed from."""
         return dict(self.bodies.trees)
+
+
+def _path(module: griffe.Module) -> str:
+    return module.path
 
 
 @runtime_checkable
@@ -106,3 +115,20 @@ def notices(project: Project, name: str, result: KindResult) -> Iterator[str]:
     kind = kinds.kind_of(result.catalog.kind)
     if isinstance(kind, ReportingKind):
         yield from kind.notices(project, name, result)
+
+
+@runtime_checkable
+class CoveringKind(Protocol):
+    """A catalog kind whose catalogs are made of sites read from the source, which can say how many of
+    them it read in full."""
+
+    def coverage(self, result: KindResult) -> Coverage:
+        """How many sites catalog `result` has, how many have every field resolved, and why the others
+        do not."""
+        ...
+
+
+def coverage_line(result: KindResult) -> str | None:
+    """The coverage line `docgen extract` ends a catalog's output with; None for a kind without sites."""
+    kind = kinds.kind_of(result.catalog.kind)
+    return kind.coverage(result).line() if isinstance(kind, CoveringKind) else None

@@ -100,6 +100,12 @@ class SourceModules:
                 self.module_of(target)
         return module
 
+    def inside(self, package: str) -> list[griffe.Module]:
+        """Every module read so far that is `package` or lies under it, in reading order."""
+        prefix = f"{package}."
+        found = (self._loaded.get(dotted) for dotted in self._read_order)
+        return [m for m in found if m is not None and (m.path == package or m.path.startswith(prefix))]
+
     def module(self, dotted: str) -> griffe.Module | None:
         """The module `dotted`, loading it (and its parent packages) when needed; None if it is not on the
         search paths or did not load."""
@@ -195,16 +201,26 @@ class SourceModules:
 
     def _submodule(self, parent: griffe.Module, name: str) -> griffe.Module | None:
         dotted = f"{parent.path}.{name}"
-        if dotted in self._missing or dotted in self.broken or _filepath(parent).name != "__init__.py":
+        folder = _package_folder(parent)
+        if dotted in self._missing or dotted in self.broken or folder is None:
             return None
-        folder = _filepath(parent).parent
         file = _file_for(folder, [name])
+        if file is None and (folder / name).is_dir() and not (folder / name).is_symlink():
+            return self._namespace(name, folder / name, parent)
         if file is None:
             self._missing.add(dotted)
             return None
         module = self._visit(name, file, parent)
         if module is not None:
             parent.set_member(name, module)
+        return module
+
+    def _namespace(self, name: str, folder: Path, parent: griffe.Module) -> griffe.Module:
+        """A folder without `__init__.py` inside a package: a namespace package, whose modules Python
+        imports all the same (`from app.api.router import api_router` with no `app/api/__init__.py`)."""
+        module = griffe.Module(name, filepath=[folder], parent=parent)
+        parent.set_member(name, module)
+        self._loaded[module.path] = module
         return module
 
     def _visit(self, name: str, file: Path, parent: griffe.Module | None) -> griffe.Module | None:
@@ -268,6 +284,13 @@ def _file_for(folder: Path, parts: Sequence[str]) -> Path | None:
         if candidate.exists() or candidate.is_symlink():  # not only regular files: reading one says why
             return candidate
     return None
+
+
+def _package_folder(module: griffe.Module) -> Path | None:
+    """The folder a package's submodules are in (a namespace package's own), or None for a plain module."""
+    if isinstance(module.filepath, list):
+        return module.filepath[0] if module.filepath else None
+    return _filepath(module).parent if _filepath(module).name == "__init__.py" else None
 
 
 def _filepath(module: griffe.Module) -> Path:

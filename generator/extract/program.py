@@ -234,7 +234,7 @@ def imported_modules(modules: SourceModules, start: griffe.Module, trees: Module
 def _import_targets(tree: ast.Module, module: griffe.Module) -> Iterator[tuple[str, int]]:
     """The dotted names a module's import statements may name as modules, with their lines: `import a.b`
     names `a.b`; `from a import b` names `a`, and `a.b` when `b` is a submodule."""
-    is_package = module.filepath is not None and str(module.filepath).endswith("__init__.py")
+    is_package = isinstance(module.filepath, list) or str(module.filepath).endswith("__init__.py")
     own = module.path.split(".") if is_package else module.path.split(".")[:-1]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -16,20 +16,25 @@ annotation, functions passed around) are not followed.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Iterator
 
 import griffe
 
 from generator.core.records import record
+from generator.extract.body_keys import raised_body_key
 from generator.extract.calls import unparse
+from generator.extract.handled import handled_values
 from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
 from generator.extract.program import Code, FunctionNode, Program
+from generator.extract.resolve import Assumed
 from generator.extract.responses import CallReader, Stated, argument
-from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler
+from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler, framework_errors
 from generator.extract.targets import final_target, instance_class
 from generator.extract.translated import with_local_messages
+from generator.extract.type_aliases import aliased_class
 from generator.extract.walk import CallWalk, Into
 
 
@@ -48,6 +53,8 @@ class Raised:
     handler: str | None
     """The exception handler that turns it into a response, if one does."""
     body_key: str
+    assumed: tuple[Assumed, ...] = ()
+    """Values the status or detail takes on trust (a settings default, a value the configuration states)."""
 
 
 @record
@@ -86,16 +93,8 @@ class RaiseFinder:
             file=lambda step: self.program.files(step[0].module),
         )
         for implied in endpoint.implied:
-            raised = Raised(
-                status=implied.status,
-                detail=implied.detail,
-                exception=implied.exception,
-                function=implied.function,
-                file=implied.file,
-                line=implied.line,
-                handler=None,
-                body_key=implied.body_key,
-            )
+            site = (implied.status, implied.detail, implied.exception, implied.function, implied.file)
+            raised = Raised(*site, implied.line, None, self.framework.body_key)
             found.setdefault((implied.file, implied.line), Reached(raised, (endpoint.function.path,)))
         roots = list(endpoint.dependencies)
         if isinstance(endpoint.function, griffe.Function):  # a class writes no code of its own to follow
@@ -112,24 +111,35 @@ class RaiseFinder:
         code, via = step
         for dependency in self.framework.parameter_dependencies(self.program, code):
             yield Into((dependency, (*via, dependency.path)), dependency.path, code.node.lineno)
+        for answered in framework_errors(self.framework, self.program, code):
+            site = (answered.status, answered.detail, answered.exception, answered.function, answered.file)
+            yield Reached(
+                Raised(*site, answered.line, None, self.framework.body_key), (*via, answered.function)
+            )
         for inner in _body_nodes(code.node):
+            taken = len(self.resolver.taken)  # what the resolver takes on trust from here on is this site's
             if isinstance(inner, ast.Raise) and inner.exc is not None:
                 call = _raised_call(inner.exc, code.node)
                 raised = self._classify(call, code, inner.lineno) if call is not None else None
                 if raised is not None:
-                    yield Reached(raised, via)
+                    yield Reached(self._trusting(raised, taken), via)
             elif isinstance(inner, ast.Return) and inner.value is not None:
                 stated = self.calls.returned(inner.value, code.module)
                 if stated is not None:
-                    yield Reached(self._site(stated, code, inner.lineno), via)
+                    yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
-                yield Reached(self._site(stated, code, inner.lineno), via)
+                yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call):
                 callee = self.program.function(self.program.qualify(inner.func, code.module))
                 callee = callee or self._method_of_instance(inner.func, code)
                 if callee is not None:
                     called = self.program.code(callee)
                     yield Into((called, (*via, called.path)), called.path, inner.lineno)
+
+    def _trusting(self, raised: Raised, taken: int) -> Raised:
+        """`raised` with the values the resolver took on trust since `taken` while reading it."""
+        assumed = tuple(dict.fromkeys(self.resolver.taken[taken:]))
+        return dataclasses.replace(raised, assumed=assumed) if assumed else raised
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
@@ -156,7 +166,8 @@ class RaiseFinder:
                 held = self.program.objects.get(self.program.qualify(made, code.module) or "")
                 return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
             named = names.class_of(made.id)  # `service = Service()`, `service: Service = inject(...)`
-            return self.program.klass(self.program.qualify(named, code.module)) if named is not None else None
+            path = self.program.qualify(named, code.module) if named is not None else None
+            return self.program.klass(path) or aliased_class(self.program, path)  # `service: ServiceDep`
         if not isinstance(made, ast.Call):
             return None
         return self.program.klass(self.program.qualify(made.func, code.module))
@@ -174,7 +185,10 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail = self._stated(call, code.module, path, ancestry, base)
-        own_key = self._own_key(call, code.module, base) or self._placed_key(code.path, ancestry)
+        own_key = raised_body_key(self.framework, self.calls, call, code, ancestry, base)
+        if handler is not None and base is None:  # an exception of the application's own, and its handler
+            read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
+            status, detail = read[0] if read[0] is not None else status, read[1] or detail
         if handler is not None:
             status = handler.status if handler.status is not None else status
             detail = handler.detail if handler.detail is not None else detail
@@ -188,22 +202,6 @@ class RaiseFinder:
             handler=handler.function.path if handler is not None else None,
             body_key=handler.body_key if handler is not None else own_key or self.framework.body_key,
         )
-
-    def _placed_key(self, function: str, ancestry: list[str]) -> str | None:
-        """The body key the framework puts a raise's detail under because of where it is raised."""
-        # A framework written before `body_key_in` has no such place.
-        placed = getattr(self.framework, "body_key_in", None)
-        found = placed(function, ancestry) if placed is not None else None
-        return found if isinstance(found, str) else None
-
-    def _own_key(self, call: ast.Call, module: griffe.Module, base: str | None) -> str | None:
-        """The key a raise's own dict detail puts its first message under, when the framework sends such a
-        detail as the body itself (`ValidationError({"email": "taken"})` answers `{"email": ...}`)."""
-        # A framework written before `detail_is_body` nests every detail under its body key.
-        if base is None or not getattr(self.framework, "detail_is_body", False):
-            return None
-        detail = argument(call, self.framework.http_exceptions[base].detail)
-        return self.calls.body(detail, module, "")[0] if isinstance(detail, ast.Dict) else None
 
     def _site(self, stated: Stated, code: Code, line: int) -> Raised:
         """A raise site for an error a call makes without `raise` (a raising function, a response)."""

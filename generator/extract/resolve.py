@@ -1,9 +1,12 @@
 """Static evaluation of the small expressions that name codes, statuses and limits.
 
 Resolves literals, unary minus, arithmetic, module constants (also imported from other modules of the loaded
-package), class attributes such as `IntEnum` members, and members of a few standard-library enums. Nothing of
-the backend is imported or run: values come from griffe's static model of the source. Anything else is an
-error that names the expression, never a guess. Folding is bounded (generator/core/limits.py, held by
+package), class attributes such as `IntEnum` members, and members of a few standard-library enums; a resolver
+made with `instances` also reads a field of a module-level instance (`settings.API_V1_STR`) as the default
+its class declares, and one made with `stated` takes the values a configuration states for expressions it
+names, each recorded as `Assumed` beside the value. Nothing of the backend is imported or run: values come
+from griffe's static model of the source. Anything else is an error that names the expression, never a
+guess. Folding is bounded (generator/core/limits.py, held by
 `folding`): an operation whose result would pass MAX_INT_BITS or MAX_FOLDED_ITEMS (`9**9**9`,
 `'x' * 10**10`, `1 << 10**12`) is refused from the size of its operands, before it is computed.
 """
@@ -13,8 +16,8 @@ from __future__ import annotations
 import ast
 import http
 import operator
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import griffe
@@ -63,11 +66,50 @@ class Unresolvable(Exception):
 
 
 @record
+class Assumed:
+    """A value docgen took on trust rather than read as a fact: a class's default for a field of a
+    module-level instance (which the environment may override), or a value a configuration states."""
+
+    expression: str
+    """The expression as the source writes it (`settings.API_V1_STR`)."""
+    value: Value
+    source: str
+    """Where the value comes from: `default of app.core.config.Settings.API_V1_STR`, or `stated in
+    mkdocs.yml`."""
+
+
+@record
 class Resolved:
-    """A value, and the module-level names it was computed from (for drift grouping)."""
+    """A value, the module-level names it was computed from (for drift grouping), and what it assumes."""
 
     value: Value
     names: tuple[str, ...] = ()
+    assumed: tuple[Assumed, ...] = ()
+
+
+@record
+class InstanceField:
+    """What an attribute of a module-level instance stands for: the expression that gives its value, read in
+    `scope`, and where that expression is written (`Assumed.source`)."""
+
+    expression: str
+    value: ast.expr
+    scope: griffe.Object
+    source: str | None
+    """None: the value is the code's own (a keyword the instance is made with), not an assumption."""
+
+
+InstanceReader = Callable[["Resolver", griffe.Attribute, str, ast.expr], InstanceField]
+"""Reads the field (a name) of a module-level instance (an attribute) written at a node, or raises
+Unresolvable (`generator.extract.instance_defaults.instance_field`)."""
+
+
+@dataclass
+class _Trail:
+    """What an evaluation went through: the module-level names, and the values it assumed."""
+
+    names: list[str] = field(default_factory=list)
+    assumed: list[Assumed] = field(default_factory=list)
 
 
 Reference = griffe.Object | str | Any
@@ -77,8 +119,21 @@ Reference = griffe.Object | str | Any
 class Resolver:
     """Evaluates expressions in the scope of a griffe module, caching each constant once."""
 
-    def __init__(self, modules: SourceModules | None = None) -> None:
+    def __init__(
+        self,
+        modules: SourceModules | None = None,
+        *,
+        instances: InstanceReader | None = None,
+        stated: Mapping[str, tuple[Value, str]] | None = None,
+    ) -> None:
         self.modules = modules
+        self.instances = instances
+        """Reads a field of a module-level instance; None: such a field is not resolved."""
+        self.stated = dict(stated or {})
+        """Expression as written -> the value a configuration states for it, and where it is stated."""
+        self.taken: list[Assumed] = []
+        """What each call of `evaluate` took on trust, in order: a caller that cannot receive the `Resolved`
+        (a status read through the framework) reads the part added while it worked."""
         """Where imported names are followed to, reading dependencies on the way; None: the loaded only."""
         self._cache: dict[str, Resolved] = {}
         self._active: set[str] = set()
@@ -89,9 +144,11 @@ class Resolver:
     def evaluate(self, node: ast.expr, scope: griffe.Object) -> Resolved:
         """Evaluate `node` (a node of `scope`'s module) as it would be evaluated at module level there."""
         try:
-            return self._evaluate(node, scope)
+            resolved = self._evaluate(node, scope)
         except TooLarge as err:
             raise err.located(self.shown(scope.module), node.lineno) from None
+        self.taken.extend(resolved.assumed)
+        return resolved
 
     def shown(self, module: griffe.Module) -> str:
         """The file of `module` as messages show it (relative to the project root)."""
@@ -100,14 +157,14 @@ class Resolver:
         return relative_path(path, self.modules.root, follow_links=False) if self.modules else str(path)
 
     def _evaluate(self, node: ast.expr, scope: griffe.Object) -> Resolved:
-        names: list[str] = []
-        value = self._eval(node, scope, names)
+        trail = _Trail()
+        value = self._eval(node, scope, trail)
         if isinstance(value, http.HTTPStatus):
             value = int(value)
         if not isinstance(value, int | float | str | bool | tuple) and value is not None:
             raise Unresolvable(unparse(node), "it names a module or class, not a value")
         refuse_large_value(node, value)
-        return Resolved(value, tuple(sorted(set(names))))
+        return Resolved(value, tuple(sorted(set(trail.names))), tuple(dict.fromkeys(trail.assumed)))
 
     def evaluate_text(self, source: str, scope: griffe.Object) -> Resolved:
         """Evaluate an expression given as source text (a griffe expression rendered with `str`)."""
@@ -123,7 +180,7 @@ class Resolver:
             node = ast.parse(text, mode="eval").body
         except SyntaxError as err:
             raise Unresolvable(text, "not a name") from err
-        return self._reference(node, scope, [])
+        return self._reference(node, scope, _Trail())
 
     def constant(self, attribute: griffe.Attribute) -> Resolved:
         """The value of a module or class attribute, evaluated once."""
@@ -144,22 +201,26 @@ class Resolver:
         self._cache[key] = resolved
         return resolved
 
-    def _eval(self, node: ast.expr, scope: griffe.Object, names: list[str]) -> Any:
+    def _eval(self, node: ast.expr, scope: griffe.Object, trail: _Trail) -> Any:
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
-            return self._arith(_UNARY[type(node.op)], node, self._eval(node.operand, scope, names))
+            return self._arith(_UNARY[type(node.op)], node, self._eval(node.operand, scope, trail))
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            left = self._eval(node.left, scope, names)
-            right = self._eval(node.right, scope, names)
+            left = self._eval(node.left, scope, trail)
+            right = self._eval(node.right, scope, trail)
             return self._arith(_BINARY[type(node.op)], node, left, right)
         if isinstance(node, ast.Tuple | ast.List):
-            return tuple(self._eval(item, scope, names) for item in node.elts)
+            return tuple(self._eval(item, scope, trail) for item in node.elts)
+        if isinstance(node, ast.Name | ast.Attribute) and self.stated and unparse(node) in self.stated:
+            value, where = self.stated[unparse(node)]
+            trail.assumed.append(Assumed(unparse(node), value, f"stated in {where}"))
+            return value
         if isinstance(node, ast.Name | ast.Attribute):
-            return self._final(self._reference(node, scope, names), node, names)
+            return self._final(self._reference(node, scope, trail), node, trail)
         message = message_id(node, scope) if isinstance(node, ast.Call) else None
         if message is not None:  # a translated message: its id (see `generator.extract.translated`)
-            return self._eval(message, scope, names)
+            return self._eval(message, scope, trail)
         raise Unresolvable(unparse(node), f"{type(node).__name__} expressions are not evaluated")
 
     @staticmethod
@@ -177,23 +238,29 @@ class Resolver:
             raise Unresolvable(unparse(node), f"it cannot be computed: {err}") from err
         return result
 
-    def _final(self, reference: Reference, node: ast.expr, names: list[str]) -> Any:
+    def _final(self, reference: Reference, node: ast.expr, trail: _Trail) -> Any:
         if isinstance(reference, griffe.Attribute):
             parent = reference.parent
             if parent is not None:
-                names.append(reference.name if parent.is_module else f"{parent.name}.{reference.name}")
+                trail.names.append(reference.name if parent.is_module else f"{parent.name}.{reference.name}")
             resolved = self.constant(reference)
-            names.extend(resolved.names)
-            return resolved.value
-        return reference
+        elif isinstance(reference, InstanceField):
+            resolved = self._evaluate(reference.value, reference.scope)
+            if reference.source is not None:
+                trail.assumed.append(Assumed(reference.expression, resolved.value, reference.source))
+        else:
+            return reference
+        trail.names.extend(resolved.names)
+        trail.assumed.extend(resolved.assumed)
+        return resolved.value
 
-    def _reference(self, node: ast.expr, scope: griffe.Object, names: list[str]) -> Reference:
+    def _reference(self, node: ast.expr, scope: griffe.Object, trail: _Trail) -> Reference:
         # The node travels down rather than its text: the text is only for an error message, and unparsing
         # every name up front cost a fifth of resolving a large backend.
         if isinstance(node, ast.Name):
             return self._lookup(scope, node.id, node)
         if isinstance(node, ast.Attribute):
-            base = self._reference(node.value, scope, names)
+            base = self._reference(node.value, scope, trail)
             return self._member(base, node.attr, node)
         raise Unresolvable(unparse(node), "not a name")
 
@@ -215,6 +282,8 @@ class Resolver:
             member = base.members.get(name)
             if member is not None:
                 return self._follow(member, node)
+        if isinstance(base, griffe.Attribute) and self.instances is not None:
+            return self.instances(self, base, name, node)  # `settings.API_V1_STR`
         raise Unresolvable(unparse(node), f"`{name}` is not a known member")
 
     def _follow(self, member: griffe.Object | griffe.Alias, node: ast.expr) -> Reference:
@@ -243,29 +312,6 @@ class Resolver:
             if target in STDLIB_ENUMS:
                 return alias
             raise Unresolvable(what, f"it is imported from {target}, outside the loaded source") from None
-
-
-_CONSTANT_NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
-
-
-def module_constants(module: griffe.Module, resolver: Resolver) -> dict[str, Json]:
-    """Every UPPER_CASE module-level name of `module` whose value resolves statically, by name."""
-    constants: dict[str, Json] = {}
-    for name in sorted(module.members):
-        member = module.members[name]
-        if not _CONSTANT_NAME.match(name):
-            continue
-        try:
-            target = member.final_target if isinstance(member, griffe.Alias) else member
-        except (griffe.AliasResolutionError, griffe.CyclicAliasError):
-            continue
-        if isinstance(target, griffe.Attribute):
-            try:
-                value = resolver.constant(target).value
-            except Unresolvable:
-                continue
-            constants[name] = as_json(value)
-    return constants
 
 
 def as_json(value: Value) -> Json:

@@ -21,26 +21,10 @@ from generator.core.errors import ConfigError
 from generator.core.records import record
 from generator.core.settings import FRAMEWORKS
 from generator.extract.program import Code, Program
-from generator.extract.resolve import Resolver
+from generator.extract.resolve import Assumed, Resolver
+from generator.extract.route_paths import Unread
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-
-
-@record
-class Implied:
-    """An error the framework answers for an operation because of what the source declares rather than
-    raises (a REST framework generic view's failed lookup, a permission class that refuses): located at
-    the declaration, since no `raise` in the source stands for it."""
-
-    status: int | None
-    detail: str
-    exception: str
-    """What the framework raises for it, as its documentation names it (`Http404`, `NotAuthenticated`)."""
-    function: str
-    """The dotted path of the class or function whose declaration implies it."""
-    file: str
-    line: int
-    body_key: str
 
 
 @record
@@ -57,8 +41,17 @@ class Endpoint:
     file: str
     line: int
     """The line of the route's decorator (or registration call): where findings about it point."""
-    implied: tuple[Implied, ...] = ()
-    """Errors the framework answers for the operation without a `raise` in the source, first in order."""
+    assumed: tuple[Assumed, ...] = ()
+    """Values the path takes on trust (a settings default, a value the configuration states)."""
+    unread: tuple[Unread, ...] = ()
+    """Parts of the path that cannot be read statically (kept in it as the expression in braces)."""
+    condition: str | None = None
+    """The condition the route, or a router on its way, is registered under (`settings.ENVIRONMENT ==
+    'local'`), as Python spells the expression back; None when it always is."""
+    implied: tuple[FrameworkError, ...] = ()
+    """Errors the framework answers for the operation without a `raise` in the source, because of what the
+    application declares (a REST framework generic view's failed lookup, a permission class that refuses),
+    first in order."""
 
 
 @record
@@ -72,7 +65,28 @@ class Handler:
     """The detail, as text or a template with placeholders; None: the exception's own detail."""
     body_key: str
     """The key of the response body that holds the detail (the framework's own, unless the handler
-    writes another)."""
+    writes another; `error.message` for a detail nested in `{"error": {"message": ...}}`)."""
+    status_attribute: str | None = None
+    """The attribute of the exception the handler answers with as the status (`exc.status_code`), read
+    from the raised exception: the argument its constructor takes under that name, else its class's
+    attribute; None: the handler states the status, or takes the HTTP exception's own."""
+    detail_attribute: str | None = None
+    """The same for the detail (`exc.message`)."""
+
+
+@record
+class FrameworkError:
+    """An error the framework's own code answers for an operation (a security scheme's 401), read from the
+    installed framework, placed where the application declares what leads to it."""
+
+    status: int
+    detail: str
+    exception: str
+    """What answers it, as a reader names it (`OAuth2PasswordBearer`)."""
+    function: str
+    """The dotted path of what the application declares (`app.api.deps.oauth2_scheme`)."""
+    file: str
+    line: int
 
 
 @record
@@ -145,6 +159,22 @@ class Framework(Protocol):
     def handlers(self, program: Program) -> dict[str, Handler]:
         """Dotted path of an exception class -> the handler registered for it."""
         ...
+
+
+class AnsweringFramework(Framework, Protocol):
+    """A framework whose own code answers some errors for an operation, found from the function's
+    parameters (FastAPI's security schemes); a framework without such errors leaves the member out."""
+
+    def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
+        """The errors the framework answers for what `code`'s parameters declare, in order."""
+        ...
+
+
+def framework_errors(framework: Framework, program: Program, code: Code) -> list[FrameworkError]:
+    """The errors `framework` itself answers for `code`'s parameters (`AnsweringFramework`), or none."""
+    answer = getattr(framework, "framework_errors", None)
+    found: list[FrameworkError] = answer(program, code) if callable(answer) else []
+    return found
 
 
 def framework_named(name: str, resolver: Resolver) -> Framework:

@@ -125,4 +125,5 @@ class Silence:
 
 
 def _names(names: tuple[str, ...]) -> str:
-    return ", ".join(f"'{name}'" for name in names)
+    """The names as a message lists them; none (a catalog whose framework gives its constructors): that."""
+    return ", ".join(f"'{name}'" for name in names) or "the framework's errors"

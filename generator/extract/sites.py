@@ -21,6 +21,7 @@ from generator.extract.binding import Constructor
 from generator.extract.calls import Call, callee_name
 from generator.extract.constructors import ConstructorTable
 from generator.extract.fields import ErrorSite, SiteReader
+from generator.extract.framework_errors import FrameworkErrors
 from generator.extract.handlers import RaiseIndex
 from generator.extract.local_names import LocalNames, local_names
 from generator.extract.names import lookup, where
@@ -89,21 +90,25 @@ def extract_error_sites(
     resolver: Resolver,
     files: ModuleFiles,
     previous: Sequence[ErrorEntry] = (),
+    defaults: FrameworkErrors | None = None,
 ) -> list[ErrorSite]:
     """All constructor calls in the configured functions, in configuration order, then source order.
 
     A configured function may be imported into the configured module from another one: its calls are
     located in, and its names resolved in, the module that defines it. So are the calls of the helpers it
     reaches (`generator.extract.reach`), each listed where the helper is called. A configured function that
-    reaches no call, or a constructor that nothing calls, is a located configuration error.
+    reaches no call, or a constructor that nothing calls, is a located configuration error. `defaults`: the
+    catalog's framework, which gives constructors of its own and the values a call leaves out.
     """
-    table = ConstructorTable(config, module, resolver, bodies.nodes)
+    given = defaults.constructors() if defaults is not None else None
+    table = ConstructorTable(config, module, resolver, bodies.nodes, given)
     constructors = table.by_name
     functions = scanned_functions(config, module, resolver)
     configured = {c.obj.path for c in constructors.values()} | {f.path for _, f in functions}
     follow = project_aliases(module.package.path, resolver)
     reach = Reach(bodies.nodes, bodies.code, constructors, configured, follow, files)
-    builder = _SiteBuilder(config, resolver, files, RaiseIndex(module.package, reach.targets, bodies.modules))
+    raises = RaiseIndex(module.package, reach.targets, bodies.modules)
+    builder = _SiteBuilder(config, resolver, files, raises, defaults)
     sites: list[ErrorSite] = []
     silence = Silence(config, satisfied_names(config, module, resolver, constructors))
     try:
@@ -128,9 +133,15 @@ class _SiteBuilder:
     sites behind its handler; the texts' lines and the cited helpers are worked out once."""
 
     def __init__(
-        self, config: CatalogConfig, resolver: Resolver, files: ModuleFiles, raises: RaiseIndex
+        self,
+        config: CatalogConfig,
+        resolver: Resolver,
+        files: ModuleFiles,
+        raises: RaiseIndex,
+        defaults: FrameworkErrors | None,
     ) -> None:
         self.config, self.resolver, self.files, self.raises = config, resolver, files, raises
+        self.defaults = defaults
         self.lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
         self.helpers: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
         """The helpers of a path, cited; keyed by the ids of the helpers (alive for the whole run)."""
@@ -139,7 +150,7 @@ class _SiteBuilder:
 
     def site(self, at: Where, found: Call, constructor: Constructor) -> ErrorSite:
         home, file = at.function.module, self.files(at.function.module)
-        reader = SiteReader(self.config, home, self.resolver, file, constructor)
+        reader = SiteReader(self.config, home, self.resolver, file, constructor, self.defaults)
         if at.code not in self.lines:
             self.lines[at.code] = at.code.split("\n")
         key = tuple(map(id, at.helpers))

@@ -13,9 +13,10 @@ from typing import Any
 
 import griffe
 
-from generator.core.errors import ConfigError
+from generator.core.errors import ConfigError, SourceError
 from generator.core.records import record
 from generator.core.settings import relative_path
+from generator.core.settings_checks import source_path
 from generator.extract.modules import SourceModules
 
 
@@ -26,11 +27,15 @@ class SourceLocation:
     search_path: Path
     package: str
     module: str
+    whole: bool = False
+    """Whether the source names a package (a folder, or a dotted package): then every module of it is read,
+    not only the modules its `__init__.py` imports."""
 
 
 def locate(root: Path, source: str, *, display: str = "mkdocs.yml") -> SourceLocation:
-    """Turn a path such as `backend/app/mcp_server.py` into (search path, top package, module)."""
-    path = (root / source).resolve()
+    """Turn a path such as `backend/app/mcp_server.py`, a folder or a dotted package into (search path, top
+    package, module)."""
+    path = source_path(root, source).resolve()
     if not path.exists():
         raise ConfigError(f"the source {source} does not exist", file=display, hint="check 'source:'")
     if path.is_file() and path.suffix != ".py":
@@ -44,13 +49,54 @@ def locate(root: Path, source: str, *, display: str = "mkdocs.yml") -> SourceLoc
         folder = folder.parent
     if not parts:
         raise ConfigError(f"cannot tell the module of {source}", file=display)
-    return SourceLocation(search_path=folder, package=parts[0], module=".".join(parts))
+    return SourceLocation(folder, parts[0], ".".join(parts), whole=path.is_dir())
 
 
 def load_source(modules: SourceModules, location: SourceLocation, *, root: Path) -> griffe.Module:
-    """The configured module of `location` and the modules of its package it imports, read statically."""
+    """The configured module of `location` and the modules of its package it imports, read statically; for
+    a package, every module under its folder as well."""
     modules.add_search_path(location.search_path)
-    return modules.load_package_closure(location.module)
+    module = modules.load_package_closure(location.module)
+    if location.whole:
+        load_tree(modules, module)
+    return module
+
+
+MAX_PACKAGE_MODULES = 5000
+"""How many modules a source that names a whole package may have."""
+
+
+def load_tree(modules: SourceModules, package: griffe.Module) -> None:
+    """Read every module under the folder of `package` (a source that names a whole package): its classes
+    and functions can then be named by dotted path, and its subclasses of a constructor are found wherever
+    they are defined. Subfolders without `__init__.py` are not modules of it."""
+    init = package.filepath[0] if isinstance(package.filepath, list) else package.filepath
+    if init.name != "__init__.py":
+        return
+    folder = init.parent
+    files = sorted(
+        file
+        for file in folder.rglob("*.py")
+        if file.name != "__init__.py" and _in_package(file.parent, folder)
+    )
+    if len(files) > MAX_PACKAGE_MODULES:
+        raise SourceError(
+            f"the package {package.path} has {len(files):,} modules; docgen reads at most "
+            f"{MAX_PACKAGE_MODULES:,} of one package",
+            file=modules.shown(package),
+            hint="point 'source:' at a subpackage or a module",
+        )
+    for file in files:
+        modules.module(".".join((package.path, *file.relative_to(folder).with_suffix("").parts)))
+
+
+def _in_package(folder: Path, top: Path) -> bool:
+    """Whether every folder from `top` down to `folder` is a package (has an `__init__.py`)."""
+    while folder != top:
+        if not (folder / "__init__.py").exists():
+            return False
+        folder = folder.parent
+    return True
 
 
 class FunctionBodies(griffe.Extension):

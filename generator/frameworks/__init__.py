@@ -5,9 +5,10 @@ Owns:
 - the one registry of built-in frameworks (`BUILTIN` below: the name `framework:` gives in mkdocs.yml ->
   `module:attribute` of the class), which `core.settings.FRAMEWORKS` reads without importing a framework;
   a package outside docgen adds one through the entry-point group `docgen.frameworks` instead;
-- FastAPI and Starlette (`fastapi`): its applications, routers, prefixes and dependencies, its exception
-  handlers, its HTTP exception with the status and detail it takes and the detail it fills in, the body
-  its errors have on the wire, and its OpenAPI document taking the catalog's error responses;
+- FastAPI and Starlette (`fastapi`): its applications, routers, prefixes, conditions and dependencies
+  (Starlette's routes declared as data included), its exception handlers, its HTTP exception with the
+  status and detail it takes and the detail it fills in, the body its errors have on the wire, and its
+  OpenAPI document taking the catalog's error responses;
 - Django REST framework on Django (`drf`): a project's settings and URL configuration with its includes,
   routers and viewsets, its views' methods and actions, its `APIException` family with what the installed
   framework gives a raise that leaves them out, Django's `Http404` and `PermissionDenied`, the configured

@@ -1,7 +1,8 @@
 """Thin shells over the stages: the `docgen` command line (`cli`, its longer help texts in
 `help_texts`, `commands`, and `probing` for `docgen probe`) and the MkDocs plugin (`plugin`, with
-`changelog`: the errors catalogs' histories from git, read at site build, and `site_pages`: the pages as the
-built site shows them).
+`changelog`: the errors catalogs' histories from git, read at site build, `site_pages`: the pages as the
+built site shows them, and `site_build`: those pages and the catalog JSON published beside them, which the
+plugin adds during a build and `docgen publish` writes into a site built by an engine without plugins).
 
 May import: every other subpackage; nothing imports a shell.
 """

@@ -147,7 +147,27 @@ def _add_probe(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     probe.set_defaults(handler=_lazy("probe_command"))
 
 
-SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe)
+def _add_publish(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    publish = commands.add_parser(
+        "publish",
+        help="add the catalogs' JSON to a site built without the MkDocs plugin (Zensical)",
+        description="Write into a built site what the docgen MkDocs plugin publishes beside the pages: "
+        "each catalog a page draws on as JSON, and the schema those files name. Needed only when the site "
+        "engine runs no MkDocs plugin (Zensical); `mkdocs build` and `properdocs build` publish the same "
+        "files themselves. Build the site first.",
+        epilog="example:\n  zensical build && docgen publish && docgen check",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    publish.add_argument(
+        "--site-dir",
+        type=Path,
+        metavar="DIR",
+        help="the built site (default: site_dir of mkdocs.yml, else site/); it must be inside the project",
+    )
+    publish.set_defaults(handler=_lazy("publish_command"))
+
+
+SUBCOMMANDS = (_add_extract, _add_render, _add_check, _add_verify, _add_probe, _add_publish)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,7 +8,7 @@ import datetime
 import os
 import sys
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from generator.check.run import check_report, run_check
 from generator.check.stamps import fingerprints, stamp
@@ -20,11 +20,12 @@ from generator.core.reports import as_github_log, as_json, as_text
 from generator.core.settings import Settings
 from generator.core.workflow_commands import inert
 from generator.core.writer import write_outputs
-from generator.extract.kind_stage import notices
+from generator.extract.kind_stage import coverage_line, notices
 from generator.extract.pipeline import extract
 from generator.render.discarded import discarded_edits
 from generator.render.published import refuse_credentials
 from generator.render.renderer import RegionReport, render_all, renderer_for
+from generator.shell.site_build import site_build
 
 
 def _say(message: str) -> None:
@@ -45,6 +46,9 @@ def extract_command(settings: Settings, args: argparse.Namespace) -> int:
         _say(f"{path}: {state} ({kinds.kind_of(found.catalog.kind).summary(found.catalog)})")
         for line in notices(project, name, found):
             _say(line)
+        covered = coverage_line(found)
+        if covered is not None:
+            _say(f"{path}: {covered}")
     return 0
 
 
@@ -176,6 +180,48 @@ def _page_of(settings: Settings, given: Path, pages: Mapping[str, str]) -> tuple
             hint="pass a Markdown file inside docs_dir",
         )
     return page, shown
+
+
+def publish_command(settings: Settings, args: argparse.Namespace) -> int:
+    """`docgen publish`: write into a site an engine built without the MkDocs plugin (Zensical) the files the
+    plugin publishes beside the pages: each catalog's JSON and their schema, byte for byte the same."""
+    site = _site_dir(settings, args.site_dir)
+    shown = settings.relative(site)
+    if not site.is_dir():
+        raise ConfigError(
+            f"{shown}: no such folder, so the site is not built (or built elsewhere)",
+            hint="build the site first (`zensical build`, `mkdocs build`), or pass --site-dir DIR",
+        )
+    build = site_build(load_project(settings))
+    folders = sorted({str(PurePosixPath(path).parent) for path in build.published})
+    unbuilt = [folder for folder in folders if not (site / folder).is_dir()]
+    if unbuilt:
+        raise ConfigError(
+            f"{shown}/{unbuilt[0]}: no such folder, so the site is not built (or built elsewhere)",
+            hint="build the site first (`zensical build`, `mkdocs build`), or pass --site-dir DIR",
+        )
+    outputs = {f"{shown}/{path}": text for path, text in build.published.items()}
+    changed = write_outputs(settings.root, outputs)
+    for path in sorted(outputs):
+        _say(f"{path}: {'written' if path in changed else 'unchanged'}")
+    _say(f"{len(outputs)} file(s) published into {shown}/, {len(changed)} written")
+    return 0
+
+
+def _site_dir(settings: Settings, given: Path | None) -> Path:
+    """`--site-dir`, or mkdocs.yml's `site_dir` (default `site`): a folder inside the project, the only
+    place docgen writes."""
+    configured = settings.config.data.get("site_dir", "site") if settings.config is not None else "site"
+    site = (Path.cwd() / given) if given is not None else settings.root / str(configured)
+    if (
+        not site.resolve().is_relative_to(settings.root.resolve())
+        or site.resolve() == settings.root.resolve()
+    ):
+        raise ConfigError(
+            f"the site folder {site} is not a folder inside the project; docgen writes only inside it",
+            hint="build the site into a folder of the project (mkdocs.yml's site_dir, default `site`)",
+        )
+    return site.resolve()
 
 
 def probe_command(settings: Settings, args: argparse.Namespace) -> int:

@@ -22,7 +22,6 @@ Configured in mkdocs.yml as the `docgen` plugin (the same section the CLI reads)
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,23 +35,18 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from generator.core.changes import History
 from generator.core.errors import DocgenError, TemplateError
 from generator.core.evidence import PROBE, still_holds
 from generator.core.models import Catalog, ErrorsCatalog
 from generator.core.project import Project, load_project
 from generator.core.reader import read_text
-from generator.core.schemas import CATALOG_SCHEMA, published_catalog_schema
+from generator.core.schemas import CATALOG_SCHEMA
 from generator.core.settings import Settings, settings_from_plugin_config
+from generator.core.settings_checks import source_path
 from generator.core.workflow_commands import inert
 from generator.examples.requests import examples_of
-from generator.kinds.errors.changelog import with_history
-from generator.render.context import catalog_json_path
-from generator.render.entry_urls import anchor_pages, with_urls
-from generator.render.published import catalog_as_json, published_document, refuse_credentials
-from generator.render.renderer import PageResult, Renderer, renderer_for
-from generator.shell.changelog import histories
-from generator.shell.site_pages import site_renderer, site_text
+from generator.render.renderer import PageResult
+from generator.shell.site_build import site_build
 
 if TYPE_CHECKING:  # the live-reload server (http.server, watchdog) is not loaded by `mkdocs build`
     from mkdocs.livereload import LiveReloadServer
@@ -69,6 +63,8 @@ class DocgenConfig(base.Config):  # type: ignore[no-untyped-call]
     """Where catalogs and notes live, relative to mkdocs.yml."""
     templates_dir = c.Type(str, default="templates")
     """Where the region templates live, relative to mkdocs.yml."""
+    python_path = c.Type((list, str), default=[])
+    """Folders, relative to mkdocs.yml, searched for imported packages before the environment's."""
 
 
 class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
@@ -79,10 +75,6 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         self.settings: Settings | None = None
         self.site_pages: dict[str, str] = {}
         """Docs-relative page path -> the page text the site is built from."""
-        self._site_renderer: Renderer | None = None
-        self._shown: dict[str, set[str]] = {}
-        self._histories: Mapping[str, History | None] = {}
-        """Catalog name -> the constants of it any page of the site shows: what its JSON publishes."""
         self.serving = False
         """True under `mkdocs serve`: catalogs then come from the source, extracted in memory."""
 
@@ -92,6 +84,7 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         options = {"catalogs": self.config.catalogs, "data_dir": self.config.data_dir}
         options["templates_dir"] = self.config.templates_dir
+        options["python_path"] = self.config.python_path
         try:
             self.settings = settings_from_plugin_config(
                 options,
@@ -108,61 +101,27 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         settings = self._require_settings()
         try:
             pages = {file.src_uri: _read(file, settings) for file in files.documentation_pages()}
-            results = self._render(settings, pages)
+            project = load_project(settings, pages=pages)
+            catalogs = project.catalogs()
+            if self.serving:
+                # Imported here: griffe is needed only while serving, and would slow every `mkdocs build`.
+                from generator.extract.pipeline import extract  # noqa: PLC0415
+
+                catalogs = extract(project, dump=False).catalogs
+            build = site_build(project, catalogs)
         except DocgenError as err:
             raise PluginError(inert(f"docgen: {err}")) from err
-        pages = anchor_pages(results)
-        for result in results:
-            self._publish(result, files, config, pages)
-        if any(result.catalogs for result in results):
-            _publish_schema(files, config)
-        return files
-
-    def _render(self, settings: Settings, pages: dict[str, str]) -> list[PageResult]:
-        project = load_project(settings, pages=pages)
-        catalogs = project.catalogs()
-        if self.serving:
-            # Imported here: griffe is needed only while serving, and would slow every `mkdocs build`.
-            from generator.extract.pipeline import extract  # noqa: PLC0415
-
-            catalogs = extract(project, dump=False).catalogs
-        committed = renderer_for(project, catalogs=catalogs)
-        rendered = {page: committed.render_page(text, page=page) for page, text in pages.items()}
-        results = [result for result in rendered.values() if result.regions]
-        for result in results:
+        for result in build.results:
             _warn_about(result, settings)
-        # Read once: the changelog region shows it, and every published errors catalog carries it.
-        self._histories = histories(settings, catalogs)
-        site = site_renderer(settings, project, catalogs, committed, results, self._histories)
-        self._site_renderer = site
-        linked = bool(settings.repo_url)
-        self.site_pages = {
-            result.page: site_text(site, committed, result, pages, linked) for result in results
-        }
-        _warn_about_evidence(project, catalogs, {name for result in results for name in result.catalogs})
-        refuse_credentials(site.inputs, results, project)  # a strict build or not, nothing is published
-        self._shown = {}
-        for result in results:
-            for name in result.catalogs:
-                self._shown.setdefault(name, set()).update(result.shown.get(name, ()))
-        return results
-
-    def _publish(
-        self, result: PageResult, files: Files, config: MkDocsConfig, pages: Mapping[str, str]
-    ) -> None:
-        """Publish each catalog the page draws on beside it, entries linked to the page showing their row
-        (`pages`, by entry id)."""
-        assert self._site_renderer is not None
-        for name in result.catalogs:
-            path = catalog_json_path(result.page, name)
-            inputs = self._site_renderer.inputs
-            data = catalog_as_json(inputs, name, self._shown.get(name, ()))
-            data = with_history(data, self._histories.get(name))
-            data = with_urls(data, self._require_settings().site_url, pages)
-            document = published_document(data, path)
-            text = json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
+        shown = {name for result in build.results for name in result.catalogs}
+        _warn_about_evidence(project, catalogs, shown)
+        self.site_pages = build.pages
+        for path, text in build.published.items():
+            if path == CATALOG_SCHEMA:
+                _refuse_schema_page(files, config)
             if files.get_file_from_path(path) is None:
                 files.append(File.generated(config, path, content=text))
+        return files
 
     def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
         return self.site_pages.get(page.file.src_uri)
@@ -180,8 +139,8 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         return self.settings
 
 
-def _publish_schema(files: Files, config: MkDocsConfig) -> None:
-    """Serve the schema the published catalogs name at the site root; a file of docs/ of the same name
+def _refuse_schema_page(files: Files, config: MkDocsConfig) -> None:
+    """The site serves the schema the published catalogs name at its root; a file of docs/ of the same name
     would be served in its place, so it stops the build."""
     if files.get_file_from_path(CATALOG_SCHEMA) is not None:
         where = f"{Path(config.docs_dir).name}/{CATALOG_SCHEMA}"
@@ -191,14 +150,15 @@ def _publish_schema(files: Files, config: MkDocsConfig) -> None:
                 "rename or remove the file"
             )
         )
-    files.append(File.generated(config, CATALOG_SCHEMA, content=published_catalog_schema()))
 
 
 def watched_paths(settings: Settings) -> list[Path]:
     """What `mkdocs serve` should watch besides docs/: each catalog's source tree, data/ and templates/."""
     paths = {settings.data_dir, settings.templates_dir}
     for catalog in settings.catalogs.values():
-        paths.add(settings.root / Path(catalog.source).parts[0])
+        paths.add(
+            settings.root / source_path(settings.root, catalog.source).relative_to(settings.root).parts[0]
+        )
     return sorted(path for path in paths if path.exists())
 
 

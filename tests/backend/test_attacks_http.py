@@ -92,7 +92,11 @@ def test_values_that_cannot_be_echoed_are_a_parse_error(strict_server: RunningSe
     assert reply.json() == {
         "jsonrpc": "2.0",
         "id": None,
-        "error": {"code": -32700, "message": "Parse error: invalid JSON"},
+        "error": {
+            "code": -32700,
+            "message": "Parse error: invalid JSON",
+            "data": {"docs_url": f"{mcp_server.ERRORS_PAGE_URL}#err-parse-error"},
+        },
     }
     assert_still_serving(strict_server)
     rawhttp.assert_no_traceback(log.text())

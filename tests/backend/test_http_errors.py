@@ -15,7 +15,12 @@ from typing import Any
 import httpx
 import pytest
 
-from backend.app.mcp_server import MAX_BODY_BYTES, RATE_LIMIT_REQUESTS, SUPPORTED_PROTOCOL_VERSIONS
+from backend.app.mcp_server import (
+    ERRORS_PAGE_URL,
+    MAX_BODY_BYTES,
+    RATE_LIMIT_REQUESTS,
+    SUPPORTED_PROTOCOL_VERSIONS,
+)
 
 pytestmark = pytest.mark.server
 
@@ -45,10 +50,12 @@ def http(server: Any) -> Iterator[httpx.Client]:
 
 @dataclass(frozen=True)
 class Case:
-    """One request and the (code, status) pair it must produce."""
+    """One request, the (code, status) pair it must produce, and the id of its row in the error table, which
+    the answer links to in `error.data.docs_url`."""
 
     code: int
     status: int
+    doc: str
     body: Any = None
     raw: bytes | None = None
     headers: dict[str, str] = field(default_factory=dict)
@@ -62,24 +69,50 @@ class Case:
 CALL_SEARCH = rpc("tools/call", {"name": "search_public_docs", "arguments": {"query": "rate"}, "_meta": META})
 
 TABLE = {
-    "invalid JSON": Case(-32700, 400, raw=b'{"jsonrpc": "2.0", "id": 1, "method": ', echoes_id=False),
-    "Origin not allowed": Case(
-        -32600, 403, body=rpc("tools/list"), headers={"Origin": "https://evil.example"}, echoes_id=False
+    "invalid JSON": Case(
+        -32700, 400, "parse-error", raw=b'{"jsonrpc": "2.0", "id": 1, "method": ', echoes_id=False
     ),
-    "body over 256 KiB": Case(-32600, 413, raw=b" " * (MAX_BODY_BYTES + 1), echoes_id=False),
+    "Origin not allowed": Case(
+        -32600,
+        403,
+        "origin-not-allowed",
+        body=rpc("tools/list"),
+        headers={"Origin": "https://evil.example"},
+        echoes_id=False,
+    ),
+    "body over 256 KiB": Case(
+        -32600, 413, "body-too-large", raw=b" " * (MAX_BODY_BYTES + 1), echoes_id=False
+    ),
     "batch": Case(
-        -32600, 400, body=[rpc("tools/list", request_id=1), rpc("tools/list", request_id=2)], echoes_id=False
+        -32600,
+        400,
+        "batch-not-supported",
+        body=[rpc("tools/list", request_id=1), rpc("tools/list", request_id=2)],
+        echoes_id=False,
     ),
     "unsupported protocol version": Case(
-        -32600, 400, body=rpc("tools/list"), headers={"MCP-Protocol-Version": "1999-01-01"}
+        -32600,
+        400,
+        "unsupported-protocol-version",
+        body=rpc("tools/list"),
+        headers={"MCP-Protocol-Version": "1999-01-01"},
     ),
-    "header disagrees with body": Case(-32020, 400, body=CALL_SEARCH, headers={"Mcp-Method": "tools/list"}),
-    "unknown JSON-RPC method": Case(-32601, 404, body=rpc("tools/destroy")),
-    "unknown tool": Case(-32601, 200, body=rpc("tools/call", {"name": "no_such_tool", "arguments": {}})),
-    "params not an object": Case(-32602, 200, body=rpc("tools/list", ["not", "an", "object"])),
-    "rate limit": Case(-32603, 429, body=rpc("tools/list"), echoes_id=False),
+    "header disagrees with body": Case(
+        -32020, 400, "header-mismatch", body=CALL_SEARCH, headers={"Mcp-Method": "tools/list"}
+    ),
+    "unknown JSON-RPC method": Case(-32601, 404, "method-not-found", body=rpc("tools/destroy")),
+    "unknown tool": Case(
+        -32601, 200, "unknown-name", body=rpc("tools/call", {"name": "no_such_tool", "arguments": {}})
+    ),
+    "params not an object": Case(
+        -32602, 200, "invalid-params", body=rpc("tools/list", ["not", "an", "object"])
+    ),
+    "rate limit": Case(-32603, 429, "rate-limited", body=rpc("tools/list"), echoes_id=False),
     "unexpected fault": Case(
-        -32603, 200, body=rpc("tools/call", {"name": "get_public_page", "arguments": {"path": "/broken/"}})
+        -32603,
+        200,
+        "internal-error",
+        body=rpc("tools/call", {"name": "get_public_page", "arguments": {"path": "/broken/"}}),
     ),
 }
 
@@ -92,6 +125,7 @@ def assert_error(response: httpx.Response, case: Case) -> dict[str, Any]:
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     expected_id = (case.body or {}).get("id") if case.echoes_id and isinstance(case.body, dict) else None
     assert body["id"] == expected_id
+    assert body["error"]["data"]["docs_url"] == f"{ERRORS_PAGE_URL}#err-{case.doc}"
     return body
 
 
@@ -116,12 +150,16 @@ def test_table_covers_every_documented_pair() -> None:
     documented = [(-32700, 400), (-32600, 403), (-32600, 413), (-32600, 400), (-32600, 400), (-32020, 400)]
     documented += [(-32601, 404), (-32601, 200), (-32602, 200), (-32603, 429), (-32603, 200)]
     assert pairs == sorted(documented)
+    assert len({case.doc for case in TABLE.values()}) == len(TABLE)  # each row links to a row of its own
 
 
 def test_unsupported_version_lists_the_four_revisions(http: httpx.Client) -> None:
     response = http.post("/mcp", json=rpc("tools/list"), headers={"MCP-Protocol-Version": "1999-01-01"})
     error = response.json()["error"]
-    assert error["data"] == {"supported": ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]}
+    assert error["data"] == {
+        "supported": ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
+        "docs_url": f"{ERRORS_PAGE_URL}#err-unsupported-protocol-version",
+    }
     assert tuple(error["data"]["supported"]) == SUPPORTED_PROTOCOL_VERSIONS
 
 
@@ -232,7 +270,7 @@ def test_unexpected_fault_message_carries_no_internal_detail(http: httpx.Client)
     case = TABLE["unexpected fault"]
     error = assert_error(case.send(http), case)["error"]
     assert error["message"] == "Internal error"
-    assert "data" not in error
+    assert error["data"] == {"docs_url": f"{ERRORS_PAGE_URL}#err-internal-error"}  # the link, nothing more
     assert "Unicode" not in json.dumps(error) and "broken" not in json.dumps(error)
 
 

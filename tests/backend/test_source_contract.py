@@ -45,11 +45,13 @@ def _status(call: ast.Call) -> int:
 def test_rpc_error_signature() -> None:
     signature = inspect.signature(mcp_server._rpc_error)
     params = signature.parameters
-    assert list(params) == ["request_id", "code", "message", "status", "data"]
+    assert list(params) == ["request_id", "code", "message", "status", "data", "doc"]
     assert params["status"].kind is inspect.Parameter.KEYWORD_ONLY
     assert params["data"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert params["doc"].kind is inspect.Parameter.KEYWORD_ONLY
     assert params["status"].default is HTTPStatus.OK
     assert params["data"].default is None
+    assert params["doc"].default is inspect.Parameter.empty  # every call must name its entry
 
 
 def test_eleven_calls_only_in_the_two_documented_functions() -> None:

@@ -26,12 +26,24 @@ ERRORS_PAGE = "docs/developers/mcp-errors.md"
 ORIGIN_CHECK = """\
     if origin is not None and not origin_allowed(origin, ALLOWED_ORIGINS, LOOPBACK_ORIGIN_HOSTS):
         # An Origin header names neither a page on a loopback host nor an allowed remote site.
-        return _rpc_error(None, INVALID_REQUEST, f"Origin not allowed: {origin}", status=HTTPStatus.FORBIDDEN)
+        return _rpc_error(
+            None,
+            INVALID_REQUEST,
+            f"Origin not allowed: {origin}",
+            status=HTTPStatus.FORBIDDEN,
+            doc="origin-not-allowed",
+        )
 """
 HELPER_BODY = """\
     if origin is not None and not origin_allowed(origin, ALLOWED_ORIGINS, LOOPBACK_ORIGIN_HOSTS):
         # An Origin header names neither a page on a loopback host nor an allowed remote site.
-        return _rpc_error(None, INVALID_REQUEST, f"Origin not allowed: {origin}", status=HTTPStatus.FORBIDDEN)
+        return _rpc_error(
+            None,
+            INVALID_REQUEST,
+            f"Origin not allowed: {origin}",
+            status=HTTPStatus.FORBIDDEN,
+            doc="origin-not-allowed",
+        )
     return None
 """
 

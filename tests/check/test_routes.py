@@ -3,6 +3,7 @@ with the finding's kind, place and ids kept for the notes."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -75,3 +76,60 @@ def test_an_added_and_a_removed_operation(tmp_path: Path, capsys: pytest.Capture
         "GET /healthz is a new operation",
         f"data/shop-routes.yaml:{catalog}: route-changed: get /health: GET /health is no longer declared",
     }
+
+
+def test_a_prefix_that_cannot_be_read_is_a_finding_until_the_configuration_states_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = shop_project(tmp_path)
+    (root / "shop" / "config.py").write_text(
+        "class Settings:\n    ORDERS_PREFIX: str\n\n\nsettings = Settings()\n", encoding="utf-8"
+    )
+    main_py = root / "shop" / "main.py"
+    edit(
+        main_py,
+        "from shop import items, orders\n",
+        "from shop import items, orders\nfrom shop.config import settings\n",
+    )
+    edit(main_py, 'prefix="/v1")', "prefix=settings.ORDERS_PREFIX)")
+    config = root / "mkdocs.yml"
+    assert main(["--config", str(config), "extract"]) == 0
+    fragment = json.loads((root / "data" / "shop-routes.openapi.json").read_text(encoding="utf-8"))
+    assert sorted(fragment["paths"]) == [
+        "/items/{item_id}"
+    ]  # no made-up `{settings.ORDERS_PREFIX}` parameter
+    capsys.readouterr()
+    assert main(["--config", str(config), "check"]) == 1
+    include = line_of(main_py, "app.include_router(orders.router, prefix=settings.ORDERS_PREFIX)")
+    unstated = [line for line in capsys.readouterr().out.splitlines() if "run-time-value-unstated" in line]
+    assert unstated == [
+        f"shop/main.py:{include}: run-time-value-unstated: settings.ORDERS_PREFIX: POST "
+        "{settings.ORDERS_PREFIX}/orders: the path uses `settings.ORDERS_PREFIX`, which cannot be read "
+        "statically (shop.config.Settings.ORDERS_PREFIX has no default: only the environment gives it); the "
+        "OpenAPI fragment leaves the operation out"
+    ]
+    edit(
+        config,
+        "openapi: openapi.json",
+        "openapi: openapi.json\n          run_time_values:\n"
+        "            - {expression: settings.ORDERS_PREFIX, value: /v1}",
+    )
+    assert main(["--config", str(config), "extract"]) == 0
+    assert main(["--config", str(config), "render"]) == 0  # the page now says the prefix is stated
+    capsys.readouterr()
+    assert main(["--config", str(config), "check"]) == 0
+    page = (root / "docs" / "index.md").read_text(encoding="utf-8")
+    assert (
+        "The paths take this value on trust: `settings.ORDERS_PREFIX` = `/v1` (stated in mkdocs.yml)." in page
+    )
+    edit(main_py, "prefix=settings.ORDERS_PREFIX)", 'prefix="/v1")')  # the statement is no longer needed
+    assert main(["--config", str(config), "extract"]) == 0
+    assert main(["--config", str(config), "render"]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "check"]) == 1
+    stale = [line for line in capsys.readouterr().out.splitlines() if "run-time-value-stale" in line]
+    statement = line_of(config, "            - {expression: settings.ORDERS_PREFIX, value: /v1}")
+    assert stale == [
+        f"mkdocs.yml:{statement}: run-time-value-stale: settings.ORDERS_PREFIX: run_time_values states "
+        "`settings.ORDERS_PREFIX`, which catalog shop-routes no longer needs"
+    ]

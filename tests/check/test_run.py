@@ -99,7 +99,9 @@ def test_the_committed_repository_is_clean(project: Path, capsys: pytest.Capture
 DRIFT: dict[str, tuple[Edit, set[str]]] = {
     "status changed": (
         replace(
-            SERVER, 'f"Method not found: {method}", status=404)', 'f"Method not found: {method}", status=410)'
+            SERVER,
+            'f"Method not found: {method}", status=404, doc="method-not-found"',
+            'f"Method not found: {method}", status=410, doc="method-not-found"',
         ),
         {
             "evidence-mismatch",
@@ -313,7 +315,8 @@ def remove_batch_refusal(root: Path) -> None:
     server = root / SERVER
     text = server.read_text(encoding="utf-8")
     start = text.index("    if False:\n")
-    end = text.index("\n", text.index('_rpc_error(None, INVALID_REQUEST, "Batch', start)) + 1
+    call_end = 'doc="batch-not-supported"\n        )\n'
+    end = text.index(call_end, start) + len(call_end)
     server.write_text(text[:start] + text[end:], encoding="utf-8")
 
 
@@ -355,12 +358,15 @@ def test_code_side_findings_point_at_the_raise_site(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     replace(
-        SERVER, 'f"Method not found: {method}", status=404)', 'f"Method not found: {method}", status=410)'
+        SERVER,
+        'f"Method not found: {method}", status=404, doc="method-not-found"',
+        'f"Method not found: {method}", status=410, doc="method-not-found"',
     )(project)
     main(["-f", str(project / "mkdocs.yml"), "check", "--format", "github"])
     out = capsys.readouterr().out
     lines = (project / SERVER).read_text(encoding="utf-8").splitlines()
-    raise_line = next(i for i, line in enumerate(lines, 1) if "status=410" in line)
+    # The call's first line, `return _rpc_error(`, above the line of its arguments.
+    raise_line = next(i for i, line in enumerate(lines, 1) if "status=410" in line) - 1
     # One annotation for the change, what follows from it (the page among them) inside it.
     title = "title=docgen status-changed%3A method-not-found (+"
     [annotation] = [line for line in out.splitlines() if line.startswith("::error")]
@@ -371,9 +377,11 @@ def test_code_side_findings_point_at_the_raise_site(
 HARMLESS: dict[str, Edit] = {
     "reformatted call": replace(
         SERVER,
-        'return _rpc_error(None, PARSE_ERROR, "Parse error: invalid JSON", status=HTTPStatus.BAD_REQUEST)',
+        'return _rpc_error(\n            None, PARSE_ERROR, "Parse error: invalid JSON", '
+        'status=HTTPStatus.BAD_REQUEST, doc="parse-error"\n        )',
         "return _rpc_error(\n            None,\n            PARSE_ERROR,\n"
-        "            'Parse error: invalid JSON',\n            status=HTTPStatus.BAD_REQUEST,\n        )",
+        "            'Parse error: invalid JSON',\n            status=HTTPStatus.BAD_REQUEST,\n"
+        "            doc='parse-error',\n        )",
     ),
     "functions reordered": swap_functions("_initialize", "_discover"),
     "code added above the call sites": replace(
@@ -488,7 +496,9 @@ def test_contract_changes_against_a_base_ref(project: Path, capsys: pytest.Captu
     git("add", "-A")
     git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "base")
     replace(
-        SERVER, 'f"Method not found: {method}", status=404)', 'f"Method not found: {method}", status=410)'
+        SERVER,
+        'f"Method not found: {method}", status=404, doc="method-not-found"',
+        'f"Method not found: {method}", status=410, doc="method-not-found"',
     )(project)
     replace(SERVER, 'INTERNAL_ERROR, "Rate limit exceeded"', 'INVALID_REQUEST, "Rate limit exceeded"')(
         project

@@ -138,9 +138,10 @@ def changed_copy(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> d
     project = copy_project(repo_root, tmp / "project")
     server = project / "backend/app/mcp_server.py"
     text = server.read_text(encoding="utf-8")
-    old = 'f"Header mismatch: {detail}", status=400)'
+    old = 'f"Header mismatch: {detail}", status=400, doc="header-mismatch"'
     assert text.count(old) == 1
-    server.write_text(text.replace(old, 'f"Header mismatch: {detail}", status=409)'), encoding="utf-8")
+    new = 'f"Header mismatch: {detail}", status=409, doc="header-mismatch"'
+    server.write_text(text.replace(old, new), encoding="utf-8")
     loaded = load(project)
     catalog = loaded.catalogs()["mcp-errors"]
     assert isinstance(catalog, ErrorsCatalog)

@@ -109,8 +109,8 @@ def test_a_new_difference_fails_check(project: Path, capsys: pytest.CaptureFixtu
     edit(
         project,
         SERVER,
-        'f"Method not found: {method}", status=404)',
-        'f"Method not found: {method}", status=400)',
+        'f"Method not found: {method}", status=404, doc="method-not-found"',
+        'f"Method not found: {method}", status=400, doc="method-not-found"',
     )
     code, found = findings(project, capsys)
     new = [f for f in found if f["kind"] == "spec-difference"]
@@ -135,8 +135,8 @@ def test_a_new_difference_fails_check(project: Path, capsys: pytest.CaptureFixtu
 
 STALE = {
     "unknown names now -32602": (
-        'METHOD_NOT_FOUND, f"Unknown {kind}: {name}")',
-        'INVALID_PARAMS, f"Unknown {kind}: {name}")',
+        'METHOD_NOT_FOUND, f"Unknown {kind}: {name}", doc="unknown-name")',
+        'INVALID_PARAMS, f"Unknown {kind}: {name}", doc="unknown-name")',
         {("unknown-tool", "code"), ("unknown-resource", "code"), ("unknown-prompt", "code")},
         "code-changed",
     ),

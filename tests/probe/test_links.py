@@ -1,9 +1,11 @@
 """docgen probe checks each replayed error's link: a server that leaves it out, or that links an error to
 another entry, fails probe on that row, told at the line of the call, and the evidence keeps what it sent.
 
-The server is tests/fixtures/linked/mcp_server.py, the Connect server with each `_rpc_error` call naming its
-entry (`doc="parse-error"`) and the link sent under `error.data.docs_url`, put in place of the backend's in a
-copy of the repository whose catalog sets `links: {in: data, key: docs_url}`; the copy's ids are the same.
+The server is the repository's own: backend/app/mcp_server.py names each error's entry in its `_rpc_error`
+call (`doc="parse-error"`) and sends the link under `error.data.docs_url`, where mkdocs.yml's
+`links: {in: data, key: docs_url}` says it is. The two wrong links are made in a copy of the repository by
+editing that server's source, as a backend engineer might break it; no separate fixture server is needed,
+since the real one misbehaves as soon as one `doc=` is wrong or the link is left out of `error.data`.
 """
 
 from __future__ import annotations
@@ -19,27 +21,15 @@ import pytest
 import yaml
 
 from generator.core.links import LinkPlace
+from generator.core.settings import load_settings
 from generator.probe.links import link_problem
 from generator.probe.replay import Observation
 from tests.helpers import copy_project
-from tests.probe.test_replay import APP, SERVER, evidence
+from tests.probe.test_replay import APP, EVIDENCE, SERVER, evidence
 
 PAGE = "https://connectbyjbrh.com/developers/mcp-errors/"
-LINKED = Path(__file__).parents[1] / "fixtures" / "linked" / "mcp_server.py"
-ARGUMENTS = "          arguments: {code: 1, message: 2, status: status, data: data}\n"
 OMIT = """    detail = {**(data or {}), DOCS_URL_FIELD: f"{ERRORS_PAGE_URL}#err-{doc}"}
 """
-
-
-def linked_project(repo_root: Path, root: Path) -> Path:
-    """A copy of the repository whose server sends every error's link, and whose catalog says where."""
-    project = copy_project(repo_root, root)
-    config = (project / "mkdocs.yml").read_text(encoding="utf-8")
-    assert config.count(ARGUMENTS) == 1
-    links = ARGUMENTS + "          links: {in: data, key: docs_url}\n"
-    (project / "mkdocs.yml").write_text(config.replace(ARGUMENTS, links), encoding="utf-8")
-    (project / SERVER).write_text(LINKED.read_text(encoding="utf-8"), encoding="utf-8")
-    return project
 
 
 def probe(project: Path) -> subprocess.CompletedProcess[str]:
@@ -55,19 +45,40 @@ def probe(project: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_server_linking_every_error_to_its_own_entry_passes_probe(repo_root: Path, tmp_path: Path) -> None:
-    done = probe(linked_project(repo_root, tmp_path / "project"))
+def test_the_connect_catalog_says_where_its_server_sends_the_link(repo_root: Path) -> None:
+    settings = load_settings(repo_root / "mkdocs.yml")
+    assert settings.catalogs["mcp-errors"].links == LinkPlace("data", "docs_url")
+
+
+def test_the_server_linking_each_error_to_its_own_entry_passes_probe(repo_root: Path, tmp_path: Path) -> None:
+    done = probe(copy_project(repo_root, tmp_path / "project"))
     assert done.returncode == 0, done.stderr
     assert "wrong link" not in done.stderr
     assert "  parse-error: reproduced (-32700 / HTTP 400)" in done.stderr.splitlines()
 
 
-def test_every_call_of_the_linked_server_names_its_own_entry(repo_root: Path) -> None:
-    """The fixture's `doc=` of each call is the id the committed catalog gives that call's entry."""
+def test_the_committed_evidence_shows_every_replayed_error_with_its_own_link(repo_root: Path) -> None:
+    """What the page shows as the server's answers: each replayed error links to its own row on the site."""
+    settings = load_settings(repo_root / "mkdocs.yml")
+    place = settings.catalogs["mcp-errors"].links
+    assert place is not None
+    records = yaml.safe_load((repo_root / EVIDENCE).read_text(encoding="utf-8"))["entries"]
+    observed = [record for record in records if "observed" in record]
+    assert len(observed) == 10  # all but internal-error, which no request from outside triggers
+    for record in observed:
+        seen = record["observed"]
+        answer = Observation(seen["status"], seen["code"], seen["headers"], seen["body"], record["requests"])
+        assert link_problem(place, record["id"], answer, settings.site_url) is None, record["id"]
+        link = json.loads(seen["body"])["error"]["data"]["docs_url"]
+        assert link == f"{PAGE}#err-{record['id']}"
+
+
+def test_every_call_of_the_server_names_its_own_entry(repo_root: Path) -> None:
+    """The `doc=` of each `_rpc_error` call is the id the committed catalog gives that call's entry."""
     catalog = yaml.safe_load((repo_root / "data" / "mcp-errors.yaml").read_text(encoding="utf-8"))
     by_message = {entry["message"]: entry["id"] for entry in catalog["entries"]}
     pairs = []
-    for node in ast.walk(ast.parse(LINKED.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse((repo_root / SERVER).read_text(encoding="utf-8"))):
         if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_rpc_error":
             doc = next(keyword.value for keyword in node.keywords if keyword.arg == "doc")
             message = node.args[2]
@@ -97,7 +108,7 @@ def call_line(text: str, message: str) -> int:
 
 
 def test_a_missing_link_and_a_link_to_another_entry_both_fail_probe(repo_root: Path, tmp_path: Path) -> None:
-    project = linked_project(repo_root, tmp_path / "project")
+    project = copy_project(repo_root, tmp_path / "project")
     text = broken_links(project / SERVER)
     done = probe(project)
     assert done.returncode == 1, done.stderr
@@ -106,6 +117,8 @@ def test_a_missing_link_and_a_link_to_another_entry_both_fail_probe(repo_root: P
         call_line(text, "Parse error: invalid JSON"),
         call_line(text, "Batch requests are not supported"),
     )
+    assert text.splitlines()[parse - 1].endswith("return _rpc_error(")
+    assert text.splitlines()[batch - 1].endswith("return _rpc_error(")
     lines = done.stderr.splitlines()
     assert (
         f"  parse-error: wrong link: {SERVER}:{parse}: the answer carries no link in error.data.docs_url; "

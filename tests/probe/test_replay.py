@@ -109,9 +109,10 @@ def test_probe_in_process_is_fresh_each_run_and_matches_the_committed_evidence(
 def test_a_server_that_answers_one_row_differently_fails_probe_naming_it(project: Path) -> None:
     server = project / SERVER
     text = server.read_text(encoding="utf-8")
-    old = 'f"Header mismatch: {detail}", status=400)'
+    old = 'f"Header mismatch: {detail}", status=400, doc="header-mismatch"'
     assert text.count(old) == 1
-    server.write_text(text.replace(old, 'f"Header mismatch: {detail}", status=409)'), encoding="utf-8")
+    new = 'f"Header mismatch: {detail}", status=409, doc="header-mismatch"'
+    server.write_text(text.replace(old, new), encoding="utf-8")
     # A process of its own, run from the copy: the copy's backend is the one imported.
     done = subprocess.run(
         [sys.executable, "-m", "generator", "probe", "--app", APP, "--date", "2026-12-01", "--no-clients"],

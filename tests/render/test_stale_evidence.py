@@ -18,8 +18,8 @@ from tests.helpers import copy_project
 
 SERVER = "backend/app/mcp_server.py"
 PAGE = "docs/developers/mcp-errors.md"
-OLD = 'f"Method not found: {method}", status=404)'
-NEW = 'f"Method not found: {method}", status=400)'
+OLD = 'f"Method not found: {method}", status=404, doc="method-not-found"'
+NEW = 'f"Method not found: {method}", status=400, doc="method-not-found"'
 
 
 def _region(page: str, name: str) -> str:

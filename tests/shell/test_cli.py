@@ -80,7 +80,7 @@ def test_each_command_has_its_own_help(
 
 
 @pytest.mark.parametrize(
-    "argv", [[], ["publish"], ["extract", "--nonsense"]], ids=["none", "unknown", "bad option"]
+    "argv", [[], ["deploy"], ["extract", "--nonsense"]], ids=["none", "unknown", "bad option"]
 )
 def test_a_usage_error_exits_2_with_the_usage(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     assert main(argv) == 2

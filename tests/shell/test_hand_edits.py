@@ -67,7 +67,7 @@ def test_a_hand_edit_is_traced_to_its_notes_field_by_render_and_check(
 
     code, _out, err = _run(project, capsys, "render")
     assert code == 1
-    said = f"{PAGE}:46: region 'error-table' was edited by hand; left as it is. Move the edit to {place},"
+    said = f"{PAGE}:50: region 'error-table' was edited by hand; left as it is. Move the edit to {place},"
     assert said in err
 
     code, out, _err = _run(project, capsys, "check", "--format", "json")

@@ -73,9 +73,10 @@ def test_the_github_check_of_a_twelve_finding_change(
     annotations = [line for line in out.splitlines() if line.startswith("::error")]
     # With --base, only causes on the lines the change touched carry annotations: the raise site whose code
     # changed, with what follows from it (the contract change, the pages, the stamp, the evidence) in the
-    # same annotation. The condition's finding stands on the raise below the changed `if` (line 248, not
-    # 246): it and what follows from it stay in the log, counted.
-    raise_line = _line_of(project, 'INVALID_REQUEST, "Rate limit exceeded"')
+    # same annotation. The condition's finding stands on the call below the changed `if` (its first line,
+    # `return _rpc_error(`, not the `if`): it and what follows from it stay in the log, counted.
+    raise_line = _line_of(project, 'INVALID_REQUEST, "Rate limit exceeded"') - 1  # `refusal = _rpc_error(`
+    method_line = _line_of(project, "Method not found") - 1  # `return _rpc_error(`
     [annotation] = annotations
     assert annotation.startswith(
         f"::error file={SERVER},line={raise_line},title=docgen code-changed%3A rate-limited (+9 more)::"
@@ -85,8 +86,8 @@ def test_the_github_check_of_a_twelve_finding_change(
         "docgen check: 3 of 13 finding(s) not annotated, as neither they nor their cause are on a line "
         "changed since main; the report below lists every finding"
     ) in out.splitlines()
-    assert f"      {PAGE}:46: page-stale: error-table:" in out
-    assert f"{SERVER}:{_line_of(project, 'Method not found')}: condition-changed: method-not-found:" in out
+    assert f"      {PAGE}:50: page-stale: error-table:" in out
+    assert f"{SERVER}:{method_line}: condition-changed: method-not-found:" in out
 
     # The job summary has the whole report, after what earlier steps wrote.
     written = summary.read_text(encoding="utf-8")
@@ -100,7 +101,6 @@ def test_the_github_check_of_a_twelve_finding_change(
     code, out, _err = _run(project, capsys, "check", "--format", "github")
     assert code == 1
     annotations = [line.split("::", 2)[1] for line in out.splitlines() if line.startswith("::error")]
-    method_line = _line_of(project, "Method not found")
     assert annotations == [
         f"error file={SERVER},line={raise_line},title=docgen code-changed%3A rate-limited (+8 more)",
         f"error file={SERVER},line={method_line},title=docgen condition-changed%3A method-not-found "
@@ -161,15 +161,20 @@ def test_after_extract_and_render_the_closing_line_names_only_verify(
 def test_verify_refuses_a_page_whose_table_disagrees_with_the_code(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _edit(project, 'f"Method not found: {method}", status=404)', 'f"Method not found: {method}", status=410)')
+    _edit(
+        project,
+        'f"Method not found: {method}", status=404, doc="method-not-found"',
+        'f"Method not found: {method}", status=410, doc="method-not-found"',
+    )
     before = (project / PAGE).read_text(encoding="utf-8")
 
     code, _out, err = _run(project, capsys, "verify", str(project / PAGE), "--date", "2026-12-24")
     assert code == 1
     assert (project / PAGE).read_text(encoding="utf-8") == before  # nothing stamped
     assert f"{PAGE}: " in err and "open finding(s) the page or its catalog still has:" in err
-    assert f"{SERVER}:{_line_of(project, 'status=410')}: status-changed: method-not-found:" in err
-    assert f"{PAGE}:46: page-stale: error-table:" in err
+    call_line = _line_of(project, "status=410") - 1  # `return _rpc_error(`, above its arguments
+    assert f"{SERVER}:{call_line}: status-changed: method-not-found:" in err
+    assert f"{PAGE}:50: page-stale: error-table:" in err
     assert f"or stamp anyway with `docgen verify --force {PAGE}`" in err
 
     # --force is for the rare case: it stamps, and still lists what was open.

@@ -25,7 +25,7 @@ import griffe
 
 from generator.extract.http_classes import HttpClasses
 from generator.extract.program import Code, Program
-from generator.extract.routes import Implied
+from generator.extract.routes import FrameworkError
 from generator.frameworks.drf.settings import DjangoSettings, Setting
 from generator.frameworks.drf.views import LOOKUP_ACTIONS, Answer, assigned
 
@@ -60,7 +60,7 @@ class ImpliedErrors:
             if path.split(".")[0] not in FRAMEWORK_PACKAGES:  # the project's own, named by a string
                 program.load(path.rpartition(".")[0])
 
-    def lookup(self, view: griffe.Class, answer: Answer, calls: set[str]) -> list[Implied]:
+    def lookup(self, view: griffe.Class, answer: Answer, calls: set[str]) -> list[FrameworkError]:
         """The 404 of REST framework's `get_object`, called by an inherited lookup action or by the
         source's own action (`calls`: what it calls on `self`), unless the view overrides it."""
         inherited = isinstance(answer.function, griffe.Class) and answer.action in LOOKUP_ACTIONS
@@ -71,9 +71,9 @@ class ImpliedErrors:
         model = self._model(view)
         detail = NOT_FOUND.replace("{model}", model) if model else NOT_FOUND
         file = self.program.files(view.module)
-        return [Implied(404, detail, "Http404", view.path, file, view.lineno or 1, self.body_key)]
+        return [FrameworkError(404, detail, "Http404", view.path, file, view.lineno or 1)]
 
-    def not_allowed(self, answer: Answer) -> list[Implied]:
+    def not_allowed(self, answer: Answer) -> list[FrameworkError]:
         """405 where the view's own code answers with REST framework's `self.http_method_not_allowed(...)`
         (`MethodNotAllowed`, whose detail names the request's method)."""
         if not isinstance(answer.function, griffe.Function):
@@ -82,7 +82,7 @@ class ImpliedErrors:
         detail = detail.replace("{method}", answer.method.upper())
         file = self.program.files(answer.function.module)
         return [
-            Implied(405, detail, "MethodNotAllowed", answer.function.path, file, node.lineno, self.body_key)
+            FrameworkError(405, detail, "MethodNotAllowed", answer.function.path, file, node.lineno)
             for node in ast.walk(self.program.node(answer.function))
             if isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -93,7 +93,7 @@ class ImpliedErrors:
 
     def permissions(
         self, owner: griffe.Class | griffe.Function, answer: Answer
-    ) -> tuple[list[Implied], list[Code]]:
+    ) -> tuple[list[FrameworkError], list[Code]]:
         """The refusals of the operation's permission classes, and their `has_permission` (and, for a
         lookup, `has_object_permission`) written in the source, whose raises are followed too."""
         declared = self._declared(owner, answer)
@@ -101,16 +101,14 @@ class ImpliedErrors:
         classes = [p for p in declared.value if p not in OPEN and self.classes.klass(p) is not None]
         if not classes:
             return [], []
-        found: list[Implied] = []
+        found: list[FrameworkError] = []
         where = self.program.files(declared.module) if declared.module is not None else ""
         if self._authenticates(owner):
             status = 401 if self._challenges(owner) else 403
             detail = self._default(
                 f"{_EXCEPTIONS}.NotAuthenticated", "Authentication credentials were not provided."
             )
-            found.append(
-                Implied(status, detail, "NotAuthenticated", classes[0], where, declared.line, self.body_key)
-            )
+            found.append(FrameworkError(status, detail, "NotAuthenticated", classes[0], where, declared.line))
         checks: list[Code] = []
         for path in classes:
             if path in ONLY_AUTHENTICATION:
@@ -144,14 +142,14 @@ class ImpliedErrors:
                 return self._classes(found[0], found[1], found[0].lineno)
         return self.settings.permissions if name == "permission_classes" else self.settings.throttles
 
-    def throttles(self, owner: griffe.Class | griffe.Function, answer: Answer) -> list[Implied]:
+    def throttles(self, owner: griffe.Class | griffe.Function, answer: Answer) -> list[FrameworkError]:
         """429 where throttle classes apply (`Throttled`, whose detail says how long to wait)."""
         declared = self._declared(owner, answer, "throttle_classes")
         if not declared.value or declared.module is None:
             return []
         detail = self._default(f"{_EXCEPTIONS}.Throttled", "Request was throttled.") + " " + THROTTLED_WAIT
         file = self.program.files(declared.module)
-        return [Implied(429, detail, "Throttled", declared.value[0], file, declared.line, self.body_key)]
+        return [FrameworkError(429, detail, "Throttled", declared.value[0], file, declared.line)]
 
     def _classes(self, node: ast.expr, module: griffe.Module, line: int) -> Setting:
         items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
@@ -194,7 +192,7 @@ class ImpliedErrors:
                     break
         return found
 
-    def _refusal(self, path: str) -> Implied | None:
+    def _refusal(self, path: str) -> FrameworkError | None:
         """403 with the class's `message` when a permission class of the source refuses."""
         cls = self.program.klass(path)
         check = next(
@@ -216,7 +214,7 @@ class ImpliedErrors:
             text = self.classes.attribute(self.classes.ancestry(path), "message")
             detail, line = (text if isinstance(text, str) else default), found[0].lineno
         file = self.program.files(check.module if found is None else found[1])
-        return Implied(403, detail, "PermissionDenied", path, file, line, self.body_key)
+        return FrameworkError(403, detail, "PermissionDenied", path, file, line)
 
     def _attribute(self, path: str, name: str) -> tuple[ast.expr, griffe.Module] | None:
         return assigned(self.program, self.classes, path, name)

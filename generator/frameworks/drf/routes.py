@@ -13,7 +13,7 @@ from generator.core.errors import ConfigError
 from generator.extract.http_classes import HttpClasses
 from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
-from generator.extract.routes import METHODS, Endpoint, Implied
+from generator.extract.routes import METHODS, Endpoint, FrameworkError
 from generator.frameworks.drf.implied import FRAMEWORK_PACKAGES, ImpliedErrors
 from generator.frameworks.drf.paths import openapi_path
 from generator.frameworks.drf.serializers import SerializerChecks
@@ -101,7 +101,7 @@ class ProjectRoutes:
     def _endpoint(
         self, owner: griffe.Class | griffe.Function, answer: Answer, path: str, file: str, line: int
     ) -> Endpoint:
-        implied: list[Implied] = []
+        implied: list[FrameworkError] = []
         dependencies: list[Code] = []
         dependencies.extend(self.implied.authenticators(owner))
         refusals, checks = self.implied.permissions(owner, answer)

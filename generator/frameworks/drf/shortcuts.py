@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from generator.extract.program import Code, Program
-from generator.extract.routes import Implied
+from generator.extract.routes import FrameworkError
 
 SHORTCUTS = {
     "django.shortcuts.get_object_or_404",
@@ -21,7 +21,7 @@ NOT_FOUND = "No {model} matches the given query."
 """Django's message, the model's class name filled in (`{model}` when the code does not name it)."""
 
 
-def shortcut_errors(program: Program, codes: list[Code], body_key: str) -> list[Implied]:
+def shortcut_errors(program: Program, codes: list[Code], body_key: str) -> list[FrameworkError]:
     """The 404 of each shortcut call in `codes`, where it is called."""
     found = []
     for code in codes:
@@ -30,7 +30,7 @@ def shortcut_errors(program: Program, codes: list[Code], body_key: str) -> list[
                 model = _model(program, node, code)
                 detail = NOT_FOUND.replace("{model}", model) if model else NOT_FOUND
                 file = program.files(code.module)
-                found.append(Implied(404, detail, "Http404", code.path, file, node.lineno, body_key))
+                found.append(FrameworkError(404, detail, "Http404", code.path, file, node.lineno))
     return found
 
 

@@ -1,9 +1,11 @@
 """FastAPI (with Starlette, whose exceptions and status constants it re-exports) as a `Framework`.
 
 What FastAPI means by an HTTP error: `HTTPException(status_code, detail)` from `fastapi` or Starlette, a
-missing detail filled in with the status phrase, `{"detail": ...}` as the body on the wire, 422 answered
+missing detail filled in with the status phrase, `{"detail": ...}` as the body on the wire (a Starlette
+application without FastAPI writes the detail as plain text), 422 answered
 for any request that fails validation, the constants of `fastapi.status` naming statuses. How it declares
-routes, dependencies and exception handlers is read by `routes`, `dependencies` and `handlers` beside this.
+routes, dependencies and exception handlers is read by `routes`, `dependencies` and `handlers` beside this;
+a Starlette application's routes, declared as data, by `starlette`.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from collections.abc import Mapping
 from generator.extract.http_values import phrase
 from generator.extract.program import Code, Program
 from generator.extract.resolve import Resolver
-from generator.extract.routes import Endpoint, ExceptionArguments, Handler
+from generator.extract.routes import Endpoint, ExceptionArguments, FrameworkError, Handler
 from generator.frameworks.fastapi.dependencies import parameter_dependencies
 from generator.frameworks.fastapi.handlers import registered_handlers
 from generator.frameworks.fastapi.routes import application_endpoints
+from generator.frameworks.fastapi.security import security_errors
+from generator.frameworks.fastapi.starlette import starlette_endpoints
 
 HTTP_EXCEPTION = ExceptionArguments(status=(0, "status_code"), detail=(1, "detail"))
 RESPONSE = ExceptionArguments(status=(1, "status_code"), detail=(0, "content"))
@@ -44,7 +48,7 @@ class FastAPIFramework:
     }
     tuple_status = False
     detail_is_body = False
-    import_roots = frozenset({"fastapi"})
+    import_roots = frozenset({"fastapi", "starlette"})
     openapi_guide = "README: A FastAPI application"
 
     def __init__(self, resolver: Resolver) -> None:
@@ -64,10 +68,18 @@ class FastAPIFramework:
         return None
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
-        return application_endpoints(program, self.resolver, app)
+        starlette = starlette_endpoints(program, self.resolver, app)
+        if starlette is None:
+            return application_endpoints(program, self.resolver, app)
+        self.body_key = ""  # Starlette answers an HTTPException with its detail as plain text
+        return starlette
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         return parameter_dependencies(program, code)
 
     def handlers(self, program: Program) -> dict[str, Handler]:
         return registered_handlers(program, self)
+
+    def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
+        """The 401 of each security scheme (`OAuth2PasswordBearer`, `HTTPBearer`, ...) the parameters use."""
+        return security_errors(program, self, code)

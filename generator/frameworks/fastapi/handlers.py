@@ -1,6 +1,7 @@
-"""FastAPI's exception handlers, read statically: `@app.exception_handler(X)` and
-`app.add_exception_handler(X, handler)`, and what each handler answers (`JSONResponse(status_code=...,
-content={...})`, or an `HTTPException` it raises in turn)."""
+"""FastAPI's exception handlers, read statically: `@app.exception_handler(X)`,
+`app.add_exception_handler(X, handler)` and `exception_handlers={X: handler}` given to the application
+(Starlette's or FastAPI's), and what each handler answers (`JSONResponse(status_code=..., content={...})`,
+or an `HTTPException` it raises in turn)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,8 @@ def _registrations(
             and decorator.func.attr == "exception_handler"
             and decorator.args
         ]
+    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+        return _constructor_handlers(program, module, statement.value)
     call = statement.value if isinstance(statement, ast.Expr) else None
     if (
         isinstance(call, ast.Call)
@@ -56,6 +59,22 @@ def _registrations(
         handler = program.function(program.qualify(call.args[1], module))
         return [(program.qualify(call.args[0], module), handler)]
     return []
+
+
+def _constructor_handlers(
+    program: Program, module: griffe.Module, call: ast.Call
+) -> list[tuple[str | None, griffe.Function | None]]:
+    """`Starlette(exception_handlers={NotFound: handler})` (or FastAPI's): each exception class given with
+    its handler. A status given as a key (`{404: handler}`) answers the framework's own HTTP exception of that
+    status, which a handler keyed by class cannot say: it is not read."""
+    given = next((k.value for k in call.keywords if k.arg == "exception_handlers"), None)
+    if not isinstance(given, ast.Dict):
+        return []
+    return [
+        (program.qualify(key, module), program.function(program.qualify(value, module)))
+        for key, value in zip(given.keys, given.values, strict=True)
+        if isinstance(key, ast.Name | ast.Attribute)
+    ]
 
 
 def _answer(program: Program, framework: Framework, handler: griffe.Function) -> Handler:
@@ -79,6 +98,7 @@ def _answer(program: Program, framework: Framework, handler: griffe.Function) ->
         content = (
             _argument(call, "content", 0) if isinstance(inner, ast.Return) else _argument(call, "detail", 1)
         )
+        content = _local_value(content, node) if isinstance(content, ast.Name) else content
         return _handler(
             program, framework, handler, exception, status_node, content, raised=isinstance(inner, ast.Raise)
         )
@@ -103,15 +123,69 @@ def _handler(
     )
     key, value = framework.body_key, content
     if not raised and isinstance(content, ast.Dict) and content.keys:
-        first = content.keys[0]
-        key = str(first.value) if isinstance(first, ast.Constant) else key
-        value = content.values[0]
+        nested, value = _body_detail(content)
+        key = nested or key
     detail = (
         None
-        if value is None or _on_exception(value, exception)
+        if value is None or _on_exception(value, exception) or _attribute_of(value, exception)
         else detail_text(value, module, framework.resolver, framework.default_detail("", status))
     )
-    return Handler(handler, status, detail, key)
+    status_attribute = _attribute_of(status_node, exception)
+    detail_attribute = _attribute_of(value, exception) if value is not None else None
+    return Handler(handler, status, detail, key, status_attribute, detail_attribute)
+
+
+def _body_detail(content: ast.Dict) -> tuple[str | None, ast.expr]:
+    """The key (dotted when nested) and value of the detail a handler's body holds: the first key's
+    value, or in a nested object (`{"error": {"code": ..., "message": exc.message}}`) its `message` or
+    `detail`, else its first value."""
+    keys: list[str] = []
+    node: ast.expr = content
+    while isinstance(node, ast.Dict) and node.keys and len(keys) < _MAX_NESTING:
+        named = {
+            k.value: v for k, v in zip(node.keys, node.values, strict=True) if isinstance(k, ast.Constant)
+        }
+        chosen = next((name for name in ("message", "detail") if name in named), None) if keys else None
+        first = node.keys[0]
+        name = chosen or (str(first.value) if isinstance(first, ast.Constant) else "")
+        if not name:
+            break
+        keys.append(str(name))
+        node = named.get(name, node.values[0])
+    return ".".join(keys) or None, node
+
+
+_MAX_NESTING = 3
+"""How deep a handler's body is read for its detail."""
+
+
+def _attribute_of(node: ast.expr, exception: str | None) -> str | None:
+    """The attribute of the handled exception `node` reads (`exc.message` -> `message`), or None; the
+    HTTP exception's own `status_code` and `detail` are its raise's (`_on_exception`)."""
+    if (
+        exception is not None
+        and isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == exception
+    ):
+        return node.attr
+    return None
+
+
+def _local_value(name: ast.Name, node: FunctionNode) -> ast.expr:
+    """The dict a local name of the handler is bound to once (`content = {...}`, then
+    `JSONResponse(content=content)`), else the name itself."""
+    bound = [
+        inner.value
+        for inner in ast.walk(node)
+        if isinstance(inner, ast.Assign | ast.AnnAssign)
+        and any(isinstance(t, ast.Name) and t.id == name.id for t in _targets(inner))
+    ]
+    return bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Dict) else name
+
+
+def _targets(statement: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return statement.targets if isinstance(statement, ast.Assign) else [statement.target]
 
 
 def _exception_parameter(node: FunctionNode) -> str | None:

@@ -7,11 +7,14 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from generator.core.catalog_config import CatalogConfig
+from generator.core.errors import ConfigError
 from generator.core.models import ErrorsCatalog, Json, Source
 from generator.core.records import record
+from generator.extract.framework_errors import FrameworkErrors
 from generator.extract.identity import LikelySuccessor, assign_ids
 from generator.extract.kind_stage import ExtractRun
-from generator.extract.resolve import module_constants
+from generator.extract.module_constants import module_constants
+from generator.extract.routes import framework_named
 from generator.extract.sites import (
     ErrorSite,
     cited_sources,
@@ -43,7 +46,8 @@ def extract_errors(run: ExtractRun, name: str, config: CatalogConfig) -> ErrorsE
     old = previous.entries if isinstance(previous, ErrorsCatalog) else ()
     module, bodies = run.module(config)
     resolver = run.resolver
-    sites = extract_error_sites(config, module, bodies, resolver, run.files, old)
+    defaults = framework_errors(run, config)
+    sites = extract_error_sites(config, module, bodies, resolver, run.files, old, defaults)
     homes = {function.module for _, function in scanned_functions(config, module, resolver)}
     module_names = frozenset(module.members).union(*(home.members for home in homes))
     ids, successors = assign_ids(sites, old, module_names)
@@ -59,6 +63,18 @@ def extract_errors(run: ExtractRun, name: str, config: CatalogConfig) -> ErrorsE
         module_names,
         frozenset(f"{root.path}:{symbol}" for root in roots for symbol in root.symbols),
     )
+
+
+def framework_errors(run: ExtractRun, config: CatalogConfig) -> FrameworkErrors | None:
+    """The catalog's framework (`framework:`) as it adds to the configuration; None without one."""
+    if not config.framework:
+        return None
+    try:
+        framework = framework_named(config.framework, run.resolver)
+    except ConfigError as err:
+        err.file = config.config_file
+        raise
+    return FrameworkErrors(framework, run.program(config), run.resolver)
 
 
 def errors_catalog(

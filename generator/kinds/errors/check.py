@@ -13,6 +13,7 @@ from generator.core.notes import notes_report
 from generator.core.project import CommittedCatalog, Project
 from generator.extract.kind_stage import KindResult
 from generator.extract.pipeline import Extraction
+from generator.kinds.coverage import errors_without_status
 from generator.kinds.errors.catalog import ErrorsExtraction
 from generator.kinds.errors.drift import CatalogDrift
 from generator.kinds.errors.run_time_values import run_time_value_findings
@@ -74,6 +75,7 @@ def extract_notices(project: Project, name: str, result: KindResult) -> Iterator
             f"{notes.file} so the prose follows it"
         )
     yield from notes_notices(notes, result.catalog)
+    yield from errors_without_status(result.catalog, [site.line for site in result.sites])
 
 
 def late_findings(project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
+from generator.core.coverage import Coverage
+from generator.core.framework_config import framework_name
 from generator.core.kinds import Companion
 from generator.core.links import PLACES, LinkPlace
 from generator.core.models import Catalog, ErrorsCatalog
@@ -58,7 +60,8 @@ class ErrorsKind:
 
     name = "errors"
     keys = frozenset(
-        {"constructors", "functions", "arguments", "publish_conditions", "public_constants", "links"}
+        {"constructors", "functions", "arguments", "framework", "publish_conditions", "public_constants"}
+        | {"links"}
     )
     companions: frozenset[Companion] = frozenset({"notes", "evidence"})
     notes_regions = frozenset({"error-table", "error-examples", "spec-differences"})
@@ -73,7 +76,11 @@ class ErrorsKind:
         check: Validator,
         root: Path,
     ) -> CatalogConfig:
-        names, own = constructor_maps(raw.get("constructors"), (*path, "constructors"), check)
+        framework = framework_name(raw, path, check, required=False)
+        names: tuple[str, ...] = ()
+        own: dict[str, dict[str, Any]] = {}
+        if not framework or "constructors" in raw:  # a framework's errors are constructors by themselves
+            names, own = constructor_maps(raw.get("constructors"), (*path, "constructors"), check)
         arguments: dict[str, Any] = {}
         if "arguments" in raw or len(own) < len(names):
             roles = (*path, "arguments")
@@ -95,6 +102,7 @@ class ErrorsKind:
                 raw.get("public_constants", []), (*path, "public_constants"), required=False
             ),
             links=link_place(raw["links"], (*path, "links"), check) if "links" in raw else None,
+            framework=framework,
         )
 
     def parse(self, loaded: LoadedYaml) -> ErrorsCatalog:
@@ -114,6 +122,12 @@ class ErrorsKind:
         from generator.kinds.errors.check import extract_notices  # noqa: PLC0415
 
         return extract_notices(project, name, result)
+
+    def coverage(self, result: KindResult) -> Coverage:
+        from generator.kinds.coverage import errors_coverage  # noqa: PLC0415
+
+        assert isinstance(result.catalog, ErrorsCatalog)  # the registry hands a kind its own catalogs
+        return errors_coverage(result.catalog)
 
     def findings(
         self, project: Project, extraction: Extraction, name: str, committed: CommittedCatalog

@@ -11,10 +11,13 @@ import griffe
 from generator.core.errors import ConfigError, SourceError
 from generator.core.models import Operation, RouteError, RoutesCatalog, Source
 from generator.core.records import record
+from generator.core.route_models import AssumedValue, UnreadValue
 from generator.core.settings import CatalogConfig
+from generator.extract.detect import detected_framework
+from generator.extract.instance_defaults import instance_field
 from generator.extract.program import Program
 from generator.extract.raises import Raised, RaiseFinder, Reached
-from generator.extract.resolve import Resolver
+from generator.extract.resolve import Resolver, as_json
 from generator.extract.routes import Endpoint, framework_named
 
 MAX_ID = 48
@@ -38,21 +41,29 @@ class RoutesExtraction:
     lines: tuple[OperationLine, ...]
     sites: dict[str, tuple[str, int]]
     """Error id -> the file and line of its raise."""
+    unread: tuple[tuple[str, str, str, str, str, int], ...] = ()
+    """(method, path, expression, reason, file, line): each part of an operation's path that cannot be
+    read statically, where it is written, for check's finding and extract's notice."""
 
 
 def routes_catalog(
     config: CatalogConfig, program: Program, previous: Sequence[RouteError], resolver: Resolver
 ) -> RoutesExtraction:
     """The routes catalog of `program`; errors keep the ids of `previous` where they are the same error."""
+    stated = {expression: (value, config.config_file) for expression, value in config.run_time_values}
+    resolver = Resolver(resolver.modules, instances=instance_field, stated=stated)
     try:
-        framework = framework_named(config.framework, resolver)
+        if config.framework:
+            framework = framework_named(config.framework, resolver)
+        else:
+            framework = detected_framework(config, program, resolver)
         endpoints = framework.endpoints(program, config.app)
     except ConfigError as err:
         err.file = config.config_file  # the configuration actually read (under --config, that file)
         raise
     if not endpoints:
         raise SourceError(
-            f"no {config.framework} routes found in {config.source}",
+            f"no {framework.name} routes found in {config.source}",
             file=config.config_file,
             hint="point 'source:' at the module that builds the application; its routers are read from there",
         )
@@ -73,7 +84,10 @@ def routes_catalog(
         operations=operations,
     )
     lines = tuple(OperationLine(e.method, e.path, e.file, e.line) for e in endpoints)
-    return RoutesExtraction(catalog, lines, {ids[key]: key for key in sites})
+    unread = tuple(
+        (e.method, e.path, u.expression, u.reason, u.file, u.line) for e in endpoints for u in e.unread
+    )
+    return RoutesExtraction(catalog, lines, {ids[key]: key for key in sites}, unread)
 
 
 def _distinct_sites(reached: Sequence[Sequence[Reached]]) -> dict[tuple[str, int], Raised]:
@@ -94,6 +108,7 @@ def _error(site: Raised, error_id: str) -> RouteError:
         file=site.file,
         handler=site.handler,
         body_key=site.body_key,
+        assumed=tuple(AssumedValue(a.expression, as_json(a.value), a.source) for a in site.assumed),
     )
 
 
@@ -106,6 +121,9 @@ def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[tuple[str
         file=endpoint.file,
         dependencies=tuple(dependency.path for dependency in endpoint.dependencies),
         errors=errors,
+        condition=endpoint.condition,
+        assumed=tuple(AssumedValue(a.expression, as_json(a.value), a.source) for a in endpoint.assumed),
+        unresolved=tuple(UnreadValue(u.expression, u.reason) for u in endpoint.unread),
     )
 
 

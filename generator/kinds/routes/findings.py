@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from generator.check.kind_stage import FIX
+from generator.core.catalog_config import CatalogConfig
 from generator.core.findings import Finding, Kind
 from generator.core.models import Operation, RouteError, RoutesCatalog
 from generator.core.project import CommittedCatalog, Project
@@ -34,6 +35,20 @@ def routes_findings(
     lines = {(line.method, line.path): line for line in found.lines}
     if committed is not None and isinstance(committed.catalog, RoutesCatalog):
         yield from _RoutesDrift(committed, fresh, lines, found.sites).findings()
+    config = project.settings.catalogs[name]
+    yield from _unused_statements(config, fresh, name)
+    config_file = config.config_file
+    for method, path, expression, reason, file, line in found.unread:
+        yield Finding(
+            Kind.RUN_TIME_VALUE_UNSTATED,
+            file,
+            line,
+            expression,
+            f"{method.upper()} {path}: the path uses `{expression}`, which cannot be read statically "
+            f"({reason}); the OpenAPI fragment leaves the operation out",
+            f"state its value in {config_file}, catalog {name}, `run_time_values: [{{expression: "
+            f"{expression}, value: ...}}]`",
+        )
     fragment = project.settings.relative(project.settings.fragment_path(name))
     if project.fragments.get(name) != extraction.outputs[fragment]:
         message = "the OpenAPI fragment is out of date" if project.fragments.get(name) else "not written yet"
@@ -129,6 +144,19 @@ class _RoutesDrift:
             f"{operation.method.upper()} {operation.path} {message}",
             f"run `{FIX}`",
         )
+
+
+def _unused_statements(config: CatalogConfig, fresh: RoutesCatalog, name: str) -> Iterator[Finding]:
+    """A value `run_time_values:` states for an expression no path, status or detail uses any more (the code
+    now gives it otherwise, or no longer uses it): the statement is stale."""
+    taken = [*(a for o in fresh.operations for a in o.assumed), *(a for e in fresh.errors for a in e.assumed)]
+    used = {value.expression for value in taken if value.source.startswith("stated in ")}
+    for expression, _value in config.run_time_values:
+        if expression not in used:
+            line = config.lines.get(f"run_time_values.{expression}")
+            message = f"run_time_values states `{expression}`, which catalog {name} no longer needs"
+            hint = "delete the statement, or write the expression as the source now has it"
+            yield Finding(Kind.RUN_TIME_VALUE_STALE, config.config_file, line, expression, message, hint)
 
 
 def _operation(catalog: RoutesCatalog, key: Key) -> Operation:

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from generator.core.catalog import REGENERATE
 from generator.core.catalog_config import CatalogConfig
+from generator.core.coverage import Coverage
+from generator.core.framework_config import framework_name
 from generator.core.kinds import Companion
 from generator.core.models import Catalog, RoutesCatalog
 from generator.core.schemas import validate
-from generator.core.settings import FRAMEWORKS
 from generator.core.settings_checks import Validator
 from generator.core.yamlio import LoadedYaml
 
@@ -32,7 +33,7 @@ class RoutesKind:
     a committed OpenAPI document to compare."""
 
     name = "routes"
-    keys = frozenset({"framework", "app", "openapi"})
+    keys = frozenset({"framework", "app", "openapi", "run_time_values"})
     companions: frozenset[Companion] = frozenset({"notes", "openapi"})
     notes_regions = frozenset({"route-errors"})
 
@@ -45,11 +46,7 @@ class RoutesKind:
         check: Validator,
         root: Path,
     ) -> CatalogConfig:
-        framework = raw.get("framework")
-        if not (isinstance(framework, str) and FRAMEWORKS.known(framework)):
-            hint = f"known frameworks: {', '.join(FRAMEWORKS.names())}"
-            message = f"expected the application's web framework, got {framework!r}"
-            check.fail((*path, "framework"), message, hint)
+        framework = framework_name(raw, path, check, required=False)
         openapi = raw.get("openapi")
         if openapi is not None and not (isinstance(openapi, str) and openapi):
             check.fail((*path, "openapi"), f"expected the path of an OpenAPI JSON document, got {openapi!r}")
@@ -57,6 +54,8 @@ class RoutesKind:
         elif isinstance(openapi, str) and not (root / openapi).resolve().is_relative_to(root):
             hint = "give a path inside the project"
             check.fail((*path, "openapi"), f"{openapi} is outside the project", hint)
+        stated_at = stated_values(raw.get("run_time_values"), (*path, "run_time_values"), check)
+        stated = tuple((expression, value) for (expression, value), _ in stated_at)
         app = raw.get("app")
         if app is not None and not (isinstance(app, str) and app):
             check.fail((*path, "app"), f"expected the dotted path of the application, got {app!r}")
@@ -65,10 +64,18 @@ class RoutesKind:
             name,
             "routes",
             source,
-            framework=str(framework or ""),
+            framework=framework,
             openapi=openapi,
             app=app,
             config_file=check.loaded.file,
+            run_time_values=stated,
+            lines={
+                "source": check.loaded.line_of((*path, "source")),
+                **{
+                    f"run_time_values.{expression}": check.loaded.line_of(at)
+                    for (expression, _), at in stated_at
+                },
+            },
         )
 
     def parse(self, loaded: LoadedYaml) -> RoutesCatalog:
@@ -87,10 +94,24 @@ class RoutesKind:
         return extract_routes(run, name, config)
 
     def notices(self, project: Project, name: str, result: KindResult) -> Iterator[str]:
+        from generator.kinds.coverage import routes_without_status  # noqa: PLC0415
         from generator.kinds.notes_notices import notes_notices  # noqa: PLC0415
+        from generator.kinds.routes.catalog import RoutesExtraction  # noqa: PLC0415
 
-        assert isinstance(result.catalog, RoutesCatalog)
-        return notes_notices(project.notes[name], result.catalog)
+        assert isinstance(result, RoutesExtraction)  # the registry hands a kind its own results
+        yield from notes_notices(project.notes[name], result.catalog)
+        yield from routes_without_status(result.catalog, result.sites)
+        for method, path, expression, reason, file, line in result.unread:
+            yield (
+                f"{file}:{line}: {method.upper()} {path} uses `{expression}`, which cannot be read "
+                f"statically ({reason}); state its value in the catalog's `run_time_values:` ({name})"
+            )
+
+    def coverage(self, result: KindResult) -> Coverage:
+        from generator.kinds.coverage import routes_coverage  # noqa: PLC0415
+
+        assert isinstance(result.catalog, RoutesCatalog)  # the registry hands a kind its own catalogs
+        return routes_coverage(result.catalog)
 
     def findings(
         self, project: Project, extraction: Extraction, name: str, committed: CommittedCatalog
@@ -141,3 +162,32 @@ class RoutesKind:
 
 
 KIND = RoutesKind()
+
+
+def stated_values(
+    raw: Any, path: tuple[str | int, ...], check: Validator
+) -> list[tuple[tuple[str, Any], tuple[str | int, ...]]]:
+    """`run_time_values:`: a list of `{expression, value, because}`, as notes state a value set at run
+    time, each the value of an expression a route's path uses that docgen cannot read (`because` is for
+    reviewers); each with where it is written."""
+    if raw is None:
+        return []
+    hint = "write a list of {expression: settings.API_V1_STR, value: /api/v1, because: ...}"
+    if not isinstance(raw, list):
+        check.fail(path, f"expected a list of stated values, got {raw!r}", hint)
+        return []
+    found: list[tuple[tuple[str, Any], tuple[str | int, ...]]] = []
+    for index, item in enumerate(raw):
+        where = (*path, index)
+        if not isinstance(item, Mapping):
+            check.fail(where, f"expected a mapping, got {item!r}", hint)
+            continue
+        check.unknown_keys(item, {"expression", "value", "because"}, where)
+        expression, value = item.get("expression"), item.get("value")
+        if not (isinstance(expression, str) and expression):
+            check.fail((*where, "expression"), "expected the expression as the source writes it", hint)
+        elif not isinstance(value, str | int) or isinstance(value, bool):
+            check.fail((*where, "value"), f"expected a text or an integer, got {value!r}", hint)
+        else:
+            found.append(((expression, value), where))
+    return found

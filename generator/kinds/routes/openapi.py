@@ -2,7 +2,8 @@
 (`<name>.openapi.json`), and the statuses a committed document lists, which check holds against the code.
 
 The fragment is a complete OpenAPI 3.1 document holding only paths, their path parameters and the error
-responses: each status an operation can answer with, each error at that status an example of its own (so
+responses (an operation whose path has a part docgen cannot read is left out, until the configuration
+states it): each status an operation can answer with, each error at that status an example of its own (so
 two 400s of one route stay apart), with the body the framework writes (its body key holding the detail) and
 the editors' cause and action as the example's description. Same catalog and notes, same bytes. An
 application merges it into its own document through its framework (`generator/frameworks/`); the project
@@ -29,15 +30,20 @@ def error_fragment(catalog: RoutesCatalog, notes: Notes) -> dict[str, Json]:
     errors = {error.id: error for error in catalog.errors}
     paths: dict[str, dict[str, Json]] = {}
     for operation in catalog.operations:
+        if operation.unresolved:
+            continue  # its path is not known: a part in braces would read as a made-up path parameter
         responses: dict[str, dict[str, Any]] = {}
         for error_id, _via in operation.errors:
             error = errors[error_id]
             if error.status is None:
                 continue  # a status known only at run time cannot be listed
-            response = responses.setdefault(str(error.status), _response(error.status, error.body_key))
-            _body_key(response["content"]["application/json"]["schema"], error.body_key)
-            examples = response["content"]["application/json"]["examples"]
-            examples[error.id] = _example(error, notes)
+            response = responses.setdefault(str(error.status), _response(error.status))
+            media = _media(error.body_key)
+            content = response["content"].setdefault(
+                media, {"schema": _schema(error.body_key), "examples": {}}
+            )
+            content["schema"] = _either(content["schema"], _schema(error.body_key))
+            content["examples"][error.id] = _example(error, notes)
         if not responses:
             continue
         item = paths.setdefault(operation.path, {})
@@ -58,25 +64,34 @@ def dump_fragment(fragment: Mapping[str, Json]) -> str:
     return json.dumps(fragment, indent=2, ensure_ascii=False) + "\n"
 
 
-def _response(status: int, body_key: str) -> dict[str, Any]:
+def _response(status: int) -> dict[str, Any]:
     try:
         description = http.HTTPStatus(status).phrase
     except ValueError:
         description = f"HTTP {status}"
-    schema = {
-        "type": "object",
-        "required": [body_key],
-        "properties": {body_key: {}},
-    }
-    return {"description": description, "content": {"application/json": {"schema": schema, "examples": {}}}}
+    return {"description": description, "content": {}}
 
 
-def _body_key(schema: dict[str, Any], key: str) -> None:
-    """Errors of one status whose bodies hold their detail under different keys: each key is a property,
-    and none is required of every body."""
-    if key not in schema["properties"]:
-        schema["properties"][key] = {}
-        schema.pop("required", None)
+def _media(body_key: str) -> str:
+    """The body's media type: JSON, or plain text for an empty body key (the detail is the whole body, as
+    Starlette answers its HTTPException)."""
+    return "application/json" if body_key else "text/plain"
+
+
+def _either(schema: dict[str, Any], another: dict[str, Any]) -> dict[str, Any]:
+    """`schema`, widened to `oneOf` the two when errors of one status have bodies of two shapes (the
+    application's `{"error": {...}}` and a framework's own `{"detail": ...}`)."""
+    shapes = schema.get("oneOf", [schema])
+    return schema if another in shapes else {"oneOf": [*shapes, another]}
+
+
+def _schema(body_key: str) -> dict[str, Any]:
+    if not body_key:
+        return {"type": "string"}
+    schema: dict[str, Any] = {}
+    for key in reversed(body_key.split(".")):  # `error.message`: the detail nested in `{"error": {...}}`
+        schema = {"type": "object", "required": [key], "properties": {key: schema}}
+    return schema
 
 
 def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
@@ -85,7 +100,10 @@ def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
     example: dict[str, Json] = {"summary": error.detail or error.id}
     if prose:
         example["description"] = "\n\n".join(prose)
-    example["value"] = {error.body_key: error.detail}
+    value: Json = error.detail
+    for key in reversed(error.body_key.split(".") if error.body_key else []):
+        value = {key: value}
+    example["value"] = value
     return example
 
 

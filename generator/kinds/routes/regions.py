@@ -38,6 +38,8 @@ class RouteRow:
     """`<route_anchor>-<id>`, the row's link target."""
     first: bool
     """Whether this is the operation's first row."""
+    condition: str | None = None
+    """The condition the operation is registered under, as written; None when it always is."""
 
     def __getattr__(self, name: str) -> Any:
         # Reached only for a name the row itself lacks: the error's fields, as its template reads them.
@@ -51,7 +53,8 @@ _ERROR_FIELDS = frozenset(field.name for field in dataclasses.fields(RouteError)
 
 def route_errors(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
     """`rows`: per operation, in catalog order, each error it can answer with, by status, as a `RouteRow`;
-    `json_href`, and `openapi_file`, the OpenAPI fragment extract writes beside the catalog."""
+    `json_href`; `openapi_file`, the OpenAPI fragment extract writes beside the catalog; `assumed`, the
+    values the paths take on trust (each `AssumedValue` once)."""
     name = str(context["catalog_name"])
     catalog = inputs.catalogs[name]
     assert isinstance(catalog, RoutesCatalog)  # render hands a kind's builders only its own catalogs
@@ -77,10 +80,17 @@ def route_errors(inputs: RenderInputs, region: Region, page: str, context: Conte
                     route,
                     anchor,
                     index == 0,
+                    operation.condition,
                 )
             )
     openapi_file = posixpath.join(inputs.data_folder, f"{name}.openapi.json")
-    return {"rows": rows, "json_href": json_href(page, name), "openapi_file": openapi_file}
+    assumed = list(dict.fromkeys(value for operation in catalog.operations for value in operation.assumed))
+    return {
+        "rows": rows,
+        "json_href": json_href(page, name),
+        "openapi_file": openapi_file,
+        "assumed": assumed,
+    }
 
 
 REGIONS: dict[str, Builder] = {"route-errors": route_errors}

@@ -159,8 +159,8 @@ class SiteReader:
         if not self._mapped(role):
             return None, ()
         bound = self._bound(role, call)
-        if bound is None and self.defaults is not None and role == "status":
-            return self.defaults.status(self.constructor), ()
+        if bound is None and self.defaults is not None and role in ("status", "code"):
+            return self._default(role), ()
         if bound is None:
             attribute = (
                 " or a class attribute of the mapped name"
@@ -178,14 +178,23 @@ class SiteReader:
             self.dynamic.append((role, bound.node if isinstance(bound.node, str) else unparse(bound.node)))
             return None, ()
         value = resolved.value
+        if value is None and self.defaults is not None and role in ("status", "code"):
+            return self._default(role), resolved.names
         if value is None and role == "code":
             return None, resolved.names
-        if value is None and self.defaults is not None and role == "status":
-            return self.defaults.status(self.constructor), resolved.names
         if isinstance(value, int | str) and isinstance(value, types) and not isinstance(value, bool):
             return value, resolved.names
         kind = " or ".join("an integer" if t is int else "a string" for t in types)
         raise self._fail(role, f"is {value!r}, not {kind}", _STATIC_HINT)
+
+    def _default(self, role: str) -> int | str | None:
+        """What the framework gives a status or code the call leaves out (a class attribute)."""
+        assert self.defaults is not None
+        return (
+            self.defaults.status(self.constructor)
+            if role == "status"
+            else self.defaults.code(self.constructor)
+        )
 
     def _handled(self, status: int | None, message: str) -> tuple[int | None, str]:
         """The status and message the exception handler registered for the call's class answers with, where

@@ -102,6 +102,12 @@ class ExceptionArguments:
     the raised class and then its bases, an installed framework's included."""
     detail_attribute: str | None = None
     """The class attribute that holds the detail when the call passes none (Werkzeug's `description`)."""
+    code: tuple[int | None, str] | None = None
+    """Position and keyword of an error code the exception keeps (REST framework's `code`), which errors
+    catalogs record; None: the framework's errors have no code."""
+    code_attribute: str | None = None
+    """The class attribute that holds the code when the call passes none (REST framework's
+    `default_code`)."""
 
 
 class Framework(Protocol):

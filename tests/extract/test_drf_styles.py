@@ -351,3 +351,39 @@ def test_an_exception_class_raised_without_a_call(tmp_path: Path) -> None:
             (406, "Could not satisfy the request Accept header.", "detail"),
         ]
     }
+
+
+ERRORS_MKDOCS = """\
+site_name: styles
+plugins:
+  - docgen:
+      catalogs:
+        errors:
+          kind: errors
+          source: proj/views.py
+          framework: drf
+          functions: [lend]
+"""
+
+
+def test_an_errors_catalog_of_the_framework_records_rest_frameworks_codes(tmp_path: Path) -> None:
+    files = {
+        "mkdocs.yml": ERRORS_MKDOCS,
+        "docs/index.md": "# Errors\n",
+        "proj/__init__.py": "",
+        "proj/views.py": (
+            "from django.utils.translation import gettext_lazy as _\n"
+            "from rest_framework.exceptions import NotFound, ValidationError\n\n\n"
+            "def lend(request):\n    if not request.data:\n        raise NotFound()\n"
+            "    if request.data.get('days', 0) > 30:\n"
+            "        raise ValidationError(_('A loan lasts 30 days at most.'), code='too_long')\n"
+            "    raise ValidationError({'book': [_('Name the book.')]})\n"
+        ),
+    }
+    make_files(tmp_path, files)
+    found = run_extract_in_memory(tmp_path).catalogs["errors"].as_data()["entries"]
+    assert [(e["code"], e["status"], e["message"]) for e in found] == [
+        ("not_found", 404, "Not found."),  # default_code, status_code and default_detail of the class
+        ("too_long", 400, "A loan lasts 30 days at most."),
+        ("invalid", 400, "Name the book."),
+    ]

@@ -32,6 +32,8 @@ API_EXCEPTION = ExceptionArguments(
     detail=(0, "detail"),
     status_attribute="status_code",
     detail_attribute="default_detail",
+    code=(1, "code"),
+    code_attribute="default_code",
 )
 DJANGO_EXCEPTION = ExceptionArguments(status=(None, "status_code"), detail=(0, "message"))
 RESPONSE = ExceptionArguments(status=(1, "status"), detail=(0, "data"))

@@ -238,4 +238,4 @@ def test_an_unknown_framework_lists_the_built_in_and_the_installed_ones(tmp_path
         f"mkdocs.yml:{line}: 'catalogs.toy-routes.framework': expected the application's web framework, "
         "got 'flask'" in refused.stderr
     )
-    assert "hint: known frameworks: drf, fastapi, toyweb" in refused.stderr
+    assert "hint: known frameworks: aiohttp, drf, fastapi, toyweb" in refused.stderr

@@ -13,6 +13,10 @@ from typing import Any, Literal
 from generator.core.model_base import Json, Source
 from generator.core.records import record
 
+TEXT_BODY = ""
+"""The `body_key` of an error whose whole body is its detail as plain text (aiohttp's HTTP exceptions send
+`404: Not Found`, Starlette's its detail, not a JSON object): no key holds the detail."""
+
 
 @record
 class AssumedValue:
@@ -43,6 +47,8 @@ class RouteError:
     handler: str | None = None
     """The exception handler that turns the exception into the response, if one does."""
     body_key: str = "detail"
+    """The key of the JSON body that holds the detail (dotted when nested), or TEXT_BODY (empty) for a
+    plain-text body."""
     assumed: tuple[AssumedValue, ...] = ()
     """Values the status or detail takes on trust (a settings default, a value the configuration states)."""
 

@@ -24,10 +24,10 @@ Owns:
   (`generator.kinds.errors.catalog`);
 - routes catalogs: the interface each web framework implements and the lookup of one by name (`routes`;
   the frameworks themselves are in `generator.frameworks`, which imports this package, never the other way),
-  the HTTP errors an operation reaches (`raises`) with their status and detail (`http_values`) and the
-  body key a raise decides (`body_keys`), the
-  framework an application imports when its catalog names none (`detect`); the routes
-  catalog and its ids are the routes kind's (`generator.kinds.routes.catalog`);
+  the HTTP errors an operation reaches (`raises`; the property getters and `self` it follows through, read
+  from a class's syntax: `members`) with their status and detail (`http_values`) and the body key a raise
+  decides (`body_keys`), the framework an application imports when its catalog names none (`detect`); the
+  routes catalog and its ids are the routes kind's (`generator.kinds.routes.catalog`);
 - what extract asks of a catalog kind, and the run each kind reads the source through (`kind_stage`);
 - the stage end to end (`pipeline`), each catalog built by its kind (`generator/kinds/`).
 

@@ -1,10 +1,10 @@
 """The body key a raised HTTP error's detail travels under, when the raise or its place decides it rather
 than the framework's own key (`body_key`) or a handler.
 
-Two frameworks' ways, each declared by the framework: REST framework sends a dict given as the detail as
-the body itself (`ValidationError({"email": "taken"})` answers `{"email": ...}`: `detail_is_body`), and
-answers a serializer validator's `ValidationError` under `non_field_errors` or the field's name
-(`body_key_in`). A framework written before either member has neither way.
+Two ways, each declared by a framework that has it (`routes.PlacingFramework`): REST framework sends a dict
+given as the detail as the body itself (`ValidationError({"email": "taken"})` answers `{"email": ...}`:
+`detail_is_body`), and answers a serializer validator's `ValidationError` under `non_field_errors` or the
+field's name (`body_key_in`). A framework without the members has neither way.
 """
 
 from __future__ import annotations

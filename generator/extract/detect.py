@@ -25,7 +25,7 @@ def detected_framework(config: CatalogConfig, program: Program, resolver: Resolv
     every_root: set[str] = set()
     for name in FRAMEWORKS.names():
         framework = framework_named(name, resolver)
-        roots = frozenset(getattr(framework, "import_roots", frozenset()))
+        roots = framework.import_roots
         every_root |= roots
         if roots & imported.keys():
             found.append((framework, [imported[root] for root in sorted(roots & imported.keys())]))

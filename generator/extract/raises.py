@@ -9,8 +9,10 @@ and body). The walk is `generator.extract.walk`'s, one per operation: each funct
 Methods are followed when the object is made right there (`Service().check(...)`), held by a local bound once
 to such a call (`service = Service()`, then `service.check(...)`), by a module-level name (`AUTH = Auth()`),
 or by a parameter annotated with the class (`service: Service`, injected by the framework), as `reach` does
-for errors catalogs; other calls it cannot resolve statically (methods of objects passed in without such an
-annotation, functions passed around) are not followed.
+for errors catalogs, or `self` in a method (`self.check(request)` in a class-based view); so are properties
+read on such objects (`return resp.not_found`, a property that builds the response). Other calls it cannot
+resolve statically (methods of objects passed in without such an annotation, functions passed around) are not
+followed.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from collections.abc import Iterator
 import griffe
 
 from generator.core.records import record
+from generator.core.route_models import TEXT_BODY
 from generator.extract.body_keys import raised_body_key
 from generator.extract.calls import unparse
 from generator.extract.handled import handled_values
 from generator.extract.http_classes import HttpClasses
 from generator.extract.http_values import detail_text, status_number
 from generator.extract.local_names import LocalNames, local_names
+from generator.extract.members import first_parameter, property_getter
 from generator.extract.program import Code, FunctionNode, Program
 from generator.extract.resolve import Assumed
 from generator.extract.responses import CallReader, Stated, argument
@@ -135,6 +139,18 @@ class RaiseFinder:
                 if callee is not None:
                     called = self.program.code(callee)
                     yield Into((called, (*via, called.path)), called.path, inner.lineno)
+            elif isinstance(inner, ast.Attribute) and (read := self._property_of_instance(inner, code)):
+                yield Into((read, (*via, read.path)), read.path, inner.lineno)  # a property runs when read
+
+    def _property_of_instance(self, node: ast.Attribute, code: Code) -> Code | None:
+        """The getter of the property `node` reads on an instance of a class of the loaded source (`return
+        resp.not_found`), its own or inherited."""
+        cls = self._instance_class(node.value, code)
+        for path in self.program.ancestry(cls.path) if cls is not None else ():
+            getter = property_getter(self.program, path, node.attr)
+            if getter is not None:
+                return getter
+        return None
 
     def _trusting(self, raised: Raised, taken: int) -> Raised:
         """`raised` with the values the resolver took on trust since `taken` while reading it."""
@@ -157,7 +173,10 @@ class RaiseFinder:
         """The class an instance was made from: right there (`Service()`), by the only binding of a local
         (`service = Service()`), or in a module of the package (`service = Service()` at module level,
         imported or not), or by the annotation of a parameter bound nowhere else (`service: Service`, as
-        a framework's dependency injection passes one); None for anything else."""
+        a framework's dependency injection passes one), or `self` in a method of a class of the source
+        (`self.check(request)` in a view); None for anything else."""
+        if isinstance(made, ast.Name) and first_parameter(code.node) == made.id == "self":
+            return self.program.klass(code.path.rsplit(".", 1)[0])
         if isinstance(made, ast.Name):
             if code.path not in self._locals:
                 self._locals[code.path] = local_names(code.node)
@@ -184,8 +203,8 @@ class RaiseFinder:
         handler = next((self.handlers[p] for p in ancestry if p in self.handlers), None)
         if base is None and handler is None:
             return None
-        status, detail = self._stated(call, code.module, path, ancestry, base)
-        own_key = raised_body_key(self.framework, self.calls, call, code, ancestry, base)
+        status, detail, key = self._stated(call, code.module, path, ancestry, base)
+        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base)
         if handler is not None and base is None:  # an exception of the application's own, and its handler
             read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
             status, detail = read[0] if read[0] is not None else status, read[1] or detail
@@ -211,19 +230,22 @@ class RaiseFinder:
 
     def _stated(
         self, call: ast.Call, module: griffe.Module, path: str, ancestry: list[str], base: str | None
-    ) -> tuple[int | None, str]:
-        """The status and detail the raise itself states, through the `__init__` of a subclass."""
+    ) -> tuple[int | None, str, str | None]:
+        """The status and detail the raise itself states, through the `__init__` of a subclass, and the key
+        of a JSON body it sends as its whole body (`text=json.dumps({"error": ...})` where the framework's
+        body is the detail as plain text; None: the framework's key)."""
         if base is None:
             message = call.args[0] if call.args else _keyword(call, "message")
-            return None, detail_text(message, module, self.resolver, "") if message else ""
+            return None, detail_text(message, module, self.resolver, "") if message else "", None
         arguments = self.framework.http_exceptions[base]
         for own in ancestry[: ancestry.index(base)]:
             init = self.program.function(f"{own}.__init__")
             forwarded = _super_call(self.program.node(init)) if init is not None else None
             if init is not None and forwarded is not None:
-                return self._through(init, forwarded, call, module, path, arguments)
+                return (*self._through(init, forwarded, call, module, path, arguments), None)
         stated = self.calls.stated(call, module, path, ancestry, arguments)
-        return stated.status, stated.detail
+        whole = self.framework.body_key == TEXT_BODY  # otherwise the framework wraps the detail in its body
+        return stated.status, stated.detail, stated.body_key if whole else None
 
     def _through(
         self,
@@ -235,7 +257,8 @@ class RaiseFinder:
         arguments: ExceptionArguments,
     ) -> tuple[int | None, str]:
         """Status and detail of a subclass whose `__init__` forwards them to its base: a parameter of the
-        `__init__` is taken from the raise, anything else is read in the subclass's module."""
+        `__init__` is taken from the raise, anything else is read in the subclass's module; what it forwards
+        none of comes from the class attributes, as for a raise of the class itself."""
         parameters = [p.name for p in init.parameters][1:]
         values = []
         for role in (arguments.status, arguments.detail):
@@ -246,7 +269,14 @@ class RaiseFinder:
                 node, scope = argument(call, (position, node.id)), module
             values.append((node, scope))
         status = self._status(values[0][0], values[0][1])
+        ancestry = self.classes.ancestry(path)
+        if values[0][0] is None and arguments.status_attribute is not None:  # `status_code = 404` on a class
+            found = self.classes.attribute(ancestry, arguments.status_attribute)
+            status = found if isinstance(found, int) and not isinstance(found, bool) else None
         missing = self.framework.default_detail(path, status)
+        if arguments.detail_attribute is not None:
+            found = self.classes.attribute(ancestry, arguments.detail_attribute)
+            missing = found if isinstance(found, str) else missing
         return status, detail_text(values[1][0], values[1][1], self.resolver, missing)
 
     def _status(self, node: ast.expr | None, module: griffe.Module) -> int | None:

@@ -17,7 +17,7 @@ import griffe
 
 from generator.core.records import record
 from generator.extract.http_classes import HttpClasses
-from generator.extract.http_values import detail_text, status_number
+from generator.extract.http_values import detail_text, phrase, status_number
 from generator.extract.program import Program
 from generator.extract.routes import ExceptionArguments, Framework
 
@@ -80,7 +80,8 @@ class CallReader:
         arguments: ExceptionArguments,
     ) -> Stated:
         """Status and detail as `call` gives them, else the class attributes named by `arguments` on
-        `ancestry`, else (for the detail) the framework's default."""
+        `ancestry`, else (for the detail) the framework's default, with the call's own reason phrase for the
+        standard one."""
         status_node = argument(call, arguments.status)
         status = self._status(status_node, module) if status_node is not None else None
         if status_node is None and arguments.status_attribute is not None:
@@ -90,12 +91,19 @@ class CallReader:
         if arguments.detail_attribute is not None:
             found = self.classes.attribute(ancestry, arguments.detail_attribute)
             missing = found if isinstance(found, str) else missing
+        reason = argument(call, arguments.reason) if arguments.reason is not None else None
+        if reason is not None and phrase(status) and phrase(status) in missing:
+            own = detail_text(reason, module, self.framework.resolver, phrase(status))
+            missing = missing.replace(phrase(status), own, 1)
         key, detail = self.body(argument(call, arguments.detail), module, missing)
         return Stated(ast.unparse(call.func), status, detail, key)
 
     def body(self, node: ast.expr | None, module: griffe.Module, missing: str) -> tuple[str | None, str]:
         """The body's key for its detail (None: the framework's) and the detail: a dict's first text value
-        under a text key, else the node as text (`detail_text`)."""
+        under a text key, else the node as text (`detail_text`). `json.dumps({...})` (text a framework sends
+        as it is, aiohttp's `text=`) is read as its dict."""
+        if isinstance(node, ast.Call) and len(node.args) == 1 and self._is_json_dumps(node.func, module):
+            node = node.args[0]
         if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value):
@@ -105,6 +113,9 @@ class CallReader:
             assert first.arg is not None
             return first.arg, detail_text(first.value, module, self.framework.resolver, missing)
         return None, detail_text(node, module, self.framework.resolver, missing)
+
+    def _is_json_dumps(self, func: ast.expr, module: griffe.Module) -> bool:
+        return self.program.qualify(func, module) == "json.dumps"
 
     def _response(self, call: ast.Call, module: griffe.Module) -> Stated | None:
         path = self.program.qualify(call.func, module)

@@ -108,6 +108,9 @@ class ExceptionArguments:
     code_attribute: str | None = None
     """The class attribute that holds the code when the call passes none (REST framework's
     `default_code`)."""
+    reason: tuple[int | None, str] | None = None
+    """Where the call takes a reason phrase of its own (aiohttp's `reason=`), which stands for the status's
+    standard phrase wherever the default detail states it (`404: Not Found` becomes `404: No such book`)."""
 
 
 class Framework(Protocol):
@@ -127,9 +130,6 @@ class Framework(Protocol):
     error; a success status, or none (a response's default), is not."""
     tuple_status: bool
     """Whether a view returns `(body, status)` or `(body, status, headers)` to set the status (Flask)."""
-    detail_is_body: bool
-    """Whether a dict given as an HTTP exception's detail is sent as the body itself (REST framework's
-    `ValidationError({"email": ...})` answers `{"email": ...}`), rather than under `body_key` (FastAPI)."""
     import_roots: frozenset[str]
     """The top-level packages whose import in the source means this framework."""
     openapi_guide: str
@@ -145,12 +145,6 @@ class Framework(Protocol):
         """The detail the framework gives an HTTP error made without one (or with None) by `exception` (the
         dotted path of the class raised or the function called) with `status`, when no class attribute
         gives it."""
-        ...
-
-    def body_key_in(self, function: str, exception: list[str]) -> str | None:
-        """The body key an exception (its class and bases, nearest first) raised in `function` answers
-        under when the framework decides it by the place of the raise (REST framework answers a
-        serializer's `validate` with `non_field_errors`); None: the exception's own, or `body_key`."""
         ...
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
@@ -173,6 +167,22 @@ class AnsweringFramework(Framework, Protocol):
 
     def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
         """The errors the framework answers for what `code`'s parameters declare, in order."""
+        ...
+
+
+class PlacingFramework(Framework, Protocol):
+    """A framework that decides the body key of some raised errors itself (REST framework); a framework
+    whose errors always travel under `body_key` (or a handler's) leaves these members out
+    (`generator.extract.body_keys` reads them)."""
+
+    detail_is_body: bool
+    """Whether a dict given as an HTTP exception's detail is sent as the body itself (REST framework's
+    `ValidationError({"email": ...})` answers `{"email": ...}`), rather than under `body_key` (FastAPI)."""
+
+    def body_key_in(self, function: str, exception: list[str]) -> str | None:
+        """The body key an exception (its class and bases, nearest first) raised in `function` answers
+        under when the framework decides it by the place of the raise (REST framework answers a
+        serializer's `validate` with `non_field_errors`); None: the exception's own, or `body_key`."""
         ...
 
 

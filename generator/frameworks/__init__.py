@@ -9,6 +9,8 @@ Owns:
   (Starlette's routes declared as data included), its exception handlers, its HTTP exception with the
   status and detail it takes and the detail it fills in, the body its errors have on the wire, and its
   OpenAPI document taking the catalog's error responses;
+- aiohttp's web server (`aiohttp`): applications, route tables, sub-applications, class-based views and
+  middlewares, its HTTP exceptions with the status their class holds and the plain-text body they send;
 - Django REST framework on Django (`drf`): a project's settings and URL configuration with its includes,
   routers and viewsets, its views' methods and actions, its `APIException` family with what the installed
   framework gives a raise that leaves them out, Django's `Http404` and `PermissionDenied`, the configured
@@ -29,6 +31,7 @@ May import: `generator.core`, `generator.extract`.
 """
 
 BUILTIN = {
+    "aiohttp": "generator.frameworks.aiohttp.framework:AiohttpFramework",
     "drf": "generator.frameworks.drf.framework:DRFFramework",
     "fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework",
 }

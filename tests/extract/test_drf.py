@@ -88,13 +88,13 @@ def send() -> Iterator[Send]:
     """Requests to the fixture application, run in this process by REST framework's test client."""
     sys.path.insert(0, str(FIXTURE))
     before = os.environ.get("DJANGO_SETTINGS_MODULE")
-    os.environ["DJANGO_SETTINGS_MODULE"] = "library.settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "lending.settings"
     try:
         import django
 
         django.setup()
         from django.db import connection
-        from library.models import Author, Book  # type: ignore[import-not-found]
+        from lending.models import Author, Book  # type: ignore[import-not-found]
         from rest_framework.test import APIClient
 
         with connection.schema_editor() as editor:
@@ -122,18 +122,18 @@ def send() -> Iterator[Send]:
 def test_every_operation_with_its_path_and_function(tmp_path: Path) -> None:
     catalog = catalog_of(library_project(tmp_path))
     found = {(o.method, o.path): (o.function, o.dependencies) for o in catalog.operations}
-    views = "library.api.views"
+    views = "lending.api.views"
     assert found == {
         ("get", "/api/authors/{pk}/"): (f"{views}.AuthorDetail", ()),
         ("get", "/api/books/"): (f"{views}.BookViewSet.list", ()),
         ("get", "/api/books/{pk}/"): (f"{views}.BookViewSet.retrieve", ()),
         ("post", "/api/books/{pk}/lend/"): (
             f"{views}.BookViewSet.lend",
-            ("library.permissions.IsLibrarian.has_permission",),
+            ("lending.permissions.IsLibrarian.has_permission",),
         ),
         ("post", "/api/loans/"): (
             f"{views}.LoanList.post",
-            ("library.serializers.LoanSerializer.validate_days",),
+            ("lending.serializers.LoanSerializer.validate_days",),
         ),
         ("delete", "/api/loans/"): (f"{views}.LoanList.delete", ()),
         ("get", "/api/loans/{loan_id}/"): (f"{views}.loan_detail", ()),
@@ -224,7 +224,7 @@ def test_extraction_never_imports_the_application(tmp_path: Path) -> None:
         "import sys\n"
         "from generator.shell.cli import main\n"
         f"assert main(['--config', {str(root / 'mkdocs.yml')!r}, 'extract']) == 0\n"
-        "assert not any(n.split('.')[0] in ('library', 'django', 'rest_framework') for n in sys.modules)\n"
+        "assert not any(n.split('.')[0] in ('lending', 'django', 'rest_framework') for n in sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True)
 
@@ -253,13 +253,13 @@ def test_check_fails_on_a_changed_status_or_added_site_and_passes_harmless_edits
     tmp_path: Path, old: str, new: str, exit_code: int
 ) -> None:
     root = library_project(tmp_path)
-    for name in ("library/errors.py", "library/api/views.py"):
+    for name in ("lending/errors.py", "lending/api/views.py"):
         source = root / name
         text = source.read_text(encoding="utf-8")
         source.write_text(text.replace(old, new, 1), encoding="utf-8")
     assert any(
         old in (FIXTURE / n).read_text(encoding="utf-8")
-        for n in ("library/errors.py", "library/api/views.py")
+        for n in ("lending/errors.py", "lending/api/views.py")
     )
     result = _check(root)
     assert result.returncode == exit_code, result.stdout + result.stderr

@@ -47,7 +47,6 @@ class FastAPIFramework:
         for name in _RESPONSE_CLASSES
     }
     tuple_status = False
-    detail_is_body = False
     import_roots = frozenset({"fastapi", "starlette"})
     openapi_guide = "README: A FastAPI application"
 
@@ -62,10 +61,6 @@ class FastAPIFramework:
     def default_detail(self, exception: str, status: int | None) -> str:
         """Starlette fills in a missing (or None) detail with the status phrase (`Not Found`)."""
         return phrase(status)
-
-    def body_key_in(self, function: str, exception: list[str]) -> str | None:
-        """FastAPI's body key does not depend on where an error is raised."""
-        return None
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
         starlette = starlette_endpoints(program, self.resolver, app)

@@ -1,5 +1,6 @@
-"""An errors catalog from source: the constructor calls in the configured functions, each an entry with a
-stable id, and what check needs about them beyond the catalog (their current lines, likely successors)."""
+"""An errors catalog from source: the constructor calls in the configured functions that make an error, each
+an entry with a stable id, and what check needs about them beyond the catalog (their current lines, likely
+successors)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from generator.extract.framework_errors import FrameworkErrors
 from generator.extract.identity import LikelySuccessor, assign_ids
 from generator.extract.kind_stage import ExtractRun
 from generator.extract.module_constants import module_constants
+from generator.extract.responses import ERROR_STATUS
 from generator.extract.routes import framework_named
 from generator.extract.sites import (
     ErrorSite,
@@ -47,7 +49,8 @@ def extract_errors(run: ExtractRun, name: str, config: CatalogConfig) -> ErrorsE
     module, bodies = run.module(config)
     resolver = run.resolver
     defaults = framework_errors(run, config)
-    sites = extract_error_sites(config, module, bodies, resolver, run.files, old, defaults)
+    found = extract_error_sites(config, module, bodies, resolver, run.files, old, defaults)
+    sites = [site for site in found if is_error(site)]
     homes = {function.module for _, function in scanned_functions(config, module, resolver)}
     module_names = frozenset(module.members).union(*(home.members for home in homes))
     ids, successors = assign_ids(sites, old, module_names)
@@ -63,6 +66,18 @@ def extract_errors(run: ExtractRun, name: str, config: CatalogConfig) -> ErrorsE
         module_names,
         frozenset(f"{root.path}:{symbol}" for root in roots for symbol in root.symbols),
     )
+
+
+def is_error(site: ErrorSite) -> bool:
+    """Whether a call of a configured builder makes an error: not when its status resolves below 400 and it
+    states no code, as a builder that answers both successes and errors does for a success
+    (`json_response(data, status=200)`, or a status left to a default of 200). A code keeps the entry
+    whatever the status: JSON-RPC answers its errors with 200 and names them by their code; so does a
+    status or code known only at run time."""
+    entry = site.entry
+    if entry.status is None or entry.status >= ERROR_STATUS or entry.code is not None:
+        return True
+    return "status" in entry.dynamic or "code" in entry.dynamic
 
 
 def framework_errors(run: ExtractRun, config: CatalogConfig) -> FrameworkErrors | None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from generator.core.models import Json, RouteError, RoutesCatalog
 from generator.core.notes import Notes
+from generator.core.route_models import TEXT_BODY
 
 OPENAPI_VERSION = "3.1.0"
 _PARAMETER = re.compile(r"\{([^{}/]+)\}")
@@ -75,7 +76,7 @@ def _response(status: int) -> dict[str, Any]:
 def _media(body_key: str) -> str:
     """The body's media type: JSON, or plain text for an empty body key (the detail is the whole body, as
     Starlette answers its HTTPException)."""
-    return "application/json" if body_key else "text/plain"
+    return "application/json" if body_key != TEXT_BODY else "text/plain"
 
 
 def _either(schema: dict[str, Any], another: dict[str, Any]) -> dict[str, Any]:
@@ -86,7 +87,7 @@ def _either(schema: dict[str, Any], another: dict[str, Any]) -> dict[str, Any]:
 
 
 def _schema(body_key: str) -> dict[str, Any]:
-    if not body_key:
+    if body_key == TEXT_BODY:
         return {"type": "string"}
     schema: dict[str, Any] = {}
     for key in reversed(body_key.split(".")):  # `error.message`: the detail nested in `{"error": {...}}`
@@ -101,7 +102,7 @@ def _example(error: RouteError, notes: Notes) -> dict[str, Json]:
     if prose:
         example["description"] = "\n\n".join(prose)
     value: Json = error.detail
-    for key in reversed(error.body_key.split(".") if error.body_key else []):
+    for key in reversed(error.body_key.split(".") if error.body_key != TEXT_BODY else []):
         value = {key: value}
     example["value"] = value
     return example

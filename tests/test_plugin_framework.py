@@ -235,4 +235,4 @@ def test_an_unknown_framework_lists_the_built_in_and_the_installed_ones(tmp_path
         f"mkdocs.yml:{line}: 'catalogs.toy-routes.framework': expected the application's web framework, "
         "got 'bottle'" in refused.stderr
     )
-    assert "hint: known frameworks: aiohttp, fastapi, flask, litestar, toyweb" in refused.stderr
+    assert "hint: known frameworks: aiohttp, drf, fastapi, flask, litestar, toyweb" in refused.stderr

@@ -8,7 +8,8 @@ Owns:
   `imports`), the loaded source as a program to follow calls in (`program`);
 - values and names: resolving static values (`resolve`) within the folding limits (`folding`), a field of
   a module-level settings instance as its class's default, recorded as assumed (`instance_defaults`), the
-  constants a module exports to notes (`module_constants`), configured
+  constants a module exports to notes (`module_constants`), a translated message read as its message id
+  (`translated`), configured
   names (`names`), the constructors and their subclasses (`constructors`), which argument gives which field
   (`binding`);
 - following calls: the one depth-bounded, cycle-safe walk from a function into the functions it calls,
@@ -27,7 +28,7 @@ Owns:
   from a class's syntax: `members`) with their status and detail (`http_values`; those a handler reads off
   the application's exception: `handled`; the exceptions a raised function returns: `factories`), through
   the wrappers of its decorators (`decorators`) and the call a returned or raised local name holds
-  (`bound_calls`), the
+  (`bound_calls`), and the body key a raise decides (`body_keys`), the
   framework an application imports when its catalog names none (`detect`); the routes
   catalog and its ids are the routes kind's (`generator.kinds.routes.catalog`);
 - what extract asks of a catalog kind, and the run each kind reads the source through (`kind_stage`);

@@ -159,8 +159,8 @@ class SiteReader:
         if not self._mapped(role):
             return None, ()
         bound = self._bound(role, call)
-        if bound is None and self.defaults is not None and role == "status":
-            return self.defaults.status(self.constructor), ()
+        if bound is None and self.defaults is not None and role in ("status", "code"):
+            return self._default(role), ()
         if bound is None:
             attribute = (
                 " or a class attribute of the mapped name"
@@ -178,14 +178,23 @@ class SiteReader:
             self.dynamic.append((role, bound.node if isinstance(bound.node, str) else unparse(bound.node)))
             return None, ()
         value = resolved.value
+        if value is None and self.defaults is not None and role in ("status", "code"):
+            return self._default(role), resolved.names
         if value is None and role == "code":
             return None, resolved.names
-        if value is None and self.defaults is not None and role == "status":
-            return self.defaults.status(self.constructor), resolved.names
         if isinstance(value, int | str) and isinstance(value, types) and not isinstance(value, bool):
             return value, resolved.names
         kind = " or ".join("an integer" if t is int else "a string" for t in types)
         raise self._fail(role, f"is {value!r}, not {kind}", _STATIC_HINT)
+
+    def _default(self, role: str) -> int | str | None:
+        """What the framework gives a status or code the call leaves out (a class attribute)."""
+        assert self.defaults is not None
+        return (
+            self.defaults.status(self.constructor)
+            if role == "status"
+            else self.defaults.code(self.constructor)
+        )
 
     def _handled(self, status: int | None, message: str) -> tuple[int | None, str]:
         """The status and message the exception handler registered for the call's class answers with, where
@@ -207,8 +216,14 @@ class SiteReader:
             if self._mapped("message"):
                 raise self._fail("message", "is missing", "pass a message string")
             return ""
+        return self._message_of(bound, status)
+
+    def _message_of(self, bound: Bound, status: int | None) -> str:
         if isinstance(bound.node, ast.JoinedStr):
             return template(bound.node)
+        first = _first_text(bound.node) if isinstance(bound.node, ast.Dict | ast.List | ast.Tuple) else None
+        if first is not None:  # errors by field (`{"uid": [_("Invalid value")]}`): the first one's text
+            return self._message_of(Bound(first, bound.module), status)
         try:
             value = self._evaluate(bound).value
         except TooLarge as err:
@@ -234,6 +249,28 @@ class SiteReader:
             return tuple(sorted(k.arg for k in expression.keywords if k.arg))
         self.dynamic.append(("data", unparse(expression)))  # built at run time: its keys cannot be told
         return ()
+
+
+def _first_text(node: ast.expr) -> ast.expr | None:
+    """The first message of a dict or list of them (a dict's values, a list's items, nested): a string, an
+    f-string or a call (a translated message); None when there is none."""
+    items = (
+        node.values
+        if isinstance(node, ast.Dict)
+        else node.elts
+        if isinstance(node, ast.List | ast.Tuple)
+        else []
+    )
+    for item in items:
+        if isinstance(item, ast.Dict | ast.List | ast.Tuple):
+            found = _first_text(item)
+            if found is not None:
+                return found
+        elif isinstance(item, ast.JoinedStr | ast.Call) or (
+            isinstance(item, ast.Constant) and isinstance(item.value, str)
+        ):
+            return item
+    return None
 
 
 def _is_none(node: ast.expr) -> bool:

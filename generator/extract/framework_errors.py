@@ -6,7 +6,8 @@ catalog reads an application with.
   handler of the package is registered for (its message as the first argument). A listed constructor of the
   same name keeps its own map.
 - Values a call leaves out: a missing status is the raised class's attribute (`status_attribute`, read up its
-  ancestry, an installed framework's classes included); a missing message is its `detail_attribute`, else
+  ancestry, an installed framework's classes included), and so is a missing code (`code_attribute`: REST
+  framework's `default_code`); a missing message is its `detail_attribute`, else
   the framework's default for that class and status (`default_detail`); never a text docgen makes up. A
   class that is no HTTP error of the framework gets an empty message.
 - What a registered exception handler answers: its status, and its detail when it writes one, for every
@@ -55,6 +56,14 @@ class FrameworkErrors:
         value = self.classes.attribute(ancestry, arguments.status_attribute)
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
+    def code(self, constructor: Constructor) -> int | str | None:
+        """The code a call of `constructor` that passes none gets from a class attribute, or None."""
+        ancestry, arguments = self._of(constructor)
+        if arguments is None or arguments.code_attribute is None:
+            return None
+        value = self.classes.attribute(ancestry, arguments.code_attribute)
+        return value if isinstance(value, int | str) and not isinstance(value, bool) else None
+
     def message(self, constructor: Constructor, status: int | None) -> str:
         """The message a call of `constructor` that passes none gets: the class attribute, else the
         framework's default for an HTTP error of it, else none (an empty message)."""
@@ -85,6 +94,8 @@ def _argument_map(arguments: ExceptionArguments) -> dict[str, ArgumentRef]:
     """The status and the message as an errors catalog maps them: by position when the framework gives one
     (a keyword is then also found, as Python binds it), else by keyword."""
     found: dict[str, ArgumentRef] = {}
-    for role, (position, keyword) in (("status", arguments.status), ("message", arguments.detail)):
+    roles = [("status", arguments.status), ("message", arguments.detail)]
+    roles += [("code", arguments.code)] if arguments.code is not None else []
+    for role, (position, keyword) in roles:
         found[role] = position if position is not None else keyword
     return found

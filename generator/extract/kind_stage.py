@@ -84,7 +84,12 @@ class ExtractRun:
             found = sorted(
                 {m.path: m for m in [*found, *self.modules.inside(module.path)]}.values(), key=_path
             )
-        return Program(found, self.bodies, self.files)
+        return Program(found, self.bodies, self.files, loader=self._imported_from)
+
+    def _imported_from(self, dotted: str) -> list[griffe.Module]:
+        """The module `dotted` and the modules of its package it imports, or none when it is not found."""
+        module = self.modules.module(dotted)
+        return imported_modules(self.modules, module, self.bodies) if module is not None else []
 
     def trees(self) -> dict[bytes, ast.Module]:
         """Every module tree griffe parsed in this run, by the bytes it was parsed from."""

@@ -9,7 +9,7 @@ class is named, never loaded or imported). Nothing here runs the server.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import griffe
@@ -53,13 +53,34 @@ class ModuleTrees(FunctionBodies):
 class Program:
     """The modules of a package: their objects by dotted path, their syntax, and name resolution."""
 
-    def __init__(self, modules: Sequence[griffe.Module], trees: ModuleTrees, files: ModuleFiles) -> None:
+    def __init__(
+        self,
+        modules: Sequence[griffe.Module],
+        trees: ModuleTrees,
+        files: ModuleFiles,
+        loader: Callable[[str], Sequence[griffe.Module]] | None = None,
+    ) -> None:
         self.trees = trees
         self.files = files
         self.objects: dict[str, griffe.Object | griffe.Alias] = {}
         self._paths = {module.path for module in modules}
+        self._loader = loader
         for module in modules:
             self._collect(module)
+
+    def load(self, dotted: str) -> griffe.Module | None:
+        """The module `dotted`, added to the program with the modules of its package it imports, when the
+        application names it by a string rather than an import (Django's `include("shop.urls")`); None
+        when it cannot be found (or the program was made without a loader)."""
+        found = self.objects.get(dotted)
+        if isinstance(found, griffe.Module) and dotted in self._paths:
+            return found
+        for module in self._loader(dotted) if self._loader is not None else ():
+            if module.path not in self._paths:
+                self._paths.add(module.path)
+                self._collect(module)
+        found = self.objects.get(dotted)
+        return found if isinstance(found, griffe.Module) else None
 
     def _collect(self, obj: griffe.Object) -> None:
         self.objects[obj.path] = obj

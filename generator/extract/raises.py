@@ -26,6 +26,7 @@ import griffe
 
 from generator.core.records import record
 from generator.core.route_models import TEXT_BODY
+from generator.extract.body_keys import raised_body_key
 from generator.extract.bound_calls import bound_call, own_nodes, set_status
 from generator.extract.calls import unparse
 from generator.extract.decorators import decorator_wrappers
@@ -40,6 +41,7 @@ from generator.extract.resolve import Assumed
 from generator.extract.responses import ERROR_STATUS, CallReader, Stated, argument
 from generator.extract.routes import Endpoint, ExceptionArguments, Framework, Handler, framework_errors
 from generator.extract.targets import final_target, instance_class
+from generator.extract.translated import with_local_messages
 from generator.extract.type_aliases import aliased_class
 from generator.extract.walk import CallWalk, Into
 
@@ -109,8 +111,15 @@ class RaiseFinder:
         self.scoped = {}
         for path, scoped in endpoint.handlers:
             self.scoped.setdefault(path, scoped)
-        function = self.program.code(endpoint.function)
-        for root in [*endpoint.dependencies, *decorator_wrappers(self.program, function), function]:
+        for implied in endpoint.implied:
+            site = (implied.status, implied.detail, implied.exception, implied.function, implied.file)
+            raised = Raised(*site, implied.line, None, self.body_key)
+            found.setdefault((implied.file, implied.line), Reached(raised, (endpoint.function.path,)))
+        roots = list(endpoint.dependencies)
+        if isinstance(endpoint.function, griffe.Function):  # a class writes no code of its own to follow
+            function = self.program.code(endpoint.function)
+            roots.extend([*decorator_wrappers(self.program, function), function])
+        for root in roots:
             for reached in walk.walk((root, (root.path,)), root.path):
                 key = (reached.raised.file, reached.raised.line)
                 found.setdefault(key, reached)
@@ -212,6 +221,9 @@ class RaiseFinder:
         return self.program.klass(self.program.qualify(made.func, code.module))
 
     def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
+        if code.path not in self._locals:
+            self._locals[code.path] = local_names(code.node)
+        call = with_local_messages(call, self._locals[code.path], code.module)
         path = self.program.qualify(call.func, code.module)
         if path is None:
             return None
@@ -221,6 +233,7 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail, key = self._stated(call, code.module, path, ancestry, base)
+        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base)
         if handler is not None and base is None:  # an exception of the application's own, and its handler
             read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
             status, detail = read[0] if read[0] is not None else status, read[1] or detail
@@ -239,7 +252,7 @@ class RaiseFinder:
             file=self.program.files(code.module),
             line=line,
             handler=handler.function.path if handler is not None else None,
-            body_key=handler.body_key if handler is not None else key or self.body_key,
+            body_key=handler.body_key if handler is not None else own_key or self.body_key,
             generic=path.split(".")[0] in self.framework.import_roots,
         )
 
@@ -333,7 +346,7 @@ def _raised_call(exc: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.Call | 
     if bound is not None:
         return bound
     if isinstance(exc, ast.Name | ast.Attribute):  # what it names is told by `_classify`
-        return ast.Call(func=exc, args=[], keywords=[])
+        return ast.copy_location(ast.Call(func=exc, args=[], keywords=[]), exc)
     return None
 
 

@@ -29,6 +29,7 @@ from generator.core.settings import relative_path
 from generator.extract.calls import unparse
 from generator.extract.folding import TooLarge, refuse_large_result, refuse_large_value
 from generator.extract.modules import SourceModules
+from generator.extract.translated import message_id
 from generator.extract.unreadable import UndefinedName
 
 Value = int | float | str | bool | None | tuple["Value", ...]
@@ -217,6 +218,9 @@ class Resolver:
             return value
         if isinstance(node, ast.Name | ast.Attribute):
             return self._final(self._reference(node, scope, trail), node, trail)
+        message = message_id(node, scope) if isinstance(node, ast.Call) else None
+        if message is not None:  # a translated message: its id (see `generator.extract.translated`)
+            return self._eval(message, scope, trail)
         raise Unresolvable(unparse(node), f"{type(node).__name__} expressions are not evaluated")
 
     @staticmethod

@@ -33,7 +33,9 @@ class Endpoint:
 
     method: str
     path: str
-    function: griffe.Function
+    function: griffe.Function | griffe.Class
+    """A class when the framework answers with a method the source does not write (a REST framework
+    view's inherited `retrieve`): the class is what the source declares for the operation."""
     dependencies: tuple[Code, ...]
     """Dependencies the route, its routers or its inclusion declare (not those in the parameters)."""
     file: str
@@ -52,6 +54,10 @@ class Endpoint:
     handlers: tuple[tuple[str, Handler], ...] = ()
     """(exception class path, handler) of the handlers that answer for this operation before the
     application's, nearest first (a Flask blueprint's own `errorhandler`, then its parents')."""
+    implied: tuple[FrameworkError, ...] = ()
+    """Errors the framework answers for the operation without a `raise` in the source, because of what the
+    application declares (a REST framework generic view's failed lookup, a permission class that refuses),
+    first in order."""
 
 
 @record
@@ -105,6 +111,12 @@ class ExceptionArguments:
     replaced_details: tuple[tuple[int, str], ...] = ()
     """(status, detail): the detail the framework sends in place of the stated one when it answers an error
     of that status itself, with no handler of the application (Litestar's `Internal Server Error` for 500)."""
+    code: tuple[int | None, str] | None = None
+    """Position and keyword of an error code the exception keeps (REST framework's `code`), which errors
+    catalogs record; None: the framework's errors have no code."""
+    code_attribute: str | None = None
+    """The class attribute that holds the code when the call passes none (REST framework's
+    `default_code`)."""
     reason: tuple[int | None, str] | None = None
     """Where the call takes a reason phrase of its own (aiohttp's `reason=`), which stands for the status's
     standard phrase wherever the default detail states it (`404: Not Found` becomes `404: No such book`)."""
@@ -176,6 +188,22 @@ class AnsweringFramework(Framework, Protocol):
 
     def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
         """The errors the framework answers for what `code`'s parameters declare, in order."""
+        ...
+
+
+class PlacingFramework(Framework, Protocol):
+    """A framework that decides the body key of some raised errors itself (REST framework); a framework
+    whose errors always travel under `body_key` (or a handler's) leaves these members out
+    (`generator.extract.body_keys` reads them)."""
+
+    detail_is_body: bool
+    """Whether a dict given as an HTTP exception's detail is sent as the body itself (REST framework's
+    `ValidationError({"email": ...})` answers `{"email": ...}`), rather than under `body_key` (FastAPI)."""
+
+    def body_key_in(self, function: str, exception: list[str]) -> str | None:
+        """The body key an exception (its class and bases, nearest first) raised in `function` answers
+        under when the framework decides it by the place of the raise (REST framework answers a
+        serializer's `validate` with `non_field_errors`); None: the exception's own, or `body_key`."""
         ...
 
 

@@ -8,6 +8,7 @@ says.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Sequence
 
 import griffe
@@ -22,12 +23,14 @@ from generator.extract.constructors import ConstructorTable
 from generator.extract.fields import ErrorSite, SiteReader
 from generator.extract.framework_errors import FrameworkErrors
 from generator.extract.handlers import RaiseIndex
+from generator.extract.local_names import LocalNames, local_names
 from generator.extract.names import lookup, where
 from generator.extract.reach import Reach, Where
 from generator.extract.resolve import Resolver
 from generator.extract.silence import Silence, satisfied_names
 from generator.extract.source import FunctionBodies, ModuleFiles
 from generator.extract.targets import DeepClasses, local_name, project_aliases
+from generator.extract.translated import with_local_messages
 
 __all__ = [
     "ErrorSite",
@@ -148,6 +151,8 @@ class _SiteBuilder:
         self.lines: dict[str, list[str]] = {}  # by source text: several functions may share a file
         self.helpers: dict[tuple[int, ...], tuple[tuple[str, str], ...]] = {}
         """The helpers of a path, cited; keyed by the ids of the helpers (alive for the whole run)."""
+        self.names: dict[int, LocalNames] = {}
+        """What a function binds, by the id of its node (alive for the whole run, in its syntax tree)."""
 
     def site(self, at: Where, found: Call, constructor: Constructor) -> ErrorSite:
         home, file = at.function.module, self.files(at.function.module)
@@ -161,9 +166,21 @@ class _SiteBuilder:
         path, behind = (*at.path[:-1], name), self.raises.behind(at, found, self.files)
         calls = (*((self.files(f.module), call_span(c)) for f, c in at.hops), (file, call_span(found.call)))
         lines = self.lines[at.code]
+        read = self._messages_named(found, at, home)
         return reader.build(
-            name, found, lines, path=path, helpers=self.helpers[key], raises=behind, calls=calls
+            name, read, lines, path=path, helpers=self.helpers[key], raises=behind, calls=calls
         )
+
+    def _messages_named(self, found: Call, at: Where, home: griffe.Module) -> Call:
+        """`found` with a local naming a translated message read as the message (`translated`)."""
+        if not any(
+            isinstance(a, ast.Name) for a in [*found.call.args, *(k.value for k in found.call.keywords)]
+        ):
+            return found
+        if id(at.node) not in self.names:
+            self.names[id(at.node)] = local_names(at.node)
+        call = with_local_messages(found.call, self.names[id(at.node)], home)
+        return found if call is found.call else Call(call, found.statement, found.conditions, found.scope)
 
 
 def gone_from(previous: Sequence[ErrorEntry], sites: Sequence[ErrorSite]) -> set[str]:

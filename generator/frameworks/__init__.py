@@ -16,6 +16,11 @@ Owns:
 - Litestar (`litestar`): its applications, routers, controllers and route handlers, guards, authentication
   middleware and dependencies by name, exception handlers at every layer, its `HTTPException` family, and
   its OpenAPI document taking the catalog's error responses;
+- Django REST framework on Django (`drf`): a project's settings and URL configuration with its includes,
+  routers and viewsets, its views' methods and actions, its `APIException` family with what the installed
+  framework gives a raise that leaves them out, Django's `Http404` and `PermissionDenied`, the configured
+  exception handler, what it answers without a raise (a generic lookup, permission classes, serializer
+  validation), and a schema generator taking the catalog's error responses;
 - a routes catalog's error responses merged into an application's OpenAPI document, the same for every
   framework (`openapi`, standard library only, as the application imports it).
 
@@ -32,6 +37,7 @@ May import: `generator.core`, `generator.extract`.
 
 BUILTIN = {
     "aiohttp": "generator.frameworks.aiohttp.framework:AiohttpFramework",
+    "drf": "generator.frameworks.drf.framework:DRFFramework",
     "fastapi": "generator.frameworks.fastapi.framework:FastAPIFramework",
     "flask": "generator.frameworks.flask.framework:FlaskFramework",
     "litestar": "generator.frameworks.litestar.framework:LitestarFramework",

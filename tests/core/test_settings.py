@@ -453,7 +453,7 @@ def test_a_routes_catalog_refuses_an_unknown_framework_and_bad_paths_all_at_once
     assert {(error.message, error.hint, error.line) for error in problems(tmp_path)} == {
         (
             "'catalogs.routes.framework': expected the application's web framework, got 'bottle'",
-            "known frameworks: aiohttp, fastapi, flask, litestar",
+            "known frameworks: aiohttp, drf, fastapi, flask, litestar",
             line_of(text, "framework:"),
         ),
         (

@@ -198,7 +198,6 @@ def test_each_error_once_with_the_status_and_detail_the_client_gets(tmp_path: Pa
     assert catalog.automatic_statuses == (400,)
 
 
-@pytest.mark.xfail(strict=True, reason="translated messages are read by issue 28's DRF part, not merged yet")
 def test_a_translated_message_is_its_message_id(tmp_path: Path) -> None:
     catalog = catalog_of(bookshelf_project(tmp_path))
     assert next(e.detail for e in catalog.errors if e.id == TRANSLATED) == ERRORS[TRANSLATED][1]

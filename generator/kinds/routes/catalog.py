@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import griffe
+
 from generator.core.errors import ConfigError, SourceError
 from generator.core.models import Operation, RouteError, RoutesCatalog, Source
 from generator.core.records import record
@@ -177,11 +179,11 @@ def _fresh_id(site: Raised, taken: set[str]) -> str:
 def _sources(endpoints: Sequence[Endpoint], sites: Sequence[Raised], program: Program) -> tuple[Source, ...]:
     """The files the catalog comes from, each with the routes' and raising functions defined there."""
     by_file: dict[str, list[str]] = {}
-    functions = [endpoint.function for endpoint in endpoints]
+    functions: list[griffe.Function | griffe.Class] = [endpoint.function for endpoint in endpoints]
     for site in sites:
-        function = program.function(site.function)
-        if function is not None:
-            functions.append(function)
+        raising = program.function(site.function)
+        if raising is not None:
+            functions.append(raising)
     for function in functions:
         local = function.path.removeprefix(f"{function.module.path}.")
         symbols = by_file.setdefault(program.file(function), [])

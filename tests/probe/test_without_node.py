@@ -72,8 +72,9 @@ def test_without_node_the_python_half_still_runs(tmp_path: Path) -> None:
         return uvicorn_server(APP, REPO_ROOT, tmp_path / f"{name}.log", "/mcp")
 
     found = runners(["typescript"])
-    run = observe_clients({"ping": ClientCall({"action": "ping"})}, servers, own_servers=True, found=found)
+    calls = {"tools": ClientCall({"action": "list_tools"})}
+    run = observe_clients(calls, servers, own_servers=True, found=found)
     assert run.skipped == []
-    assert sorted(run.outcomes["ping"]) == ["python-2026-07-28", "python-legacy"]
-    assert {cell["outcome"] for cell in run.outcomes["ping"].values()} == {"result"}
+    assert sorted(run.outcomes["tools"]) == ["python-2026-07-28", "python-legacy"]
+    assert {cell["outcome"] for cell in run.outcomes["tools"].values()} == {"result"}
     assert not any(name.startswith("typescript") for name in run.clients)

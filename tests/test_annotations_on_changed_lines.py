@@ -27,6 +27,7 @@ from tests.helpers import copy_project
 
 SERVER = "backend/app/mcp_server.py"
 PAGE = "docs/developers/mcp-errors.md"
+EVIDENCE = "data/mcp-errors.evidence.yaml"
 OLD = 'f"Method not found: {method}", status=404, doc="method-not-found"'
 NEW = 'f"Method not found: {method}", status=400, doc="method-not-found"'
 
@@ -55,8 +56,8 @@ def _check(root: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[
     return code, capsys.readouterr().out
 
 
-def _line_of(root: Path, needle: str) -> int:
-    lines = (root / SERVER).read_text(encoding="utf-8").splitlines()
+def _line_of(root: Path, needle: str, relative: str = SERVER) -> int:
+    lines = (root / relative).read_text(encoding="utf-8").splitlines()
     return next(number for number, line in enumerate(lines, 1) if needle in line)
 
 
@@ -88,10 +89,15 @@ def test_annotations_stand_only_on_the_changed_line(
     report = log[log.index("::stop-commands::") :]
     _code, text = _check(changed, capsys, "--base", "HEAD")
     assert report.splitlines()[1:-1] == text.splitlines()  # the whole text report, every finding in it
-    for region, region_line in {"page-header": 40, "error-table": 50, "error-examples": 169}.items():
-        assert f"      {PAGE}:{region_line}: page-stale: {region}:" in report
-    assert f"      {SERVER}:231: verification-stale: backend/app/mcp_server.py:_handle" in report
-    assert "      data/mcp-errors.evidence.yaml:390: evidence-mismatch: method-not-found" in report
+    for region in ("page-header", "error-table", "error-examples"):
+        assert (
+            f"      {PAGE}:{_line_of(changed, f'docgen:begin {region}', PAGE)}: page-stale: {region}:"
+            in report
+        )
+    handle = _line_of(changed, "async def _handle(")
+    assert f"      {SERVER}:{handle}: verification-stale: backend/app/mcp_server.py:_handle" in report
+    evidence = _line_of(changed, "- id: method-not-found", EVIDENCE)
+    assert f"      {EVIDENCE}:{evidence}: evidence-mismatch: method-not-found" in report
     assert text.splitlines()[-2].startswith("11 finding(s) from 1 cause. ")
     assert "not annotated" not in log
 

@@ -176,8 +176,8 @@ def test_recorded_answers_and_spec_tables_fit_a_phone_screen(phone: WebDriver, s
     assert open_every_example(phone) == 10  # internal-error has no request to fold
     answers = phone.execute_script(OVERFLOW, ".docgen-response pre")
     tables = phone.execute_script(OVERFLOW, ".docgen-spec-table table")
-    # Ten server answers, and per example the output of Python in two modes and of TypeScript.
-    assert (len(answers), len(tables)) == (10 + 10 * 3, 2)
+    # Ten server answers, and per example the output of Python in two modes and of TypeScript in two.
+    assert (len(answers), len(tables)) == (10 + 10 * 4, 3)  # 2026-07-28: differs, agrees; 2025-11-25
     for box in answers + tables:
         assert box["left"] >= 0 and box["right"] <= box["screen"], box  # inside the screen
         assert box["hidden"] <= 0, box  # nothing cut off inside the box either: long lines wrap
@@ -237,7 +237,7 @@ def test_an_example_anchor_lands_on_its_heading_and_the_fold_opens_to_tabs(
         "HTTP",
         "curl",
         "Python (mcp 2.3.0)",
-        "TypeScript (@modelcontextprotocol/sdk 1.32.2)",
+        "TypeScript (@modelcontextprotocol/client 2.4.0)",
     ]
     curl_tab = labels[1]
     WebDriverWait(browser, 5).until(ec.element_to_be_clickable(curl_tab)).click()

@@ -7,6 +7,7 @@ specification's broken MUST last; now the raise site's line is the one cause, th
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 from pathlib import Path
@@ -62,6 +63,32 @@ def _line_of(root: Path, relative: str, needle: str) -> int:
     return next(number for number, line in enumerate(lines, 1) if needle in line)
 
 
+CITING = ("errors-and-retries", "mcp-client-generic", "mcp-errors", "mcp-server")
+"""The pages that cite `_handle`, under docs/developers/."""
+
+
+def _verified(root: Path, pages: tuple[str, ...]) -> str:
+    """Each page with the date its header says it was last verified, as the finding lists them."""
+    listed = []
+    for name in pages:
+        page = f"docs/developers/{name}.md"
+        date = _line_text(root, page, "last_verified: ").split(": ", 1)[1].strip()
+        listed.append(f"{page} (verified {date})")
+    return ", ".join(listed)
+
+
+def _line_text(root: Path, relative: str, needle: str) -> str:
+    return next(line for line in (root / relative).read_text(encoding="utf-8").splitlines() if needle in line)
+
+
+def _end_of_handle(root: Path) -> int:
+    """The last line of the server's `_handle`, as the citation of it counts its lines."""
+    tree = ast.parse((root / SERVER).read_text(encoding="utf-8"))
+    found = next(n for n in ast.walk(tree) if isinstance(n, ast.AsyncFunctionDef) and n.name == "_handle")
+    assert found.end_lineno is not None
+    return found.end_lineno
+
+
 def test_a_status_change_is_one_finding_with_what_follows_under_it(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -101,10 +128,8 @@ def test_a_status_change_is_one_finding_with_what_follows_under_it(
             )
         ),
         f"      {SERVER}:{handle}: verification-stale: {SERVER}:_handle: "
-        f"_handle (lines {handle}-274) changed after the 4 pages citing it were last verified: "
-        "docs/developers/errors-and-retries.md (verified 2026-12-01), docs/developers/mcp-client-generic.md "
-        "(verified 2026-12-01), docs/developers/mcp-errors.md (verified 2026-12-01), "
-        "docs/developers/mcp-server.md (verified 2026-12-01)",
+        f"_handle (lines {handle}-{_end_of_handle(project)}) changed after the 4 pages citing it were last "
+        f"verified: {_verified(project, CITING)}",
         f"      {EVIDENCE}:8: evidence-stale: {SERVER}:_handle: changed after probe ran on 2026-12-01; "
         "the evidence may no longer hold",
         f"      {EVIDENCE}:{_line_of(project, EVIDENCE, 'id: method-not-found')}: evidence-mismatch: "

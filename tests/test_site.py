@@ -129,13 +129,15 @@ def test_error_page_shows_the_evidence_and_the_spec_differences(built_site: Path
         html.index('id="examples"') : html.index('id="how-this-server-compares-with-the-mcp-specification"')
     ]
     assert examples.count('class="tabbed-set tabbed-alternate"') == 10  # internal-error has none
-    for label in ("HTTP", "curl", "Python (mcp 2.3.0)", "TypeScript (@modelcontextprotocol/sdk 1.32.2)"):
+    for label in ("HTTP", "curl", "Python (mcp 2.3.0)", "TypeScript (@modelcontextprotocol/client 2.4.0)"):
         assert examples.count(f">{label}</label>") == 10
     assert examples.count("The server's answer, recorded on 2026-12-01:") == 10
     # Each example says how each official client reports it, outside the fold; each client tab its output.
     assert examples.count("How the official clients report it:") == 10
-    assert examples.count("<li>Python (2026-07-28): ") == examples.count("<li>TypeScript: ") == 10
-    assert examples.count('<span class="filename">Python (legacy)</span>') == 10
+    for client in ("Python (2026-07-28)", "TypeScript (2026-07-28)", "TypeScript (legacy)"):
+        assert examples.count(f"<li>{client}: ") == 10, client
+    for client in ("Python (legacy)", "TypeScript (legacy)"):
+        assert examples.count(f'<span class="filename">{client}</span>') == 10, client
     # Recorded bodies are indented JSON, one member a line, not one long line.
     page = (Path(__file__).resolve().parents[1] / "docs" / "developers" / "mcp-errors.md").read_text("utf-8")
     assert page.count('  "error": {\n') == 10

@@ -54,6 +54,7 @@ from backend.app.protocol import (
 from backend.app.rate_limit import Clock, SlidingWindowLimiter
 from backend.app.revisions import (
     negotiated_handshake,
+    removed_in_revision,
     request_revision,
     server_info_for,
     shape_result,
@@ -252,8 +253,9 @@ async def _handle(
         )
     method_name = method if isinstance(method, str) else ""
     handler = _METHODS.get(method_name)
-    if handler is None:
-        # The method named in the body is not one this server implements.
+    if handler is None or removed_in_revision(method_name, fields, headers):
+        # The method named in the body is not one this server implements (for a 2026-07-28 request, which
+        # has no handshake and no ping, `initialize` and `ping` neither).
         return _rpc_error(
             request_id, METHOD_NOT_FOUND, f"Method not found: {method}", status=404, doc="method-not-found"
         )

@@ -33,6 +33,8 @@ CACHEABLE_METHODS = frozenset(
 )
 CACHE_TTL_MS = 60_000
 CACHE_SCOPE = "public"
+# Methods 2026-07-28 removed along with sessions: a request that speaks that revision cannot call them.
+REMOVED_IN_MODERN = frozenset({"initialize", "ping"})
 
 
 def negotiated_handshake(requested: object, latest: str) -> str:
@@ -63,6 +65,24 @@ def request_revision(method: object, params: dict[str, Any], headers: Headers, l
     if isinstance(named, str):
         return named
     return MODERN_REVISION if method == "server/discover" else ASSUMED_REVISION
+
+
+def removed_in_revision(method: str, params: dict[str, Any], headers: Headers) -> bool:
+    """Whether `method` is one the revision the request names (header or `_meta`) has removed.
+
+    An `initialize` names no revision this way unless its client speaks 2026-07-28, which has no handshake;
+    a 2025 client's `initialize` and `ping` are served as before.
+
+    Args:
+        method: The body's `method`.
+        params: The body's `params` (empty when absent or not an object).
+        headers: The HTTP request headers.
+    """
+    meta = params.get("_meta")
+    named = headers.get(PROTOCOL_VERSION_HEADER) or (
+        meta.get(PROTOCOL_VERSION_META_KEY) if isinstance(meta, dict) else None
+    )
+    return named == MODERN_REVISION and method in REMOVED_IN_MODERN
 
 
 def server_info_for(revision: str, server_info: dict[str, str]) -> dict[str, str]:

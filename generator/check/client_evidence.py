@@ -2,7 +2,7 @@
 changed since probe ran them.
 
 check reads the evidence and the pin files (requirements/*.txt for the Python SDK, clients/package-lock.json
-for the TypeScript SDK) as text: nothing is installed, imported or run. Evidence older than the server code
+for the TypeScript ones) as text: nothing is installed, imported or run. Evidence older than the server code
 or the example is the replay's own finding (the client cells sit in the same record, so they go stale with
 it), and a page that shows other outcomes than the evidence is a stale region.
 """
@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from generator.core.errors import InputError
 from generator.core.evidence import PROBE, Evidence
@@ -22,7 +23,8 @@ from generator.examples.client_calls import CLIENT_NAMES, client_call
 from generator.examples.requests import Example
 
 PYTHON_SDK = "mcp"
-TYPESCRIPT_SDK = "@modelcontextprotocol/sdk"
+TYPESCRIPT_SDKS = ("@modelcontextprotocol/client", "@modelcontextprotocol/sdk")
+"""The Node packages of the TypeScript clients: 2.x for 2026-07-28, 1.x for legacy sessions."""
 LOCK_FILE = "clients/package-lock.json"
 REQUIREMENTS_GLOB = "requirements/*.txt"
 MAX_PIN_FILE_BYTES = 8 * 1024 * 1024
@@ -47,21 +49,29 @@ def pinned_sdks(root: Path) -> dict[str, Pin]:
         if match and PYTHON_SDK not in pins:
             line = (text or "").count("\n", 0, match.start()) + 1
             pins[PYTHON_SDK] = Pin(match.group(1), path.relative_to(root).as_posix(), line)
-    lock = _bounded_text(root, root / LOCK_FILE)
+    packages = _locked_packages(_bounded_text(root, root / LOCK_FILE))
+    for sdk in TYPESCRIPT_SDKS:
+        try:
+            version = packages[f"node_modules/{sdk}"]["version"]
+        except (KeyError, TypeError):
+            version = None
+        if isinstance(version, str):
+            pins[sdk] = Pin(version, LOCK_FILE, None)
+    return pins
+
+
+def _locked_packages(lock: str | None) -> Any:
+    """The `packages` of the lock file's text; an empty mapping where there is none to read."""
     try:
-        packages = json.loads(lock)["packages"] if lock is not None else {}
-        version = packages[f"node_modules/{TYPESCRIPT_SDK}"]["version"]
+        return json.loads(lock)["packages"] if lock is not None else {}
     except RecursionError:
         raise InputError("nested too deeply to read", file=LOCK_FILE, hint=_LOCK_HINT) from None
     except ValueError as err:
         if "digits" in str(err):  # an integer longer than Python reads: a bound, not a missing pin
             raise InputError(f"a number too long to read ({err})", file=LOCK_FILE, hint=_LOCK_HINT) from None
-        version = None
+        return {}
     except (KeyError, TypeError):
-        version = None
-    if isinstance(version, str):
-        pins[TYPESCRIPT_SDK] = Pin(version, LOCK_FILE, None)
-    return pins
+        return {}
 
 
 _LOCK_HINT = "regenerate it with `npm install` in clients/"

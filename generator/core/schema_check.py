@@ -204,6 +204,16 @@ def _ref(value: Any, schema: Mapping[str, Any], compiler: _Compiler) -> Checker:
     return check
 
 
+def _any_of(value: Any, schema: Mapping[str, Any], compiler: _Compiler) -> Checker:
+    """Certainly conforms when it certainly conforms to one of the alternatives."""
+    alternatives = [compiler.compile(each) for each in value] if isinstance(value, list) else []
+
+    def check(instance: Any) -> bool:
+        return any(alternative(instance) for alternative in alternatives)
+
+    return check
+
+
 _KEYWORDS: dict[str, Maker] = {
     "type": _type,
     "const": _const,
@@ -220,4 +230,5 @@ _KEYWORDS: dict[str, Maker] = {
     "minimum": _bound(lambda number, limit: number >= limit),
     "maximum": _bound(lambda number, limit: number <= limit),
     "$ref": _ref,
+    "anyOf": _any_of,
 }

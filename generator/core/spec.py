@@ -6,6 +6,12 @@ catalog entries to those conditions (`spec:` under an entry); a condition no ent
 answers without a JSON-RPC error. `data/specs/<spec>.baseline.yaml` lists the differences accepted on purpose,
 each with its reason. check fails on a difference the baseline lacks, and on a baseline entry that no longer
 holds. All of it is static: the catalog and the YAML files, never the server.
+
+A specification file classifies the conditions for its own revision (`revision:`) and, where the server still
+serves clients of older ones, for each revision named in `earlier:` too: every condition says under `earlier:`
+how that revision classifies it, or `not-defined`. The baseline accepts differences per revision the same way
+(`earlier:` there maps a revision to its own accepted differences). So the next revision is a new file whose
+conditions are reviewed one by one against this one, and older revisions stay compared while they are served.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import Any, Literal
 
+from generator.core.errors import CatalogError
 from generator.core.models import ErrorEntry, ErrorsCatalog, entries_by_id
 from generator.core.notes import Notes
 from generator.core.records import record
@@ -22,6 +29,8 @@ from generator.core.yamlio import LoadedYaml
 
 ASPECTS = ("outcome", "code", "status", "data")
 Outcome = Literal["error", "is-error-result", "accepted"]
+NOT_DEFINED = "not-defined"
+"""What a condition says under `earlier:` for a revision that has no such rule."""
 
 
 @record
@@ -48,10 +57,13 @@ class Condition:
     note: str | None = None
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> Condition:
+    def from_data(cls, data: Mapping[str, Any], parent: Mapping[str, Any] | None = None) -> Condition:
+        """A condition as its own revision classifies it; with `parent`, `data` is how an earlier revision
+        classifies the parent condition (same id and wording)."""
+        named = parent if parent is not None else data
         return cls(
-            id=data["id"],
-            condition=data["condition"],
+            id=named["id"],
+            condition=named["condition"],
             outcome=data["outcome"],
             level=data["level"],
             source=Citation(data["source"]["url"], data["source"]["section"]),
@@ -83,9 +95,23 @@ class Spec:
     baseline_file: str
     document: LoadedYaml | None = field(default=None, compare=False)
     baseline: LoadedYaml | None = field(default=None, compare=False)
+    revision: str | None = None
+    """The revision `conditions` classify, when the file names it."""
+    earlier: Mapping[str, tuple[Condition, ...]] = field(default_factory=dict)
+    """Earlier revision -> its classification of every condition it defines, in the file's order."""
+    earlier_accepted: Mapping[str, Mapping[str, Accepted]] = field(default_factory=dict)
+    """Earlier revision -> the differences accepted against it."""
 
     def condition(self, condition_id: str) -> Condition | None:
         return next((c for c in self.conditions if c.id == condition_id), None)
+
+    def conditions_at(self, revision: str | None) -> tuple[Condition, ...]:
+        """The conditions as `revision` classifies them (None: the file's own revision)."""
+        return self.conditions if revision is None else self.earlier[revision]
+
+    def accepted_at(self, revision: str | None) -> Mapping[str, Accepted]:
+        """The differences accepted against `revision` (None: the file's own revision)."""
+        return self.accepted if revision is None else self.earlier_accepted.get(revision, {})
 
     def condition_line(self, condition_id: str) -> int | None:
         """The line of a condition in the specification file."""
@@ -94,19 +120,22 @@ class Spec:
             return None
         return self.document.line(("conditions", index))
 
-    def accepted_line(self, condition_id: str) -> int | None:
-        """The line of a condition's entry in the baseline."""
-        return self.baseline.line(("accepted", condition_id)) if self.baseline is not None else None
+    def accepted_line(self, condition_id: str, revision: str | None = None) -> int | None:
+        """The line of a condition's entry in the baseline (under `earlier:` for an earlier revision)."""
+        path = ("accepted", condition_id) if revision is None else ("earlier", revision, condition_id)
+        return self.baseline.line(path) if self.baseline is not None else None
 
 
 def parse_spec(name: str, loaded: LoadedYaml, baseline: LoadedYaml | None, *, baseline_file: str) -> Spec:
     """A specification from its loaded files (a missing baseline accepts nothing), checked against schemas."""
     validate(loaded, "spec", "`docgen schema spec` prints the fields a condition takes")
     accepted: dict[str, Accepted] = {}
+    earlier_accepted: dict[str, dict[str, Accepted]] = {}
     if baseline is not None:
         validate(baseline, "spec-baseline", "`docgen schema spec-baseline` prints the fields it takes")
-        for key, value in (baseline.data.get("accepted") or {}).items():
-            accepted[key] = Accepted(tuple(value["differs"]), value["reason"])
+        accepted = _accepted(baseline.data.get("accepted"))
+        for revision, entries in (baseline.data.get("earlier") or {}).items():
+            earlier_accepted[revision] = _accepted(entries)
     data: Mapping[str, Any] = loaded.data
     return Spec(
         name=name,
@@ -118,7 +147,31 @@ def parse_spec(name: str, loaded: LoadedYaml, baseline: LoadedYaml | None, *, ba
         baseline_file=baseline_file,
         document=loaded,
         baseline=baseline,
+        revision=data.get("revision"),
+        earlier={revision: _earlier(loaded, revision) for revision in data.get("earlier") or ()},
+        earlier_accepted=earlier_accepted,
     )
+
+
+def _accepted(entries: Mapping[str, Any] | None) -> dict[str, Accepted]:
+    return {key: Accepted(tuple(value["differs"]), value["reason"]) for key, value in (entries or {}).items()}
+
+
+def _earlier(loaded: LoadedYaml, revision: str) -> tuple[Condition, ...]:
+    """How `revision` classifies each condition; a located error for a condition that does not say."""
+    found = []
+    for index, condition in enumerate(loaded.data["conditions"]):
+        classified = (condition.get("earlier") or {}).get(revision)
+        if classified is None:
+            raise CatalogError(
+                f"condition {condition['id']!r} does not say how {revision} classifies it",
+                file=loaded.file,
+                line=loaded.line(("conditions", index)),
+                hint=f"add `{revision}:` under its `earlier:`, a classification or `{NOT_DEFINED}`",
+            )
+        if classified != NOT_DEFINED:
+            found.append(Condition.from_data(classified, parent=condition))
+    return tuple(found)
 
 
 @record
@@ -140,12 +193,15 @@ def mapping(notes: Notes) -> dict[str, list[str]]:
     return found
 
 
-def compare(catalog: ErrorsCatalog, notes: Notes, spec: Spec) -> list[Comparison]:
-    """Every condition of the specification, with the entries that answer it and how they differ."""
+def compare(
+    catalog: ErrorsCatalog, notes: Notes, spec: Spec, revision: str | None = None
+) -> list[Comparison]:
+    """Every condition `revision` of the specification defines (None: the file's own revision), with the
+    entries that answer it and how they differ."""
     by_id = entries_by_id(catalog.entries)
     named = mapping(notes)
     comparisons = []
-    for condition in spec.conditions:
+    for condition in spec.conditions_at(revision):
         entries = tuple(by_id[i] for i in named.get(condition.id, []) if i in by_id)
         comparisons.append(Comparison(condition, entries, differences(condition, entries)))
     return comparisons

@@ -26,7 +26,13 @@ RUNNERS_ROOT = Path(__file__).resolve().parents[2]
 PYTHON_MODES = ("2026-07-28", "legacy")
 """The connect modes of the Python client probe runs, newest first."""
 TYPESCRIPT = "typescript"
-CLIENT_NAMES = (*(f"python-{mode}" for mode in PYTHON_MODES), TYPESCRIPT)
+TYPESCRIPT_MODES = ("2026-07-28", "legacy")
+"""The TypeScript clients probe runs, newest first: `@modelcontextprotocol/client` 2.x pinned to 2026-07-28,
+and `@modelcontextprotocol/sdk` 1.x, which negotiates 2025-11-25 at most (a legacy session)."""
+CLIENT_NAMES = (
+    *(f"python-{mode}" for mode in PYTHON_MODES),
+    *(f"{TYPESCRIPT}-{mode}" for mode in TYPESCRIPT_MODES),
+)
 """The clients whose outcome the evidence records per example, in the order pages show them."""
 
 SDK_CALLS = {

@@ -34,6 +34,7 @@ from generator.examples.client_calls import (
     PYTHON_MODES,
     RUNNERS_ROOT,
     TYPESCRIPT,
+    TYPESCRIPT_MODES,
     ClientCall,
     client_call,
 )
@@ -46,8 +47,12 @@ CLIENT_FIELDS = ("client", "mode")
 """Fields of an outcome that say which client ran: they go to the evidence's `clients`, not to each cell."""
 
 PYTHON = "python"
-RUNNER_CLIENTS = {PYTHON: tuple(f"python-{mode}" for mode in PYTHON_MODES), TYPESCRIPT: (TYPESCRIPT,)}
-"""The runners by the name `--skip-client` takes, and the clients each plays (the Python one both modes)."""
+RUNNER_MODES = {PYTHON: PYTHON_MODES, TYPESCRIPT: TYPESCRIPT_MODES}
+RUNNER_CLIENTS = {name: tuple(f"{name}-{mode}" for mode in modes) for name, modes in RUNNER_MODES.items()}
+"""The runners by the name `--skip-client` takes, and the clients each plays: the Python SDK in both connect
+modes, the TypeScript runner with the 2.x client (2026-07-28) and the 1.x SDK (legacy sessions)."""
+NODE_PACKAGES = ("@modelcontextprotocol/client", "@modelcontextprotocol/sdk")
+"""The Node packages of the TypeScript clients, one per mode."""
 INSTALL = {
     PYTHON: "install the Python SDK with `make .venv/.installed` (pip install -r requirements/dev.txt, which "
     "pins mcp)",
@@ -62,11 +67,11 @@ Servers = Callable[[str], AbstractContextManager[str]]
 
 @record
 class Runner:
-    """One runner process: an official SDK, and the clients it plays (a name and the Python client's mode)."""
+    """One runner process: an official SDK's language, and the clients it plays (a name and its mode)."""
 
     name: str
     command: tuple[str, ...]
-    clients: tuple[tuple[str, str | None], ...]
+    clients: tuple[tuple[str, str], ...]
 
 
 @dataclass
@@ -88,10 +93,9 @@ def node_problem(root: Path = RUNNERS_ROOT) -> str | None:
     match = re.match(r"v(\d+)\.", done.stdout)
     if not match or int(match.group(1)) < MIN_NODE_MAJOR:
         return f"node {done.stdout.strip() or '?'} is older than {MIN_NODE_MAJOR}"
-    if not (root / "clients" / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
-        return (
-            "the Node packages are not installed (clients/node_modules/@modelcontextprotocol/sdk is absent)"
-        )
+    for package in NODE_PACKAGES:
+        if not (root / "clients" / "node_modules" / package).is_dir():
+            return f"the Node packages are not installed (clients/node_modules/{package} is absent)"
     return None
 
 
@@ -125,15 +129,14 @@ def runners(skip: Collection[str] = (), root: Path = RUNNERS_ROOT) -> list[Runne
             f"{'it' if one else 'them'} out with {' '.join(f'`--skip-client {name}`' for name in problems)}, "
             f"and the evidence keeps {'its' if one else 'their'} earlier outcomes, each with its date",
         )
-    found = []
-    if PYTHON in wanted:
-        modes = tuple((f"python-{mode}", mode) for mode in PYTHON_MODES)
-        found.append(Runner(PYTHON, (sys.executable, "-m", "clients.python_client"), modes))
-    if TYPESCRIPT in wanted:
-        node = shutil.which("node") or "node"
-        script = str(root / "clients" / "ts_client.mjs")
-        found.append(Runner(TYPESCRIPT, (node, script), ((TYPESCRIPT, None),)))
-    return found
+    commands = {
+        PYTHON: (sys.executable, "-m", "clients.python_client"),
+        TYPESCRIPT: (shutil.which("node") or "node", str(root / "clients" / "ts_client.mjs")),
+    }
+    return [
+        Runner(name, commands[name], tuple((f"{name}-{mode}", mode) for mode in RUNNER_MODES[name]))
+        for name in wanted
+    ]
 
 
 def observe_clients(
@@ -197,7 +200,7 @@ def _run_batch(
             for number, group in enumerate(_groups(calls, own_servers)):
                 url = shared or stack.enter_context(servers(f"{client}-{number}"))
                 for entry in group:
-                    actions.append({"url": url, **calls[entry].action, **({"mode": mode} if mode else {})})
+                    actions.append({"url": url, **calls[entry].action, "mode": mode})
                     order.append((entry, client))
         if not actions:
             return []

@@ -1,7 +1,8 @@
 """Context for what the official clients make of each example: programs, recorded output, summary.
 
 - in `error-examples`, each example gains `clients`: `python` and `typescript` (each `title`, `program`,
-  `outputs`: a list of `label` + `text`, and `probed`: the date, or dates, its outputs were recorded),
+  `outputs`: a list of `label` + `text`, one per mode; `also`: what else than the program ran for them, or
+  None; and `probed`: the date, or dates, its outputs were recorded),
   `summary` (one line per client, Markdown), `proxy` (what the programs' proxy changes, or None), `cannot`
   (why no SDK call sends the request, or None) and `probed`; None when the example is untriggerable.
 - `client-differences`: `differences`, one per example where a client reports something other than the
@@ -23,12 +24,22 @@ from typing import Any
 
 from generator.core.evidence import RECORDED, Evidence, Record, still_holds
 from generator.core.models import ErrorEntry
-from generator.examples.client_calls import CLIENT_NAMES, PYTHON_MODES, TYPESCRIPT, client_call
+from generator.examples.client_calls import (
+    CLIENT_NAMES,
+    PYTHON_MODES,
+    TYPESCRIPT,
+    TYPESCRIPT_MODES,
+    client_call,
+)
 from generator.examples.requests import Example
 from generator.render.client_programs import printed, python_program, typescript_program
 
 Context = dict[str, Any]
-LABELS = {f"python-{mode}": f"Python ({mode})" for mode in PYTHON_MODES} | {TYPESCRIPT: "TypeScript"}
+LABELS = {f"python-{mode}": f"Python ({mode})" for mode in PYTHON_MODES} | {
+    f"{TYPESCRIPT}-{mode}": f"TypeScript ({mode})" for mode in TYPESCRIPT_MODES
+}
+PYTHON_NAMES = tuple(f"python-{mode}" for mode in PYTHON_MODES)
+TYPESCRIPT_NAMES = tuple(f"{TYPESCRIPT}-{mode}" for mode in TYPESCRIPT_MODES)
 NOT_RUN = "has not run this example (no outcome recorded)"
 NOT_SINCE = "not replayed by the official clients since this row's code or status changed"
 
@@ -51,38 +62,26 @@ def client_item(
     known = evidence.clients if evidence is not None else {}
     if not call.runs:
         return {"cannot": call.cannot, "proxy": None, "python": None, "typescript": None, "summary": []}
-
-    def outputs(names: tuple[str, ...], typescript: bool) -> list[Context]:
-        shown = [(name, cells.get(name)) for name in names]
-        return [
-            {"label": LABELS[name], "text": printed(cell, example.repeat, typescript=typescript)}
-            for name, cell in shown
-            if cell is not None
-        ]
-
-    def recorded(names: tuple[str, ...]) -> str | None:
-        dates = (
-            sorted({evidence.recorded(cells[name]) for name in names if name in cells}) if evidence else []
-        )
-        return " and ".join(dates) or None
-
-    python_names = tuple(f"python-{mode}" for mode in PYTHON_MODES)
+    tab = _Tab(cells, example.repeat, evidence)
+    legacy = known.get(TYPESCRIPT_NAMES[-1])
     return {
         "cannot": None,
         "proxy": " and ".join(call.proxy) or None,
-        "python": {
-            "title": _title("Python", known.get(python_names[0])),
-            "program": python_program(call, endpoint, PYTHON_MODES[0]),
-            "outputs": outputs(python_names, typescript=False),
-            "modes": PYTHON_MODES,
-            "probed": recorded(python_names),
-        },
-        "typescript": {
-            "title": _title("TypeScript", known.get(TYPESCRIPT)),
-            "program": typescript_program(call, endpoint),
-            "outputs": outputs((TYPESCRIPT,), typescript=True),
-            "probed": recorded((TYPESCRIPT,)),
-        },
+        "python": tab.context(
+            _title("Python", known.get(PYTHON_NAMES[0])),
+            python_program(call, endpoint, PYTHON_MODES[0]),
+            PYTHON_NAMES,
+            'and with `mode="legacy"`',
+        ),
+        # The legacy outcome comes from the 1.x SDK, whose program differs in its imports and options only.
+        "typescript": tab.context(
+            _title("TypeScript", known.get(TYPESCRIPT_NAMES[0])),
+            typescript_program(call, endpoint),
+            TYPESCRIPT_NAMES,
+            f"and, for a legacy session, the same call with `{legacy['sdk']}` {legacy['version']}"
+            if legacy
+            else None,
+        ),
         "summary": [
             f"{label(name, cells.get(name))}: {describe(cells[name], entry) if name in cells else NOT_RUN}"
             for name in CLIENT_NAMES
@@ -91,6 +90,32 @@ def client_item(
         else [],
         "probed": evidence.probed if evidence is not None and cells else None,
     }
+
+
+class _Tab:
+    """One language's tab of an example: its program and the outputs its clients recorded, one per mode."""
+
+    def __init__(
+        self, cells: Mapping[str, Mapping[str, Any]], repeat: int, evidence: Evidence | None
+    ) -> None:
+        self.cells, self.repeat, self.evidence = cells, repeat, evidence
+
+    def context(self, title: str, program: str, names: tuple[str, ...], also: str | None) -> Context:
+        typescript = names == TYPESCRIPT_NAMES
+        shown = [(name, self.cells[name]) for name in names if name in self.cells]
+        outputs = [
+            {"label": LABELS[name], "text": printed(cell, self.repeat, typescript=typescript)}
+            for name, cell in shown
+        ]
+        evidence = self.evidence
+        dates = sorted({evidence.recorded(cell) for _name, cell in shown}) if evidence else []
+        return {
+            "title": title,
+            "program": program,
+            "outputs": outputs,
+            "also": also,
+            "probed": " and ".join(dates) or None,
+        }
 
 
 def label(name: str, cell: Mapping[str, Any] | None) -> str:
@@ -118,10 +143,17 @@ def describe(cell: Mapping[str, Any], entry: ErrorEntry | None) -> str:
             requests = "request" if sent == 1 else "requests"
             return f"no error: a result (`isError: {flag}`) to all {call} calls, {sent} {requests} sent"
         return f"no error: a result with `isError: {flag}`"
-    code = cell.get("code")
+    code, status = cell.get("code"), cell.get("status")
     said = f"raises `{cell.get('class')}`" + (
         f" with code `{code}`" if code is not None else " without a code"
     )
+    if code is None and status is not None:
+        said = f"{said}{at}, only the HTTP status `{status}`"
+        if entry is None:
+            return said
+        in_text = str(entry.code) in str(cell.get("message"))
+        where = "only in the message text" if in_text else "not in it at all"
+        return f"{said}: the JSON-RPC `{entry.code}` is {where}"
     if entry is None or code == entry.code:
         return said + at
     if code == entry.status:

@@ -134,7 +134,8 @@ def _python_proxy(rewrite: Mapping[str, Any]) -> list[str]:
 
 
 def typescript_program(call: ClientCall, endpoint: str) -> str:
-    """The example as a TypeScript (ES module) program using the official `@modelcontextprotocol/sdk`."""
+    """The example as a TypeScript (ES module) program using the official `@modelcontextprotocol/client` 2.x,
+    pinned to 2026-07-28 as probe runs it (the 1.x SDK of legacy sessions differs in imports and options)."""
     action = call.action
     rewrite = action.get("rewrite")
     made = "await " + TS_CALLS[action["action"]].format(**_fields(action, _literal))
@@ -145,15 +146,17 @@ def typescript_program(call: ClientCall, endpoint: str) -> str:
         options.append("fetch: proxy")
     opened = f", {{ {', '.join(options)} }}" if options else ""
     repeat = action.get("repeat", 1)
-    loop = [f"  for (call = 1; call <= {repeat}; call += 1) {{"] if repeat > 1 else []
+    loop = [f"  for (let n = 1; n <= {repeat}; n += 1) {{", "    call = n;"] if repeat > 1 else []
     prefix, indent = ("`call ${call}:`, ", "  ") if repeat > 1 else ("", "")
     lines = [
-        "import { Client } from '@modelcontextprotocol/sdk/client/index.js';",
-        "import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';",
+        "import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';",
         "",
         *([*_typescript_proxy(rewrite), ""] if rewrite else []),
         f"const transport = new StreamableHTTPClientTransport(new URL({_literal(endpoint)}){opened});",
-        "const client = new Client({ name: 'example', version: '1.0.0' });",
+        "const client = new Client(",
+        "  { name: 'example', version: '1.0.0' },",
+        "  { versionNegotiation: { mode: { pin: '2026-07-28' } } },",
+        ");",
         *(["let call;", "let result;"] if repeat > 1 else []),
         "try {",
         "  await client.connect(transport);",
@@ -163,7 +166,9 @@ def typescript_program(call: ClientCall, endpoint: str) -> str:
         f"  console.log({prefix}'result, isError:', result.isError === true);",
         "} catch (error) {",
         "  const text = String(error.message).replace(/\\s+/g, ' ').trim();",
-        f"  console.log({prefix}error.constructor.name, error.code ?? null, text);",
+        "  // An error the SDK raises itself has a word for a code; one from the server, a number.",
+        "  const code = Number.isInteger(error.code) ? error.code : null;",
+        f"  console.log({prefix}error.constructor.name, code, text);",
         "}",
         "await client.close();",
     ]

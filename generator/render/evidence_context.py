@@ -12,8 +12,10 @@
   status changed since probe replayed the example (then `response` and the clients' outputs are left out,
   since they answered the row as it was).
 - `client-differences`: see `generator.render.client_context`.
-- `spec-differences`: `spec` (`title`, `url`, `file`), `differences` and `agreements` (each `condition`,
-  `here`, `required`, `level`, `section`, `url`, `note`, `reason`), and `silent`: entries no condition names.
+- `spec-differences`: `spec` (`title`, `url`, `file`, `revision`), `differences` and `agreements` (each
+  `condition`, `here`, `required`, `level`, `section`, `url`, `note`, `reason`, `differs`, `defined`),
+  `silent`: entries no condition names, and `earlier`: per older revision the specification file classifies,
+  `revision` and `rows` (every condition, as that revision classifies it; `defined` false where it has none).
 """
 
 from __future__ import annotations
@@ -204,19 +206,32 @@ def spec_differences(
         if e.id not in named
     ]
     return {
-        "spec": {"title": spec.title, "url": spec.url, "file": spec.spec_file},
+        "spec": {"title": spec.title, "url": spec.url, "file": spec.spec_file, "revision": spec.revision},
         "differences": [row for comparison, row in rows if comparison.differs],
         "agreements": [row for comparison, row in rows if not comparison.differs],
         "silent": silent,
+        "earlier": [_earlier_revision(catalog, notes, spec, revision) for revision in spec.earlier],
     }
 
 
-def _spec_row(comparison: Comparison, spec: Spec) -> Context:
+def _earlier_revision(catalog: ErrorsCatalog, notes: Notes, spec: Spec, revision: str) -> Context:
+    """How an earlier revision classifies every condition, and where the server differs from it: the
+    `earlier` of the `spec-differences` region, one per revision the specification file names."""
+    comparisons = {c.condition.id: c for c in compare(catalog, notes, spec, revision)}
+    rows = []
+    for condition in spec.conditions:
+        comparison = comparisons.get(condition.id)
+        row = _spec_row(comparison, spec, revision) if comparison is not None else None
+        rows.append(row or {"condition": condition.condition, "here": None, "defined": False})
+    return {"revision": revision, "rows": rows}
+
+
+def _spec_row(comparison: Comparison, spec: Spec, revision: str | None = None) -> Context:
     condition = comparison.condition
     answer = here(comparison)
     for entry in comparison.entries:
         answer = answer.replace(f"`{entry.code}` at HTTP `{entry.status}`", _row_link(entry), 1)
-    accepted = spec.accepted.get(condition.id)
+    accepted = spec.accepted_at(revision).get(condition.id)
     return {
         "condition": condition.condition,
         "here": answer,
@@ -226,6 +241,8 @@ def _spec_row(comparison: Comparison, spec: Spec) -> Context:
         "url": condition.source.url,
         "note": condition.note,
         "reason": accepted.reason if accepted is not None else None,
+        "differs": bool(comparison.differs),
+        "defined": True,
     }
 
 

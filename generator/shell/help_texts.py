@@ -82,15 +82,17 @@ This is the only command that runs the server. Choose how:
                       window has passed, and probing twice within one window fails.
 
 Then it runs every example through the official clients (the Python SDK in its 2026-07-28 and legacy
-modes, the TypeScript SDK with Node 20+) and records what each surfaced: the exception's class, code and
-message, a result with isError, or that the client would not send the request. With --app, each client
+modes; with Node 20+, the TypeScript client for 2026-07-28 and the 1.x SDK for legacy sessions) and
+records what each surfaced: the exception's class, code and message, a result with isError, or that the
+client would not send the request. With --app, each client
 gets servers of its own under uvicorn on 127.0.0.1 (one more per example that spends the rate-limit
 budget); with --url they share your server and leave out the budget-spending examples.
 
 A client that cannot run here stops probe before it starts anything (exit 2), naming what is missing:
   python              the Python SDK (mcp): `make .venv/.installed` installs it
   typescript          Node.js 20+ and the Node packages: `make node-packages` runs npm ci in clients/,
-                      installing the pinned @modelcontextprotocol/sdk from clients/package-lock.json
+                      installing the pinned @modelcontextprotocol/client (2.x, for 2026-07-28) and
+                      @modelcontextprotocol/sdk (1.x, legacy sessions) from clients/package-lock.json
 Or leave a client out by name with --skip-client (--no-clients leaves out both): the evidence then keeps
 the outcomes it recorded before, each with its date, where the example and the server source are
 unchanged, and the page says which rows that client has not run.

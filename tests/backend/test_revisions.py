@@ -70,8 +70,12 @@ def test_ping_of_a_2025_11_25_session_is_exactly_the_empty_result(http: httpx.Cl
 CACHEABLE = {"tools/list", "resources/list", "resources/templates/list", "resources/read", "prompts/list"}
 
 
+MODERN_CALLS = [method for method in CALLS if method != "ping"]
+"""The calls 2026-07-28 has: it removed `ping` (and the `initialize` handshake)."""
+
+
 @pytest.mark.parametrize("via", ["header", "meta", "both"])
-@pytest.mark.parametrize("method", CALLS)
+@pytest.mark.parametrize("method", MODERN_CALLS)
 def test_a_2026_07_28_request_gets_what_2026_07_28_requires(
     http: httpx.Client, method: str, via: str
 ) -> None:
@@ -85,6 +89,23 @@ def test_a_2026_07_28_request_gets_what_2026_07_28_requires(
     assert result["resultType"] == "complete"
     assert result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "connect-docs"
     assert ("ttlMs" in result, "cacheScope" in result) == (method in CACHEABLE,) * 2
+
+
+@pytest.mark.parametrize("via", ["header", "meta"])
+@pytest.mark.parametrize("method", ["ping", "initialize"])
+def test_a_2026_07_28_request_cannot_call_what_2026_07_28_removed(
+    http: httpx.Client, method: str, via: str
+) -> None:
+    """As the conformance suite's sep-2575-http-server-method-not-found-404-* checks ask: 404 and -32601."""
+    params: dict[str, Any] = {"_meta": {META_KEY: "2026-07-28"}} if via == "meta" else {}
+    headers = {"MCP-Protocol-Version": "2026-07-28"} if via == "header" else {}
+    body = {"jsonrpc": "2.0", "id": 7, "method": method, "params": params}
+    response = http.post("/mcp", json=body, headers=headers)
+    assert response.status_code == 404, response.text
+    error = response.json()["error"]
+    assert response.json()["id"] == 7
+    assert (error["code"], error["message"]) == (-32601, f"Method not found: {method}")
+    assert error["data"]["docs_url"].endswith("#err-method-not-found")
 
 
 def test_discover_speaks_2026_07_28_even_without_a_version(http: httpx.Client) -> None:

@@ -62,28 +62,35 @@ def test_a_new_python_sdk_pin_without_a_new_probe_is_stale(pins_root: Path) -> N
     assert "pinned at 2.4.0, but the client evidence was taken with 2.3.0" in finding.message
 
 
-def test_a_new_typescript_sdk_in_the_lock_without_a_new_probe_is_stale(pins_root: Path) -> None:
+@pytest.mark.parametrize(
+    ("sdk", "version"), [("@modelcontextprotocol/sdk", "1.33.0"), ("@modelcontextprotocol/client", "2.5.0")]
+)
+def test_a_new_typescript_sdk_in_the_lock_without_a_new_probe_is_stale(
+    pins_root: Path, sdk: str, version: str
+) -> None:
     lock_path = pins_root / "clients" / "package-lock.json"
     lock = json.loads(lock_path.read_text(encoding="utf-8"))
-    lock["packages"]["node_modules/@modelcontextprotocol/sdk"]["version"] = "1.33.0"
+    lock["packages"][f"node_modules/{sdk}"]["version"] = version
     lock_path.write_text(json.dumps(lock), encoding="utf-8")
     [finding] = findings_with(pins_root)
-    assert (finding.file, finding.subject) == ("clients/package-lock.json", "@modelcontextprotocol/sdk")
-    assert "pinned at 1.33.0" in finding.message
+    assert (finding.file, finding.subject) == ("clients/package-lock.json", sdk)
+    assert f"pinned at {version}" in finding.message
 
 
 def test_a_pin_that_cannot_be_found_is_not_passed_as_clean(pins_root: Path) -> None:
     (pins_root / "clients" / "package-lock.json").unlink()
-    [finding] = findings_with(pins_root)
-    assert finding.subject == "@modelcontextprotocol/sdk"
-    assert "no pin of @modelcontextprotocol/sdk is found" in finding.message
+    found = findings_with(pins_root)
+    subjects = [finding.subject for finding in found]
+    assert subjects == ["@modelcontextprotocol/client", "@modelcontextprotocol/sdk"]
+    for finding in found:
+        assert f"no pin of {finding.subject} is found" in finding.message
 
 
 def test_a_client_missing_from_a_record_is_named(pins_root: Path) -> None:
     loaded, _ = committed()
 
     def without_typescript(record: Record) -> Record:
-        kept = {name: cell for name, cell in record.clients.items() if name != "typescript"}
+        kept = {name: cell for name, cell in record.clients.items() if not name.startswith("typescript")}
         return Record(**{**record.__dict__, "clients": kept})
 
     records = tuple(
@@ -92,7 +99,7 @@ def test_a_client_missing_from_a_record_is_named(pins_root: Path) -> None:
     evidence = Evidence(loaded.catalog, loaded.probed, loaded.target, loaded.source, records, loaded.clients)
     [finding] = findings_with(pins_root, evidence)
     assert (finding.kind.value, finding.subject) == ("evidence-missing", "unknown-name")
-    assert "no outcome recorded from typescript" in finding.message
+    assert "no outcome recorded from typescript-2026-07-28, typescript-legacy" in finding.message
 
 
 def test_evidence_without_any_client_says_so(pins_root: Path) -> None:
@@ -111,7 +118,7 @@ def test_a_changed_client_outcome_makes_the_page_stale(
     path = project / EVIDENCE
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     record = next(record for record in data["entries"] if record["id"] == "unknown-name")
-    record["clients"]["typescript"]["code"] = -32602
+    record["clients"]["typescript-legacy"]["code"] = -32602
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     assert main(["-f", str(project / "mkdocs.yml"), "check", "--format", "json"]) == 1
     found = {(f["kind"], f["subject"]) for f in json.loads(capsys.readouterr().out)["findings"]}

@@ -132,7 +132,11 @@ DRIFT: dict[str, tuple[Edit, set[str]]] = {
         {"build-runs-code"},
     ),
     "condition changed": (
-        replace(SERVER, "if handler is None:", "if handler is None or method.startswith('rpc.'):"),
+        replace(
+            SERVER,
+            "if handler is None or removed_in_revision(",
+            "if method.startswith('rpc.') or handler is None or removed_in_revision(",
+        ),
         {"condition-changed", "evidence-stale", "verification-stale"},
     ),
     "entry added": (
@@ -391,7 +395,7 @@ HARMLESS: dict[str, Edit] = {
     ),
     "local variable renamed": both(
         replace(SERVER, "handler = _METHODS.get(method_name)", "method_handler = _METHODS.get(method_name)"),
-        replace(SERVER, "if handler is None:", "if method_handler is None:"),
+        replace(SERVER, "if handler is None or", "if method_handler is None or"),
         replace(SERVER, "run_handler(method_name, handler,", "run_handler(method_name, method_handler,"),
     ),
     "comment added elsewhere": replace(
@@ -456,7 +460,7 @@ def test_verify_stamps_and_check_reports_a_changed_handle(
     assert "last_verified: 2026-11-30" in page.read_text(encoding="utf-8")
     assert check(project, capsys) == (0, [])
 
-    replace(SERVER, "if handler is None:", "if handler is None or not method:")(project)
+    replace(SERVER, "if handler is None or", "if not method or handler is None or")(project)
     code, findings = check(project, capsys)
     stale = [f for f in findings if f["kind"] == "verification-stale"]
     assert code == 1

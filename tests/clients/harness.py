@@ -32,10 +32,12 @@ RECORDING = os.environ.get("DOCGEN_RECORD_CLIENTS") == "1"
 RECORD_COMMAND = "DOCGEN_RECORD_CLIENTS=1 .venv/bin/python -m pytest tests/clients"
 RECORD_HINT = f"if that is meant, refresh the records: {RECORD_COMMAND}"
 
-# The clients each row is run with: the Python SDK in each connect mode, and the TypeScript SDK.
+# The clients each row is run with: the Python SDK in each connect mode, and the TypeScript runner with the
+# 2.x client pinned to 2026-07-28 and the 1.x SDK (legacy sessions).
 PYTHON_AUTO = "python-auto"
 PYTHON_MODES = {PYTHON_AUTO: "auto", "python-2026-07-28": "2026-07-28", "python-legacy": "legacy"}
 TYPESCRIPT = "typescript"
+TYPESCRIPT_MODES = {f"{TYPESCRIPT}-2026-07-28": "2026-07-28", f"{TYPESCRIPT}-legacy": "legacy"}
 
 
 @cache
@@ -57,14 +59,16 @@ def skip_or_fail(reason: str) -> None:
 def run_client(client: str, action: dict[str, Any] | str) -> subprocess.CompletedProcess[str]:
     """Run one runner on one action (sent on stdin, so large bodies fit) and return the finished process.
 
-    A dict is sent as JSON, with the client's connect mode added for the Python runner; a string as it is.
+    A dict is sent as JSON, with the client's connect mode added (none for the bare runner name `typescript`);
+    a string as it is.
     """
-    if client == TYPESCRIPT:
-        command = [shutil.which("node") or "node", str(TS_RUNNER)]
+    modes: dict[str, str] = PYTHON_MODES
+    if client.startswith(TYPESCRIPT):
+        command, modes = [shutil.which("node") or "node", str(TS_RUNNER)], TYPESCRIPT_MODES
     else:
         command = [sys.executable, "-m", "clients.python_client"]
-        if isinstance(action, dict) and "mode" not in action:
-            action = {**action, "mode": PYTHON_MODES[client]}
+    if isinstance(action, dict) and "mode" not in action and client in modes:
+        action = {**action, "mode": modes[client]}
     return subprocess.run(
         command,
         input=action if isinstance(action, str) else json.dumps(action),

@@ -1,11 +1,13 @@
 """`docgen probe` with the official clients on a fresh copy of the project, against the committed evidence.
 
-One probe run sends every example through the Python client in both connect modes and the TypeScript client,
-against servers under uvicorn that probe starts itself; each cell of the evidence it writes is compared with
-data/mcp-errors.evidence.yaml, one test per row and client, so a server or SDK that answers one row
+One probe run sends every example through the Python client in both connect modes and the TypeScript clients
+(2.x for 2026-07-28, 1.x for legacy sessions), against servers under uvicorn that probe starts itself; each
+cell of the evidence it writes is compared with data/mcp-errors.evidence.yaml, one test per row and client,
+so a server or SDK that answers one row
 differently fails the test named after that row and that client. A copy of backend/ answering one row
 differently is named the same way by probe's own report. A few tests state facts readers rely on: the
-TypeScript client can ping, a loopback Origin on any port is accepted, the rate limit counts the handshake.
+legacy TypeScript client can ping (the 2026-07-28 one refuses to: the revision has no ping), a loopback Origin
+on any port is accepted, the rate limit counts the handshake.
 """
 
 from __future__ import annotations
@@ -82,7 +84,7 @@ def _cell(evidence: dict[str, Any], row: str, client: str) -> dict[str, Any] | N
 
 
 def _runs_here(client: str) -> None:
-    if client == TYPESCRIPT and (problem := node_problem()) is not None:
+    if client.startswith(TYPESCRIPT) and (problem := node_problem()) is not None:
         skip_or_fail(problem)
 
 
@@ -164,20 +166,31 @@ def changed_copy(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> d
 
 
 def test_a_backend_answering_one_row_differently_names_row_and_client(changed_copy: dict[str, Any]) -> None:
-    """The TypeScript client reports the HTTP status, so it sees the change; the Python client reports the
+    """The legacy TypeScript client reports the HTTP status, so it sees the change; the 2026-07-28 one reads
+    the JSON-RPC error of a 400 only, so a 409 leaves it with the status alone; the Python client reports the
     JSON-RPC code, which the copy left alone."""
     said, run = changed_copy["said"], changed_copy["run"]
     assert run.outcomes["header-mismatch"]["python-legacy"]["code"] == -32020
     assert all(not line.startswith("row header-mismatch, client python") for line in said)
     _runs_here(TYPESCRIPT)
-    assert [line.split(":")[0] for line in said] == ["row header-mismatch, client typescript"]
-    assert "StreamableHTTPError 409" in said[0]
+    assert [line.split(":")[0] for line in said] == [
+        "row header-mismatch, client typescript-2026-07-28",
+        "row header-mismatch, client typescript-legacy",
+    ]
+    assert "exception SdkHttpError" in said[0]
+    assert "the evidence said exception ProtocolError -32020" in said[0]
+    assert run.outcomes["header-mismatch"]["typescript-2026-07-28"]["status"] == 409
+    assert "StreamableHTTPError 409" in said[1]
 
 
-def test_typescript_client_can_ping(changed_copy: dict[str, Any]) -> None:
+def test_legacy_typescript_client_can_ping_and_the_2026_client_will_not(changed_copy: dict[str, Any]) -> None:
     _runs_here(TYPESCRIPT)
-    seen = changed_copy["run"].outcomes["ping"][TYPESCRIPT]
-    assert seen["outcome"] == "result", seen
+    seen = changed_copy["run"].outcomes["ping"]
+    assert seen["typescript-legacy"]["outcome"] == "result", seen
+    modern = seen["typescript-2026-07-28"]
+    assert (modern["outcome"], modern["class"]) == ("cannot-send", "SdkError")
+    assert modern["sent"] == ["server/discover"]
+    assert "not supported by the negotiated protocol version" in modern["why"]
 
 
 @pytest.mark.parametrize("client", CLIENT_NAMES)

@@ -36,11 +36,12 @@ def test_every_locked_package_comes_from_the_npm_registry_with_a_checksum() -> N
     ] == []
 
 
-def test_the_runner_uses_the_pinned_typescript_sdk() -> None:
+@pytest.mark.parametrize("sdk", ["@modelcontextprotocol/client", "@modelcontextprotocol/sdk"])
+def test_the_runner_uses_the_pinned_typescript_sdks(sdk: str) -> None:
     if not NODE_STAMP.is_file():
         skip_or_fail("the Node packages are not installed (run `make test`)")
-    installed = CLIENTS_DIR / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json"
-    assert json.loads(installed.read_text(encoding="utf-8"))["version"] == DIRECT["@modelcontextprotocol/sdk"]
+    installed = CLIENTS_DIR / "node_modules" / sdk / "package.json"
+    assert json.loads(installed.read_text(encoding="utf-8"))["version"] == DIRECT[sdk]
 
 
 def test_make_without_npm_says_so_in_one_line_and_goes_on(tmp_path: Path) -> None:

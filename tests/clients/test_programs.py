@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from generator.core.models import ErrorsCatalog
-from generator.examples.client_calls import TYPESCRIPT, client_call
+from generator.examples.client_calls import client_call
 from generator.examples.requests import Example, examples_of
 from generator.probe.clients import node_problem
 from generator.render.client_programs import printed, python_program, typescript_program
@@ -31,6 +31,8 @@ pytestmark = pytest.mark.server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PYTHON = "python-2026-07-28"
+TYPESCRIPT = "typescript-2026-07-28"
+"""The client whose outcomes the page shows under the program: the 2.x client, as the program is written."""
 RUN_PYTHON = """\
 import contextlib, io, json, logging, sys, warnings
 logging.disable(logging.CRITICAL)

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 
 from clients.watching_transport import merge_patch
-from tests.clients.harness import TYPESCRIPT, node_problem, run_client, skip_or_fail
+from tests.clients.harness import TYPESCRIPT, TYPESCRIPT_MODES, node_problem, run_client, skip_or_fail
 
-RUNNERS = ["python-2026-07-28", TYPESCRIPT]
-PREFIX = {"python-2026-07-28": "python_client: ", TYPESCRIPT: "ts_client: "}
+RUNNERS = ["python-2026-07-28", *TYPESCRIPT_MODES]
+PREFIX = {"python-2026-07-28": "python_client: "} | {client: "ts_client: " for client in TYPESCRIPT_MODES}
 
 
 def _run(client: str, action: dict[str, Any] | str) -> tuple[int, str, str]:
-    if client == TYPESCRIPT and (problem := node_problem()) is not None:
+    if client.startswith(TYPESCRIPT) and (problem := node_problem()) is not None:
         skip_or_fail(problem)
     done = run_client(client, action)
     return done.returncode, done.stdout, done.stderr
@@ -68,11 +68,9 @@ def test_a_bad_action_exits_2_with_a_message(client: str, case: str) -> None:
 
 
 def test_the_typescript_runner_refuses_a_python_mode() -> None:
-    code, _, stderr = _run(
-        TYPESCRIPT, '{"url": "http://127.0.0.1:9/mcp", "action": "ping", "mode": "legacy"}'
-    )
+    code, _, stderr = _run(TYPESCRIPT, '{"url": "http://127.0.0.1:9/mcp", "action": "ping", "mode": "auto"}')
     assert code == 2
-    assert "Python runner only" in stderr
+    assert "'mode' auto is a mode of the Python runner only (here: legacy, 2026-07-28)" in stderr
 
 
 @pytest.mark.parametrize("client", RUNNERS)

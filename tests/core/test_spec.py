@@ -17,6 +17,7 @@ from tests.helpers import copy_project, load
 SERVER = "backend/app/mcp_server.py"
 NOTES = "data/mcp-errors.notes.yaml"
 BASELINE = "data/specs/mcp-2026-07-28.baseline.yaml"
+SPEC = "data/specs/mcp-2026-07-28.yaml"
 
 KNOWN_DIFFERENCES = {
     "unknown-tool": ("code",),
@@ -137,7 +138,9 @@ STALE = {
     "unknown names now -32602": (
         'METHOD_NOT_FOUND, f"Unknown {kind}: {name}", doc="unknown-name")',
         'INVALID_PARAMS, f"Unknown {kind}: {name}", doc="unknown-name")',
-        {("unknown-tool", "code"), ("unknown-resource", "code"), ("unknown-prompt", "code")},
+        # Under 2025-11-25 an unknown tool and prompt are -32602 as well, an unknown resource -32002.
+        {("unknown-tool", "code"), ("unknown-resource", "code"), ("unknown-prompt", "code")}
+        | {("unknown-tool", "code under 2025-11-25"), ("unknown-prompt", "code under 2025-11-25")},
         "code-changed",
     ),
     "the version error now says what was requested": (
@@ -207,3 +210,57 @@ def test_a_notes_file_naming_a_missing_spec_is_bad_input(
     said = capsys.readouterr().err
     assert "data/specs/mcp-2099-01-01.yaml does not exist" in said
     assert "hint:" in said
+
+
+def test_the_committed_catalog_differs_under_2025_11_25_exactly_where_the_baseline_says(
+    repo_root: Path,
+) -> None:
+    catalog, notes, spec = committed(repo_root)
+    assert (spec.revision, list(spec.earlier)) == ("2026-07-28", ["2025-11-25"])
+    comparisons = compare(catalog, notes, spec, "2025-11-25")
+    found = {c.condition.id: c.differs for c in comparisons if c.differs}
+    assert found == {"unknown-tool": ("code",), "unknown-resource": ("code",), "unknown-prompt": ("code",)}
+    assert {c: a.differs for c, a in spec.accepted_at("2025-11-25").items()} == found
+    # The rules 2026-07-28 brought are not held against clients of 2025-11-25.
+    defined = {c.condition.id for c in comparisons}
+    assert {"header-mismatch", "routing-header-missing", "request-meta-missing"}.isdisjoint(defined)
+    assert len(defined) == len(spec.conditions) - 3
+
+
+def test_a_difference_under_an_earlier_revision_fails_check_naming_it(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The 2025-11-25 classification of an unknown method said otherwise: a difference under that revision
+    alone, which the baseline does not accept there."""
+    edit(
+        project,
+        SPEC,
+        "        code: -32601\n        level: stated\n",
+        "        code: -32600\n        level: stated\n",
+    )
+    code, found = findings(project, capsys)
+    assert code == 1
+    assert {(f["kind"], f["subject"]) for f in found} == {
+        ("spec-difference", "method-not-found"),
+        ("page-stale", "spec-differences"),
+    }
+    new = next(f for f in found if f["kind"] == "spec-difference")
+    assert "Differs in code from MCP specification 2026-07-28, as 2025-11-25 says" in str(new["message"])
+    assert "(under `earlier: 2025-11-25:`)" in str(new["hint"])
+
+
+def test_a_condition_that_does_not_say_how_an_earlier_revision_classifies_it_is_bad_input(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    edit(
+        project,
+        SPEC,
+        "    earlier:\n      '2025-11-25': not-defined\n  - id: routing-header-missing\n",
+        "  - id: routing-header-missing\n",
+    )
+    assert main(["-f", str(project / "mkdocs.yml"), "check"]) == 3
+    said = capsys.readouterr().err
+    assert (
+        f"{SPEC}:" in said and "condition 'header-mismatch' does not say how 2025-11-25 classifies it" in said
+    )
+    assert "add `2025-11-25:` under its `earlier:`" in said

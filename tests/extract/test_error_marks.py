@@ -48,9 +48,11 @@ def test_the_facts_are_what_a_client_sees_with_local_names_canonical_and_not_whe
     names = frozenset({"METHOD_NOT_FOUND"})
     facts = json.loads(entry_facts(entry, names))
     assert set(facts) == {"id", "code", "status", "message", "conditions", "data_keys", "dynamic"}
-    assert (facts["code"], facts["status"], facts["conditions"]) == (-32601, 404, ["_ is None"])
+    assert (facts["code"], facts["status"], facts["conditions"]) == (-32601, 404, ["_ is None or _(_, _, _)"])
     moved = dataclasses.replace(entry, function="_lookup", file="backend/app/other.py", path=("a", "b"))
-    renamed = dataclasses.replace(entry, conditions=("method_handler is None",))
+    renamed = dataclasses.replace(
+        entry, conditions=("method_handler is None or dropped(name, fields, headers)",)
+    )
     assert entry_facts(moved, names) == entry_facts(renamed, names) == entry_facts(entry, names)
     reworded = dataclasses.replace(entry, message="No such method: {method}")
     assert entry_facts(reworded, names) != entry_facts(entry, names)

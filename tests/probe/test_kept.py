@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.core.evidence import Evidence, Record
+from generator.probe.clients import RUNNER_CLIENTS
 from generator.probe.kept import keep_skipped
 from tests.helpers import load
 
@@ -29,17 +30,20 @@ def without(evidence: Evidence, clients: tuple[str, ...], **changes: object) -> 
     return dataclasses.replace(evidence, entries=tuple(map(bare, evidence.entries)), clients=shown, **changes)
 
 
+TYPESCRIPT = RUNNER_CLIENTS["typescript"]
+"""The clients the TypeScript runner plays: the 2.x client for 2026-07-28 and the 1.x SDK."""
+
+
 def test_kept_outcomes_are_the_earlier_ones_dated_where_older(committed: Evidence) -> None:
-    fresh = without(committed, ("typescript",), probed="2027-01-05")
+    assert TYPESCRIPT == ("typescript-2026-07-28", "typescript-legacy")
+    fresh = without(committed, TYPESCRIPT, probed="2027-01-05")
     kept, said = keep_skipped(fresh, committed, ["typescript"])
     for before, after in zip(committed.entries, kept.entries, strict=True):
-        if "typescript" in before.clients:
-            assert after.clients["typescript"] == {
-                **before.clients["typescript"],
-                "recorded": committed.probed,
-            }
-            assert kept.recorded(after.clients["typescript"]) == committed.probed
-            assert list(after.clients) == list(before.clients)  # the clients in the same order
+        for name in TYPESCRIPT:
+            if name in before.clients:
+                assert after.clients[name] == {**before.clients[name], "recorded": committed.probed}
+                assert kept.recorded(after.clients[name]) == committed.probed
+        assert list(after.clients) == list(before.clients)  # the clients in the same order
     assert kept.clients == committed.clients
     assert said == [
         f"typescript skipped by name: its outcomes for 10 row(s) are kept, as recorded on {committed.probed}"
@@ -48,10 +52,10 @@ def test_kept_outcomes_are_the_earlier_ones_dated_where_older(committed: Evidenc
 
 def test_nothing_is_kept_once_the_server_source_changed(committed: Evidence) -> None:
     source = {**committed.source, "backend/app/mcp_server.py:_handle": "sha256:0000000000000000"}
-    fresh = without(committed, ("typescript",), source=source)
+    fresh = without(committed, TYPESCRIPT, source=source)
     kept, said = keep_skipped(fresh, committed, ["typescript"])
     assert kept == fresh
-    assert "typescript" not in kept.clients
+    assert set(TYPESCRIPT).isdisjoint(kept.clients)
     assert said == [
         f"typescript skipped by name: the server source changed since its outcomes were recorded "
         f"({committed.probed}), so none is kept and the page says it has not run"
@@ -59,14 +63,14 @@ def test_nothing_is_kept_once_the_server_source_changed(committed: Evidence) -> 
 
 
 def test_a_row_whose_example_changed_keeps_nothing(committed: Evidence) -> None:
-    fresh = without(committed, ("typescript",))
+    fresh = without(committed, TYPESCRIPT)
     changed = tuple(
         dataclasses.replace(r, example="sha256:ffffffffffffffff") if r.id == "parse-error" else r
         for r in fresh.entries
     )
     kept, said = keep_skipped(dataclasses.replace(fresh, entries=changed), committed, ["typescript"])
-    assert "typescript" not in kept.records()["parse-error"].clients
-    assert "typescript" in kept.records()["origin-not-allowed"].clients
+    assert set(TYPESCRIPT).isdisjoint(kept.records()["parse-error"].clients)
+    assert set(TYPESCRIPT) <= set(kept.records()["origin-not-allowed"].clients)
     assert said[0].endswith(
         "its outcomes for 9 row(s) are kept, as recorded on "
         f"{committed.probed}; none for parse-error, whose example changed since, so the page says it has not "

@@ -27,7 +27,9 @@ EVIDENCE = "data/mcp-errors.evidence.yaml"
 PAGE = "docs/developers/mcp-errors.md"
 CATALOG = "data/mcp-errors.yaml"
 TYPESCRIPT_CELLS = 10
-"""The rows whose example the TypeScript client runs, in the committed evidence."""
+"""The rows whose example the TypeScript clients run, in the committed evidence."""
+TYPESCRIPT = ("typescript-2026-07-28", "typescript-legacy")
+"""The clients `--skip-client typescript` leaves out: the 2.x client for 2026-07-28 and the 1.x SDK."""
 
 
 @pytest.fixture
@@ -107,20 +109,22 @@ def test_skipping_typescript_keeps_its_outcomes_byte_for_byte_then_with_their_da
         project, no_node, "probe", "--app", APP, "--date", "2027-01-05", "--skip-client", "typescript"
     )
     assert done.returncode == 0, done.stderr
-    typescript, python = cells(project, "typescript"), cells(project, "python-legacy")
-    assert len(typescript) == TYPESCRIPT_CELLS
-    assert {cell["recorded"] for cell in typescript.values()} == {date}
-    assert {
-        row: {**cell, "recorded": date} for row, cell in cells(repo_root, "typescript").items()
-    } == typescript
+    python = cells(project, "python-legacy")
+    for client in TYPESCRIPT:
+        typescript = cells(project, client)
+        assert len(typescript) == TYPESCRIPT_CELLS
+        assert {cell["recorded"] for cell in typescript.values()} == {date}
+        before = cells(repo_root, client)
+        assert {row: {**cell, "recorded": date} for row, cell in before.items()} == typescript
     assert all("recorded" not in cell for cell in python.values())
     assert docgen(project, no_node, "render").returncode == 0
     page = (project / PAGE).read_text(encoding="utf-8")
     # Under each example; and named in the list of rows where a client parts from the table, on each row
-    # but the two where TypeScript reports the table's code (invalid-params, unknown-name).
-    assert page.count(f"\n- TypeScript (recorded {date}): ") == TYPESCRIPT_CELLS
-    assert page.count(f"TypeScript (recorded {date})\n") == TYPESCRIPT_CELLS - 2
-    assert f"when this program ran against the server on {date}:" in page
+    # but the two where the legacy TypeScript client reports the table's code (invalid-params, unknown-name).
+    for mode in ("2026-07-28", "legacy"):
+        assert page.count(f"\n- TypeScript ({mode}) (recorded {date}): ") == TYPESCRIPT_CELLS
+    assert page.count(f"TypeScript (legacy) (recorded {date})\n") == TYPESCRIPT_CELLS - 2
+    assert f"when this program ran against the server on {date} (and, for a legacy session," in page
     assert "when this program ran against the server on 2027-01-05 (and with" in page
     assert "TypeScript: " not in page
 
@@ -132,7 +136,7 @@ def test_with_nothing_to_keep_the_page_says_typescript_has_not_run(
     done = docgen(project, no_node, "probe", "--app", APP, "--skip-client", "typescript")
     assert done.returncode == 0, done.stderr
     assert "typescript skipped by name: there is no earlier outcome of it to keep" in done.stderr
-    assert cells(project, "typescript") == {}
+    assert all(cells(project, client) == {} for client in TYPESCRIPT)
     assert len(cells(project, "python-legacy")) == TYPESCRIPT_CELLS
     assert docgen(project, no_node, "render").returncode == 0
     page = (project / PAGE).read_text(encoding="utf-8")
@@ -140,9 +144,12 @@ def test_with_nothing_to_keep_the_page_says_typescript_has_not_run(
     # be raised with the table's code by every client.
     assert "Every client raises" not in page
     assert "Every official client reports" not in page
-    assert page.count("\n- TypeScript: has not run this example (no outcome recorded)") == TYPESCRIPT_CELLS
-    # And every row is in the list of rows a client parts from, TypeScript named as not having run it.
-    assert page.count("TypeScript (not run)\n") == TYPESCRIPT_CELLS
+    for mode in ("2026-07-28", "legacy"):
+        said = f"\n- TypeScript ({mode}): has not run this example (no outcome recorded)"
+        assert page.count(said) == TYPESCRIPT_CELLS
+    # And every row is in the list of rows a client parts from, both TypeScript clients named as not run.
+    not_run = "TypeScript (2026-07-28) (not run), TypeScript (legacy) (not run)\n"
+    assert page.count(not_run) == TYPESCRIPT_CELLS
 
 
 def test_no_clients_exits_0_and_keeps_every_client_outcome(repo_root: Path, project: Path) -> None:
@@ -150,7 +157,7 @@ def test_no_clients_exits_0_and_keeps_every_client_outcome(repo_root: Path, proj
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     assert "the python and typescript client(s) did not run (skipped by name)" in done.stderr
-    for client in ("python-2026-07-28", "python-legacy", "typescript"):
+    for client in ("python-2026-07-28", "python-legacy", *TYPESCRIPT):
         recorded = cells(repo_root, client)
         assert cells(project, client) == {
             row: {**cell, "recorded": committed_date(repo_root)} for row, cell in recorded.items()

@@ -54,10 +54,15 @@ def test_without_the_node_packages_the_reason_names_them(tmp_path: Path) -> None
     )
     problem = node_problem(tmp_path)
     assert problem == (
-        "the Node packages are not installed (clients/node_modules/@modelcontextprotocol/sdk is absent)"
+        "the Node packages are not installed (clients/node_modules/@modelcontextprotocol/client is absent)"
     )
     with pytest.raises(ConfigError, match="--skip-client typescript"):
         runners(root=tmp_path)
+    # The 2.x client alone is not enough: legacy sessions need the 1.x SDK.
+    (tmp_path / "clients/node_modules/@modelcontextprotocol/client").mkdir(parents=True)
+    assert node_problem(tmp_path) == (
+        "the Node packages are not installed (clients/node_modules/@modelcontextprotocol/sdk is absent)"
+    )
 
 
 @pytest.mark.server
@@ -67,8 +72,9 @@ def test_without_node_the_python_half_still_runs(tmp_path: Path) -> None:
         return uvicorn_server(APP, REPO_ROOT, tmp_path / f"{name}.log", "/mcp")
 
     found = runners(["typescript"])
-    run = observe_clients({"ping": ClientCall({"action": "ping"})}, servers, own_servers=True, found=found)
+    calls = {"tools": ClientCall({"action": "list_tools"})}
+    run = observe_clients(calls, servers, own_servers=True, found=found)
     assert run.skipped == []
-    assert sorted(run.outcomes["ping"]) == ["python-2026-07-28", "python-legacy"]
-    assert {cell["outcome"] for cell in run.outcomes["ping"].values()} == {"result"}
-    assert "typescript" not in run.clients
+    assert sorted(run.outcomes["tools"]) == ["python-2026-07-28", "python-legacy"]
+    assert {cell["outcome"] for cell in run.outcomes["tools"].values()} == {"result"}
+    assert not any(name.startswith("typescript") for name in run.clients)

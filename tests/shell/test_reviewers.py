@@ -50,7 +50,7 @@ def _twelve_finding_change(root: Path) -> None:
             capture_output=True,
         )
     _edit(root, 'INTERNAL_ERROR, "Rate limit exceeded"', 'INVALID_REQUEST, "Rate limit exceeded"')
-    _edit(root, "if handler is None:", "if handler is None or not method:")
+    _edit(root, "if handler is None or ", "if handler is None or not method or ")
 
 
 def test_the_github_check_of_a_twelve_finding_change(
@@ -118,7 +118,7 @@ def test_json_output_validates_against_its_published_schema(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     schema = json.loads((SCHEMA_DIR / "check-report.schema.json").read_text(encoding="utf-8"))
-    _edit(project, "if handler is None:", "if handler is None or not method:")
+    _edit(project, "if handler is None or ", "if handler is None or not method or ")
     code, out, _err = _run(project, capsys, "check", "--format", "json")
     document = json.loads(out)
     jsonschema.Draft202012Validator(schema).validate(document)
@@ -133,7 +133,7 @@ def test_after_extract_and_render_the_closing_line_names_only_verify(
     problem = node_problem()  # probe runs the TypeScript client too
     if problem is not None:
         skip_or_fail(problem)
-    _edit(project, "if handler is None:", "if handler is None or not method:")
+    _edit(project, "if handler is None or ", "if handler is None or not method or ")
     assert _run(project, capsys, "extract")[0] == 0
     assert (
         _run(project, capsys, "probe", "--app", "backend.app.mcp_server:app", "--date", "2026-12-01")[0] == 0
@@ -183,7 +183,7 @@ def test_verify_refuses_a_page_whose_table_disagrees_with_the_code(
 
 
 def test_verify_stamps_once_the_page_is_up_to_date(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _edit(project, "if handler is None:", "if handler is None or not method:")
+    _edit(project, "if handler is None or ", "if handler is None or not method or ")
     assert _run(project, capsys, "verify", str(project / PAGE), "--date", "2026-12-24")[0] == 1
     assert _run(project, capsys, "extract")[0] == 0
     assert _run(project, capsys, "render")[0] == 0

@@ -29,8 +29,8 @@ test: $(STAMP) node-packages
 # actionlint checks the workflow against GitHub's rules (runtimes of the actions used included). Its shellcheck
 # and pyflakes hooks are off so that every machine gets the same verdict, whatever else is on PATH.
 lint: $(STAMP)
-	$(BIN)/ruff check generator backend clients tests benchmarks scripts
-	$(BIN)/ruff format --check generator backend clients tests benchmarks scripts
+	$(BIN)/ruff check docgen backend clients tests benchmarks scripts
+	$(BIN)/ruff format --check docgen backend clients tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/actionlint -shellcheck= -pyflakes= .github/workflows/*.yml
 
@@ -54,7 +54,7 @@ $(STAMP): requirements/main.txt requirements/dev.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	@# An editable install compiles nothing (a wheel's install would): compile docgen's modules once, so that
 	@# every docgen run does not compile them from source (as it would with PYTHONDONTWRITEBYTECODE set).
-	$(BIN)/python -m compileall -q generator
+	$(BIN)/python -m compileall -q docgen
 	touch $@
 
 # Without npm the Node packages are not installed, and the tests that need them are skipped (saying why).

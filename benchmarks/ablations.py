@@ -33,32 +33,32 @@ KEEP_AT = 0.05
 
 # Code run before docgen's CLI to turn one special path off.
 _PATCHES = {
-    "schema-check": "import generator.core.schemas as m; m._conforms = lambda name: (lambda data: False)",
+    "schema-check": "import docgen.core.schemas as m; m._conforms = lambda name: (lambda data: False)",
     "yaml-plain-loader": (
-        "import generator.core.yamlio as m\n"
+        "import docgen.core.yamlio as m\n"
         "def _plain(node, loader, depth): raise m._NotPlain\n"
         "m._plain = _plain"
     ),
     "yaml-node-builder": (
-        "import generator.core.yamlio as m\n"
+        "import docgen.core.yamlio as m\n"
         "m.yamlnodes.represent = lambda dumper, data: dumper.represent_data(data)"
     ),
-    "gc-pause": "import contextlib, generator.shell.cli as m\nm._collector_paused = contextlib.nullcontext",
+    "gc-pause": "import contextlib, docgen.shell.cli as m\nm._collector_paused = contextlib.nullcontext",
     "citation-tree-reuse": (
-        "import generator.core.symbols as m\nm.SourceFiles.adopt = lambda self, trees: None"
+        "import docgen.core.symbols as m\nm.SourceFiles.adopt = lambda self, trees: None"
     ),
     "yaml-parse-cache": (
-        "import generator.core.yaml_cache as m\n"
+        "import docgen.core.yaml_cache as m\n"
         "m.get = lambda text, variant: None\n"
         "m.put = lambda text, variant, data, loader: None"
     ),
     "identity-fast-path": (
-        "import generator.extract.identity as m; m._unchanged = lambda sites, previous: False"
+        "import docgen.extract.identity as m; m._unchanged = lambda sites, previous: False"
     ),
 }
 # extract of a backend whose catalogs all change: every catalog is dumped (the node builder's command).
 _DUMP_EVERY_CATALOG = (
-    "import generator.extract.pipeline as p\np._catalog_text = lambda data, committed: p.dump_catalog(data)"
+    "import docgen.extract.pipeline as p\np._catalog_text = lambda data, committed: p.dump_catalog(data)"
 )
 
 
@@ -120,7 +120,7 @@ def _run(argv: Sequence[str]) -> int:
     parser.add_argument("args", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     exec(args.patch, {})  # the benchmark's own code, written above
-    from generator.shell.cli import main  # noqa: PLC0415 - after the patch, as the CLI would import it
+    from docgen.shell.cli import main  # noqa: PLC0415 - after the patch, as the CLI would import it
 
     return main([arg for arg in args.args if arg != "--"])
 

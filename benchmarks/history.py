@@ -15,8 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from generator.core.changes import entry_history
-from generator.core.git_history import file_versions
+from docgen.core.changes import entry_history
+from docgen.core.git_history import file_versions
 
 CATALOG = "data/errors.yaml"
 

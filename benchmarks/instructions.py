@@ -122,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: dict[str, Any] = {
         "machine": report.machine(scenarios.REPO),
         "valgrind": version.stdout.strip() or "valgrind",
-        "uncompiled_modules": uncompiled_modules(scenarios.REPO / "generator"),
+        "uncompiled_modules": uncompiled_modules(scenarios.REPO / "docgen"),
     }
     print(f"bench: counting instructions, {args.workers} command(s) at a time", file=sys.stderr)
     try:

@@ -33,7 +33,7 @@ def orphaned_notes(count: int) -> str:
 
 
 def time_check(root: Path, rounds: int = 3) -> float:
-    command = [sys.executable, "-m", "generator.shell.cli", "-f", str(root / "mkdocs.yml"), "check"]
+    command = [sys.executable, "-m", "docgen.shell.cli", "-f", str(root / "mkdocs.yml"), "check"]
     timings = []
     for _ in range(rounds):
         started = time.perf_counter()

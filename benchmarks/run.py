@@ -79,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     # docgen is measured as installed (make's install step compiles its modules once); nothing is compiled
     # here that a user's install would not have compiled. The report says when modules were not compiled.
-    results["uncompiled_modules"] = uncompiled_modules(scenarios.REPO / "generator")
+    results["uncompiled_modules"] = uncompiled_modules(scenarios.REPO / "docgen")
     try:
         if args.only in (None, "repo"):
             print(f"bench: this repository, {args.rounds} interleaved rounds", file=sys.stderr)

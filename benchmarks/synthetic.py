@@ -35,7 +35,7 @@ from pathlib import Path
 
 import yaml
 
-from generator.shell.cli import main as docgen
+from docgen.shell.cli import main as docgen
 
 SEED = 20260728
 SITES_PER_FUNCTION = 10

@@ -4,7 +4,7 @@
     .venv/bin/python scripts/mutate_findings.py notes-gap  # the producers of some kinds only
     .venv/bin/python scripts/mutate_findings.py raise-added -- tests/check  # against some tests only
 
-A producer is each place in generator/check/ or generator/kinds/ that names a finding kind
+A producer is each place in docgen/check/ or docgen/kinds/ that names a finding kind
 (`Kind.NOTES_GAP`): the `yield Finding(...)` statement around it is replaced by `pass`, or, where kinds sit
 in a table (the facts drift compares, the fields a contract covers), that row is taken out. The tests run
 with `-x` after each removal (the browser test aside); a removal the tests do not notice is printed as
@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CHECK = ROOT / "generator" / "check"
-KINDS = ROOT / "generator" / "kinds"
-"""The catalog kinds produce the findings about their own catalogs (generator/kinds/errors/evidence.py)."""
+CHECK = ROOT / "docgen" / "check"
+KINDS = ROOT / "docgen" / "kinds"
+"""The catalog kinds produce the findings about their own catalogs (docgen/kinds/errors/evidence.py)."""
 sys.path.insert(0, str(ROOT))
 
-from generator.core.findings import Kind  # noqa: E402
+from docgen.core.findings import Kind  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,14 @@ import shutil
 import textwrap
 from pathlib import Path
 
-from generator.core.catalog import parse_catalog
-from generator.core.models import Catalog
-from generator.core.notes import Notes, parse_notes
-from generator.core.project import Project, load_project
-from generator.core.settings import load_settings
-from generator.core.yamlio import read_yaml
-from generator.extract.pipeline import Extraction, extract
-from generator.templating.packaged import packaged_templates
+from docgen.core.catalog import parse_catalog
+from docgen.core.models import Catalog
+from docgen.core.notes import Notes, parse_notes
+from docgen.core.project import Project, load_project
+from docgen.core.settings import load_settings
+from docgen.core.yamlio import read_yaml
+from docgen.extract.pipeline import Extraction, extract
+from docgen.templating.packaged import packaged_templates
 
 MKDOCS_ERRORS = """\
 site_name: test

@@ -15,13 +15,13 @@ from typing import IO
 
 import pytest
 
-from generator.core import git_ref
-from generator.core.diff_lines import ChangedLines, changed_in_diff, with_statement_starts
-from generator.core.errors import InputError
-from generator.core.findings import Finding, Kind, in_report_order
-from generator.core.git_ref import changed_lines, verified_commit
-from generator.core.reports import as_github, not_annotated
-from generator.shell.cli import main
+from docgen.core import git_ref
+from docgen.core.diff_lines import ChangedLines, changed_in_diff, with_statement_starts
+from docgen.core.errors import InputError
+from docgen.core.findings import Finding, Kind, in_report_order
+from docgen.core.git_ref import changed_lines, verified_commit
+from docgen.core.reports import as_github, not_annotated
+from docgen.shell.cli import main
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 

@@ -56,7 +56,7 @@ def test_the_report_gives_each_ratio_and_count() -> None:
     results = {
         "machine": {"date": "2026-12-01 23:40 UTC", "commit": "abc1234", "python": "3.11.7"},
         "valgrind": "valgrind-3.19.0",
-        "uncompiled_modules": ["generator/core/models.py"],
+        "uncompiled_modules": ["docgen/core/models.py"],
         "ratios": {"build with docgen / without": 1.0689},
         "instructions": {"mkdocs build": 5_971_831_528},
     }

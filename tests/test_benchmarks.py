@@ -9,10 +9,10 @@ from pathlib import Path
 
 from benchmarks import foreign, report, scenarios, synthetic
 from benchmarks.scenarios import without_docgen
-from generator.check.run import run_check
-from generator.core.project import load_project
-from generator.core.settings import load_settings
-from generator.core.yamlio import read_yaml
+from docgen.check.run import run_check
+from docgen.core.project import load_project
+from docgen.core.settings import load_settings
+from docgen.core.yamlio import read_yaml
 
 
 def test_a_generated_backend_extracts_to_the_asked_number_of_sites_and_checks_clean(tmp_path: Path) -> None:

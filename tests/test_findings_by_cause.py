@@ -15,8 +15,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from generator.core.schemas import SCHEMA_DIR
-from generator.shell.cli import main
+from docgen.core.schemas import SCHEMA_DIR
+from docgen.shell.cli import main
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 

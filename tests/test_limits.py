@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import SourceError
-from generator.core.yamlio import read_yaml
-from generator.extract import program, targets
+from docgen.core.errors import SourceError
+from docgen.core.yamlio import read_yaml
+from docgen.extract import program, targets
 from tests.conftest import REPO_ROOT
 from tests.extract.test_routes import shop_project
 from tests.helpers import copy_project, make_project, run_extract_in_memory

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generator.core.yamlio import read_yaml
+from docgen.core.yamlio import read_yaml
 from tests.helpers import make_files
 
 ROOT = Path(__file__).resolve().parents[1]

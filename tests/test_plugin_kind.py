@@ -95,14 +95,14 @@ def run(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 def test_a_kind_from_an_entry_point_goes_through_extract_render_build_and_check(tmp_path: Path) -> None:
     root = make_files(tmp_path / "project", PROJECT)
 
-    extracted = run(root, "generator", "extract")
+    extracted = run(root, "docgen", "extract")
     assert (extracted.returncode, extracted.stdout + extracted.stderr) == (
         0,
         "data/greetings.yaml: updated (2 strings)\n",
     )
     assert (root / "data" / "greetings.yaml").read_text(encoding="utf-8") == CATALOG
 
-    rendered = run(root, "generator", "render")
+    rendered = run(root, "docgen", "render")
     assert (rendered.returncode, rendered.stdout + rendered.stderr) == (
         0,
         "docs/index.md: updated\n1 page(s) with generated regions, 1 updated\n",
@@ -121,12 +121,12 @@ def test_a_kind_from_an_entry_point_goes_through_extract_render_build_and_check(
         {"name": "GREETING_NIGHT", "value": "Good night"},
     ]
 
-    clean = run(root, "generator", "check")
+    clean = run(root, "docgen", "check")
     assert (clean.returncode, clean.stdout + clean.stderr) == (0, "docgen check: the docs match the code.\n")
 
     texts = root / "app" / "texts.py"
     texts.write_text(texts.read_text(encoding="utf-8").replace("Good night", "Sleep well"), encoding="utf-8")
-    stale = run(root, "generator", "check", "--format", "json")
+    stale = run(root, "docgen", "check", "--format", "json")
     assert stale.returncode == 1
     found = [(f["kind"], f["file"], f["line"], f["subject"]) for f in json.loads(stale.stdout)["findings"]]
     assert found == [
@@ -137,7 +137,7 @@ def test_a_kind_from_an_entry_point_goes_through_extract_render_build_and_check(
 
 def test_an_unknown_kind_lists_the_installed_ones_too(tmp_path: Path) -> None:
     root = make_files(tmp_path, {**PROJECT, "mkdocs.yml": PROJECT["mkdocs.yml"].replace("strings", "string")})
-    failed = run(root, "generator", "extract")
+    failed = run(root, "docgen", "extract")
     assert failed.returncode != 0
     assert "expected 'errors', 'tools', 'routes' or 'strings', got 'string'" in failed.stderr
     assert "mkdocs.yml:7" in failed.stderr

@@ -13,7 +13,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from generator.core.schemas import SCHEMA_DIR
+from docgen.core.schemas import SCHEMA_DIR
 from tests.extract.test_routes import shop_project
 from tests.test_site import built_site, copy_site, mkdocs_build
 

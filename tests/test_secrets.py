@@ -29,7 +29,7 @@ LITERAL = "s3cret-canary-literal-7d41"
 
 def run(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     """A command of the project's environment (docgen, or mkdocs), run in `root` as CI runs it."""
-    command = {"docgen": [sys.executable, "-m", "generator.shell.cli", "-f", str(root / "mkdocs.yml")]}
+    command = {"docgen": [sys.executable, "-m", "docgen.shell.cli", "-f", str(root / "mkdocs.yml")]}
     program = command.get(argv[0], [sys.executable, "-m", argv[0]])
     environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run(

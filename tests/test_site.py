@@ -191,7 +191,7 @@ def test_a_row_without_evidence_fails_the_strict_build_and_the_header_says_so(
     data = yaml.safe_load(evidence.read_text(encoding="utf-8"))
     data["entries"] = [record for record in data["entries"] if record["id"] != "header-mismatch"]
     evidence.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    render = [sys.executable, "-m", "generator", "render"]
+    render = [sys.executable, "-m", "docgen", "render"]
     done = subprocess.run(render, cwd=project, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     page = (project / "docs" / "developers" / "mcp-errors.md").read_text(encoding="utf-8")
@@ -218,7 +218,7 @@ def test_a_row_changed_since_probe_fails_the_strict_build(repo_root: Path, tmp_p
     server.write_text(text.replace(old, old.replace("404", "400")), encoding="utf-8")
     for command in ("extract", "render"):
         done = subprocess.run(
-            [sys.executable, "-m", "generator", command],
+            [sys.executable, "-m", "docgen", command],
             cwd=project,
             capture_output=True,
             text=True,

@@ -35,7 +35,7 @@ def project(tmp_path: Path) -> Path:
 
 def docgen(root: Path, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """The docgen command on `root`, as CI runs it, with a secret in its environment."""
-    command = [sys.executable, "-m", "generator.shell.cli", "-f", str(root / "mkdocs.yml"), *argv]
+    command = [sys.executable, "-m", "docgen.shell.cli", "-f", str(root / "mkdocs.yml"), *argv]
     environment = {**os.environ, "DOCGEN_CANARY": CANARY}
     return subprocess.run(
         command, cwd=root, env=environment, capture_output=True, text=True, timeout=timeout, check=False
@@ -532,7 +532,7 @@ def test_a_read_only_data_folder_changes_nothing(tmpfs: Callable[[str], Path]) -
 def test_a_file_size_limit_changes_nothing(project: Path) -> None:
     make_stale(project)
     before = tree(project)
-    command = [sys.executable, "-m", "generator.shell.cli", "-f", str(project / "mkdocs.yml"), "render"]
+    command = [sys.executable, "-m", "docgen.shell.cli", "-f", str(project / "mkdocs.yml"), "render"]
     limit = 16 * 1024  # smaller than the error page, larger than anything else render writes
 
     def limited() -> None:
@@ -555,8 +555,8 @@ def test_a_write_that_fails_midway_leaves_every_file_as_it_was(
     """At the writer boundary itself (for machines where no tmpfs can be mounted): every page with a Related
     region must be rewritten; the first is written in full to its temporary file, the second fails with
     ENOSPC, and no page changes."""
-    from generator.core import writer
-    from generator.shell.cli import main
+    from docgen.core import writer
+    from docgen.shell.cli import main
 
     appended("templates/related.md.j2", "\nAnd the rest of the site.\n")(project)
     before = tree(project)
@@ -843,7 +843,7 @@ def leftovers(root: Path) -> list[Path]:
 
 
 def render_process(root: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "generator.shell.cli", "-f", str(root / "mkdocs.yml"), "render"]
+    command = [sys.executable, "-m", "docgen.shell.cli", "-f", str(root / "mkdocs.yml"), "render"]
     return subprocess.Popen(command, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import ConfigError
-from generator.core.git_ref import bytes_at, verified_commit
+from docgen.core.errors import ConfigError
+from docgen.core.git_ref import bytes_at, verified_commit
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 from tests.test_untrusted import docgen, tree

@@ -22,7 +22,7 @@ def _wheel(tmp_path: Path) -> Path:
     source.mkdir()
     shutil.copy2(REPO / "pyproject.toml", source)
     shutil.copy2(REPO / "README.md", source)
-    shutil.copytree(REPO / "generator", source / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "docgen", source / "docgen", ignore=shutil.ignore_patterns("__pycache__"))
     command = [
         sys.executable,
         "-m",
@@ -70,9 +70,9 @@ def test_the_installed_wheel_documents_a_server_in_an_empty_folder(tmp_path: Pat
         assert done.returncode == 0, (argv, done.stdout, done.stderr)
         return done
 
-    where = run("-c", "import generator; print(generator.__file__)").stdout
+    where = run("-c", "import docgen; print(docgen.__file__)").stdout
     assert where.startswith(target), where
-    docgen = "import sys; from generator.shell.cli import run; sys.argv[0] = 'docgen'; run()"
+    docgen = "import sys; from docgen.shell.cli import run; sys.argv[0] = 'docgen'; run()"
     for argv in (["init"], ["extract"], ["render"]):
         run("-c", docgen, *argv)
     run("-m", "mkdocs", "build", "--strict")

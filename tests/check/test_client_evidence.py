@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.check.client_evidence import client_findings, pinned_sdks
-from generator.core.errors import InputError
-from generator.core.evidence import Evidence, Record
-from generator.core.findings import Finding
-from generator.core.models import ErrorsCatalog
-from generator.examples.requests import Example, examples_of
-from generator.shell.cli import main
+from docgen.check.client_evidence import client_findings, pinned_sdks
+from docgen.core.errors import InputError
+from docgen.core.evidence import Evidence, Record
+from docgen.core.findings import Finding
+from docgen.core.models import ErrorsCatalog
+from docgen.examples.requests import Example, examples_of
+from docgen.shell.cli import main
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project, load
 

@@ -13,7 +13,7 @@ LOANS = Path("lending") / "loans.py"
 
 
 def check(root: Path) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "generator.shell.cli", "--config", str(root / "mkdocs.yml"), "check"]
+    command = [sys.executable, "-m", "docgen.shell.cli", "--config", str(root / "mkdocs.yml"), "check"]
     return subprocess.run(command, capture_output=True, text=True, check=False, cwd=root)
 
 

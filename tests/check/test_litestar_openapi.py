@@ -12,7 +12,7 @@ from types import ModuleType
 
 from openapi_spec_validator import validate
 
-from generator.frameworks.litestar.openapi import with_error_responses
+from docgen.frameworks.litestar.openapi import with_error_responses
 from tests.extract.test_litestar_app import ERRORS, FIXTURE, RESPONSES, bookshelf, bookshelf_project
 
 __all__ = ["bookshelf"]  # the fixture, imported for pytest

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.shell.cli import main
+from docgen.shell.cli import main
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 

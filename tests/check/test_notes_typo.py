@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.check.typos import edits
+from docgen.check.typos import edits
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 
@@ -28,7 +28,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def docgen(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "generator.shell.cli", "-f", str(root / "mkdocs.yml"), *argv]
+    command = [sys.executable, "-m", "docgen.shell.cli", "-f", str(root / "mkdocs.yml"), *argv]
     return subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=300, check=False)
 
 

@@ -15,8 +15,8 @@ from types import ModuleType
 import pytest
 from openapi_spec_validator import validate
 
-from generator.frameworks.fastapi.openapi import with_error_responses
-from generator.shell.cli import main
+from docgen.frameworks.fastapi.openapi import with_error_responses
+from docgen.shell.cli import main
 from tests.extract.test_routes import EXPECTED, FIXTURE, shop_project
 
 

@@ -3,9 +3,9 @@ another file (or function, or of another exception) is one added and one removed
 
 from __future__ import annotations
 
-from generator.core.findings import Kind
-from generator.core.models import RaiseSite
-from generator.kinds.errors.drift import RaiseChange, raise_changes
+from docgen.core.findings import Kind
+from docgen.core.models import RaiseSite
+from docgen.kinds.errors.drift import RaiseChange, raise_changes
 
 
 def site(message: str, *, file: str = "app/users.py", function: str = "get_user") -> RaiseSite:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.shell.cli import main
+from docgen.shell.cli import main
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.shell.cli import main
+from docgen.shell.cli import main
 from tests.extract.test_routes import shop_project
 
 

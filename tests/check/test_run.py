@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from generator.shell.cli import main
+from docgen.shell.cli import main
 from tests.clients.harness import node_problem, skip_or_fail
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
@@ -585,9 +585,9 @@ def test_notes_findings_grow_linearly_with_the_notes(tmp_path: Path, monkeypatch
     """Each orphaned id is located from the lines the YAML loader records once per file, never by
     searching the text again (which took 25 s for 5,000 ids): the work, counted in YAML nodes visited,
     doubles when the ids double. benchmarks/notes.md has the measured times."""
-    from generator.check.notes import notes_findings
-    from generator.core import yamlio
-    from generator.core.models import ErrorsCatalog
+    from docgen.check.notes import notes_findings
+    from docgen.core import yamlio
+    from docgen.core.models import ErrorsCatalog
     from tests.helpers import read_notes
 
     visited: list[int] = []

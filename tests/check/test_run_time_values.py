@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from generator.shell.cli import main
+from docgen.shell.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "servers" / "dynamic"

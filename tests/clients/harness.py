@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.probe.clients import node_problem as probe_node_problem
+from docgen.probe.clients import node_problem as probe_node_problem
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CLIENTS_DIR = REPO_ROOT / "clients"

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.core.evidence import Evidence, Record
-from generator.core.models import ErrorsCatalog
-from generator.examples.client_calls import CLIENT_NAMES, TYPESCRIPT, ClientCall, client_call
-from generator.examples.requests import examples_of
-from generator.probe.clients import changed_cells, node_problem, observe_clients, runners
-from generator.probe.servers import uvicorn_server
+from docgen.core.evidence import Evidence, Record
+from docgen.core.models import ErrorsCatalog
+from docgen.examples.client_calls import CLIENT_NAMES, TYPESCRIPT, ClientCall, client_call
+from docgen.examples.requests import examples_of
+from docgen.probe.clients import changed_cells, node_problem, observe_clients, runners
+from docgen.probe.servers import uvicorn_server
 from tests.clients.harness import skip_or_fail
 from tests.helpers import copy_project, load
 
@@ -53,7 +53,7 @@ def probed(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[st
         [
             sys.executable,
             "-m",
-            "generator",
+            "docgen",
             "probe",
             "--app",
             APP,

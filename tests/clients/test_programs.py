@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.core.models import ErrorsCatalog
-from generator.examples.client_calls import client_call
-from generator.examples.requests import Example, examples_of
-from generator.probe.clients import node_problem
-from generator.render.client_programs import printed, python_program, typescript_program
+from docgen.core.models import ErrorsCatalog
+from docgen.examples.client_calls import client_call
+from docgen.examples.requests import Example, examples_of
+from docgen.probe.clients import node_problem
+from docgen.render.client_programs import printed, python_program, typescript_program
 from tests.backend.conftest import run_server, write_docs
 from tests.clients.harness import CLIENTS_DIR, skip_or_fail
 from tests.helpers import load

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from generator.core.catalog import dump_catalog, parse_catalog
-from generator.core.errors import CatalogError, CatalogErrors
-from generator.core.models import ErrorEntry, ErrorsCatalog, Source, ToolsCatalog
-from generator.core.notes import EntryNotes, Notes, notes_report, parse_notes
-from generator.core.yamlio import load_yaml, read_yaml
-from generator.kinds.errors.catalog import ErrorsExtraction
-from generator.shell.cli import main
+from docgen.core.catalog import dump_catalog, parse_catalog
+from docgen.core.errors import CatalogError, CatalogErrors
+from docgen.core.models import ErrorEntry, ErrorsCatalog, Source, ToolsCatalog
+from docgen.core.notes import EntryNotes, Notes, notes_report, parse_notes
+from docgen.core.yamlio import load_yaml, read_yaml
+from docgen.kinds.errors.catalog import ErrorsExtraction
+from docgen.shell.cli import main
 from tests.helpers import (
     MKDOCS_ERRORS,
     make_files,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from generator.core.causes import Cause, by_cause, headline
-from generator.core.findings import Finding, Kind
-from generator.core.reports import as_json
+from docgen.core.causes import Cause, by_cause, headline
+from docgen.core.findings import Finding, Kind
+from docgen.core.reports import as_json
 
 
 def _status(line: int, entry: str) -> Finding:

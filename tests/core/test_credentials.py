@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.core.credentials import OTHER_ENTROPY, credential_reason, entropy, name_words, text_reason
+from docgen.core.credentials import OTHER_ENTROPY, credential_reason, entropy, name_words, text_reason
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -6,10 +6,10 @@ import json
 
 import jsonschema
 
-from generator.core.findings import GROUPS, Finding, Kind
-from generator.core.job_summary import as_markdown
-from generator.core.reports import as_github, as_json, as_text, closing_line, next_steps
-from generator.core.schemas import SCHEMA_DIR
+from docgen.core.findings import GROUPS, Finding, Kind
+from docgen.core.job_summary import as_markdown
+from docgen.core.reports import as_github, as_json, as_text, closing_line, next_steps
+from docgen.core.schemas import SCHEMA_DIR
 
 
 def test_every_kind_sits_in_exactly_one_group() -> None:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.core import git_history
-from generator.core.changes import ADDITIVE, BREAKING, EDITORIAL, Change, changes, entry_history
-from generator.core.errors import InputError
-from generator.core.git_history import file_versions
+from docgen.core import git_history
+from docgen.core.changes import ADDITIVE, BREAKING, EDITORIAL, Change, changes, entry_history
+from docgen.core.errors import InputError
+from docgen.core.git_history import file_versions
 
 CATALOG = "data/shop errors.yaml"
 

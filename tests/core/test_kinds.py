@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.core import kinds
-from generator.core.errors import ConfigError
-from generator.core.settings import load_settings
+from docgen.core import kinds
+from docgen.core.errors import ConfigError
+from docgen.core.settings import load_settings
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def entry_points(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
     def fake(*, group: str) -> list[importlib.metadata.EntryPoint]:
         asked.append(group)
-        return [importlib.metadata.EntryPoint(name="broken", value="generator.core.kinds:KINDS", group=group)]
+        return [importlib.metadata.EntryPoint(name="broken", value="docgen.core.kinds:KINDS", group=group)]
 
     monkeypatch.setattr(importlib.metadata, "entry_points", fake)
     kinds.kind_of.cache_clear()
@@ -47,4 +47,4 @@ def test_an_entry_point_that_is_not_a_kind_is_a_config_error(entry_points: list[
     assert entry_points == ["docgen.kinds"]
     with pytest.raises(ConfigError) as caught:
         kinds.kind_of("broken")
-    assert caught.value.message == "generator.core.kinds:KINDS is not a docgen catalog kind called 'broken'"
+    assert caught.value.message == "docgen.core.kinds:KINDS is not a docgen catalog kind called 'broken'"

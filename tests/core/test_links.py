@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.links import LinkPlace, entry_url, linked_entry, received_link
+from docgen.core.links import LinkPlace, entry_url, linked_entry, received_link
 from tests.core.test_settings import VALID, line_of, load, problems, write_config
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core.evidence import parse_evidence
-from generator.core.models import ErrorEntry, ErrorsCatalog, Parameter, Source, Tool, ToolsCatalog
-from generator.core.yamlio import read_yaml
+from docgen.core.evidence import parse_evidence
+from docgen.core.models import ErrorEntry, ErrorsCatalog, Parameter, Source, Tool, ToolsCatalog
+from docgen.core.yamlio import read_yaml
 
 
 def data_of(repo_root: Path, relative: str) -> object:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.core.errors import TemplateError
-from generator.core.pages import front_matter, page_fronts, page_titles, split_front_matter
+from docgen.core.errors import TemplateError
+from docgen.core.pages import front_matter, page_fronts, page_titles, split_front_matter
 
 PAGE = "---\ntitle: Errors\ncatalog: mcp-errors\nbased_on:\n  - file: app.py\n---\n# Heading\n\nBody.\n"
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.core import plugins
-from generator.core.errors import ConfigError
-from generator.core.plugins import PluginGroup
-from generator.core.settings import FRAMEWORKS
-from generator.frameworks.fastapi.framework import FastAPIFramework
+from docgen.core import plugins
+from docgen.core.errors import ConfigError
+from docgen.core.plugins import PluginGroup
+from docgen.core.settings import FRAMEWORKS
+from docgen.frameworks.fastapi.framework import FastAPIFramework
 from tests.helpers import make_files
 
 GROUP = "docgen.test-plugins"

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.check.run import run_check
-from generator.core.errors import CatalogError, TemplateError
-from generator.core.models import ErrorsCatalog, ToolsCatalog
-from generator.core.project import load_project
-from generator.core.settings import load_settings
-from generator.render.renderer import render_all, renderer_for
+from docgen.check.run import run_check
+from docgen.core.errors import CatalogError, TemplateError
+from docgen.core.models import ErrorsCatalog, ToolsCatalog
+from docgen.core.project import load_project
+from docgen.core.settings import load_settings
+from docgen.render.renderer import render_all, renderer_for
 from tests.helpers import copy_project, load
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from mypy import api as mypy_api
 
-from generator.core.records import record
+from docgen.core.records import record
 
 
 @record
@@ -83,7 +83,7 @@ def test_a_class_defining_its_own_equality_is_refused() -> None:
 def test_mypy_refuses_assigning_to_a_field(tmp_path: Path) -> None:
     program = tmp_path / "assigns.py"
     program.write_text(
-        "from generator.core.records import record\n\n\n@record\nclass Point:\n    x: int\n\n\n"
+        "from docgen.core.records import record\n\n\n@record\nclass Point:\n    x: int\n\n\n"
         "point = Point(1)\npoint.x = 2\n",
         encoding="utf-8",
     )

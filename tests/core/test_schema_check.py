@@ -12,9 +12,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from generator.core.schema_check import compile_schema
-from generator.core.schemas import SCHEMA_DIR
-from generator.core.yamlio import read_yaml
+from docgen.core.schema_check import compile_schema
+from docgen.core.schemas import SCHEMA_DIR
+from docgen.core.yamlio import read_yaml
 
 DOCUMENTS = {
     "errors-catalog": "data/mcp-errors.yaml",

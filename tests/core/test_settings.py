@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import ConfigError, ConfigErrors
-from generator.core.settings import CatalogConfig, Settings, load_settings
+from docgen.core.errors import ConfigError, ConfigErrors
+from docgen.core.settings import CatalogConfig, Settings, load_settings
 from tests.helpers import make_files
 
 VALID = """\

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.models import ErrorEntry, ErrorsCatalog
-from generator.core.notes import Notes
-from generator.core.spec import Citation, Condition, Outcome, Spec, compare, differences, here, required
-from generator.shell.cli import main
+from docgen.core.models import ErrorEntry, ErrorsCatalog
+from docgen.core.notes import Notes
+from docgen.core.spec import Citation, Condition, Outcome, Spec, compare, differences, here, required
+from docgen.shell.cli import main
 from tests.helpers import copy_project, load
 
 SERVER = "backend/app/mcp_server.py"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.core import fingerprints
-from generator.core import symbols as citations
+from docgen.core import fingerprints
+from docgen.core import symbols as citations
 from tests.helpers import run_extract_in_memory
 
 
@@ -41,7 +41,7 @@ def reference_fingerprint(node: fingerprints.Definition, module_names: frozenset
 def sources(repo_root: Path) -> list[Path]:
     return sorted(
         path
-        for folder in ("generator", "tests", "backend", "benchmarks")
+        for folder in ("docgen", "tests", "backend", "benchmarks")
         for path in (repo_root / folder).rglob("*.py")
         if "work" not in path.relative_to(repo_root).parts
     )

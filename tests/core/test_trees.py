@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from generator.core.trees import nodes_below
+from docgen.core.trees import nodes_below
 
 SOURCE = """\
 def f(a, b=g(1)):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 import re
 
-from generator.core.reports import as_github_log, as_text
-from generator.core.workflow_commands import escape_property, inert, stop_commands
+from docgen.core.reports import as_github_log, as_text
+from docgen.core.workflow_commands import escape_property, inert, stop_commands
 from tests.core.test_findings import FINDINGS
 from tests.test_untrusted_log import commands_run
 

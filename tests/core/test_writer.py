@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from generator.core.writer import write_outputs
+from docgen.core.writer import write_outputs
 
 
 def test_only_changed_files_are_written_and_listed(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.core import yaml_cache
-from generator.core.errors import CatalogError
-from generator.core.yamlio import load_yaml
+from docgen.core import yaml_cache
+from docgen.core.errors import CatalogError
+from docgen.core.yamlio import load_yaml
 
 VARIANT = "aliases=False|loaders=2"
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.core import yamlio
-from generator.core.errors import CatalogError, ConfigError
-from generator.core.yamlio import dump_yaml, load_yaml, read_yaml
+from docgen.core import yamlio
+from docgen.core.errors import CatalogError, ConfigError
+from docgen.core.yamlio import dump_yaml, load_yaml, read_yaml
 
 TRICKY_STRINGS = {
     "two lines": "line one\nline two",

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from generator.examples.client_calls import client_call
-from generator.examples.requests import DEFAULT_HEADERS, Example
+from docgen.examples.client_calls import client_call
+from docgen.examples.requests import DEFAULT_HEADERS, Example
 
 
 def example(
@@ -19,7 +19,7 @@ def example(
     repeat: int = 1,
     method: str = "POST",
 ) -> Example:
-    """An example as `generator.examples.requests.resolve` would make it, without the notes around it."""
+    """An example as `docgen.examples.requests.resolve` would make it, without the notes around it."""
     text = raw if raw is not None else json.dumps(body)
     merged = tuple(DEFAULT_HEADERS) + tuple((headers or {}).items())
     return Example("e", method, merged, text.encode(), text, size, repeat)

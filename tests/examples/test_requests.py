@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from generator.core.errors import CatalogError
-from generator.core.models import ErrorEntry, ErrorsCatalog
-from generator.core.notes import WrittenExample, parse_notes
-from generator.core.yamlio import load_yaml
-from generator.examples import requests as examples
-from generator.examples.requests import Example, Where, curl_command, examples_of, http_request
-from generator.shell.cli import main
+from docgen.core.errors import CatalogError
+from docgen.core.models import ErrorEntry, ErrorsCatalog
+from docgen.core.notes import WrittenExample, parse_notes
+from docgen.core.yamlio import load_yaml
+from docgen.examples import requests as examples
+from docgen.examples.requests import Example, Where, curl_command, examples_of, http_request
+from docgen.shell.cli import main
 from tests.helpers import copy_project
 
 CONSTANTS = {"MAX_BODY_BYTES": 64, "RATE_LIMIT_REQUESTS": 3}

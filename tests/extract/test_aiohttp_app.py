@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from openapi_spec_validator import validate
 
-from generator.core.models import RoutesCatalog
-from generator.core.route_models import TEXT_BODY
-from generator.frameworks.aiohttp.paths import openapi_path
+from docgen.core.models import RoutesCatalog
+from docgen.core.route_models import TEXT_BODY
+from docgen.frameworks.aiohttp.paths import openapi_path
 from tests.helpers import run_extract_in_memory
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "servers" / "aiohttp_app"
@@ -203,7 +203,7 @@ async def _ask_the_application() -> list[tuple[int, str, str]]:
 
 
 def test_the_fragment_is_exact_and_valid(tmp_path: Path) -> None:
-    from generator.shell.cli import main
+    from docgen.shell.cli import main
 
     root = library_project(tmp_path)
     assert main(["--config", str(root / "mkdocs.yml"), "extract"]) == 0
@@ -230,7 +230,7 @@ def test_extraction_never_imports_the_application(tmp_path: Path) -> None:
     root = library_project(tmp_path)
     code = (
         "import sys\n"
-        "from generator.shell.cli import main\n"
+        "from docgen.shell.cli import main\n"
         f"assert main(['--config', {str(root / 'mkdocs.yml')!r}, 'extract']) == 0\n"
         "assert not any(n == 'library' or n.startswith(('library.', 'aiohttp')) for n in sys.modules)\n"
     )
@@ -238,7 +238,7 @@ def test_extraction_never_imports_the_application(tmp_path: Path) -> None:
 
 
 def _check(root: Path) -> int:
-    command = [sys.executable, "-m", "generator.shell.cli", "--config", str(root / "mkdocs.yml"), "check"]
+    command = [sys.executable, "-m", "docgen.shell.cli", "--config", str(root / "mkdocs.yml"), "check"]
     return subprocess.run(
         command, cwd=root, capture_output=True, text=True, check=False, timeout=300
     ).returncode

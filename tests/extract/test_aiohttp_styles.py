@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import ConfigError
-from generator.core.models import RoutesCatalog
+from docgen.core.errors import ConfigError
+from docgen.core.models import RoutesCatalog
 from tests.helpers import make_files, run_extract_in_memory
 
 MKDOCS = """\
@@ -319,7 +319,7 @@ def test_a_server_class_that_builds_its_application_on_self(tmp_path: Path) -> N
 def test_bodies_sent_as_text_and_as_json_have_their_media_types_in_the_fragment(tmp_path: Path) -> None:
     from openapi_spec_validator import validate
 
-    from generator.shell.cli import main
+    from docgen.shell.cli import main
 
     catalog(
         tmp_path,

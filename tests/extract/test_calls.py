@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from generator.extract.calls import CallFinder
+from docgen.extract.calls import CallFinder
 
 NAMES = ("rpc_error", "Fault")
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from generator.core.models import RoutesCatalog
-from generator.shell.cli import main
+from docgen.core.models import RoutesCatalog
+from docgen.shell.cli import main
 from tests.helpers import run_extract_in_memory
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "servers" / "drf_app"
@@ -201,7 +201,7 @@ def test_the_fragment_merges_into_the_document_rest_framework_builds(send: Send)
     from openapi_spec_validator import validate
     from rest_framework.schemas.openapi import SchemaGenerator
 
-    from generator.frameworks.drf.openapi import with_error_responses
+    from docgen.frameworks.drf.openapi import with_error_responses
 
     fragment = json.loads((FIXTURE / "data" / "library-routes.openapi.json").read_text(encoding="utf-8"))
     document = with_error_responses(SchemaGenerator, fragment)(title="Library").get_schema(public=True)
@@ -220,7 +220,7 @@ def test_extraction_never_imports_the_application(tmp_path: Path) -> None:
     root = library_project(tmp_path)
     code = (
         "import sys\n"
-        "from generator.shell.cli import main\n"
+        "from docgen.shell.cli import main\n"
         f"assert main(['--config', {str(root / 'mkdocs.yml')!r}, 'extract']) == 0\n"
         "assert not any(n.split('.')[0] in ('lending', 'django', 'rest_framework') for n in sys.modules)\n"
     )
@@ -229,7 +229,7 @@ def test_extraction_never_imports_the_application(tmp_path: Path) -> None:
 
 def _check(root: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "generator", "--config", str(root / "mkdocs.yml"), "check"],
+        [sys.executable, "-m", "docgen", "--config", str(root / "mkdocs.yml"), "check"],
         check=False,
         cwd=ROOT,
         capture_output=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core.models import RoutesCatalog
+from docgen.core.models import RoutesCatalog
 from tests.helpers import make_files, run_extract_in_memory
 
 MKDOCS = """\

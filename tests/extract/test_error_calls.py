@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.models import RoutesCatalog
-from generator.extract.routes import ExceptionArguments
-from generator.frameworks import BUILTIN
-from generator.frameworks.fastapi.framework import FastAPIFramework
+from docgen.core.models import RoutesCatalog
+from docgen.extract.routes import ExceptionArguments
+from docgen.frameworks import BUILTIN
+from docgen.frameworks.fastapi.framework import FastAPIFramework
 from tests.helpers import make_files, run_extract_in_memory
 
 

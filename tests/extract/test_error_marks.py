@@ -7,9 +7,9 @@ import dataclasses
 import json
 from pathlib import Path
 
-from generator.core.fingerprints import call_span
-from generator.extract.error_marks import entry_facts
-from generator.kinds.errors.catalog import ErrorsExtraction
+from docgen.core.fingerprints import call_span
+from docgen.extract.error_marks import entry_facts
+from docgen.kinds.errors.catalog import ErrorsExtraction
 from tests.helpers import run_extract_in_memory
 
 SERVER = "backend/app/mcp_server.py"

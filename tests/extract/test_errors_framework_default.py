@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import SourceErrors
-from generator.core.models import ErrorsCatalog
-from generator.extract.pipeline import extract
+from docgen.core.errors import SourceErrors
+from docgen.core.models import ErrorsCatalog
+from docgen.extract.pipeline import extract
 from tests.helpers import load, make_files
 
 VIEWS = """\

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from openapi_spec_validator import validate
 
-from generator.core.models import RoutesCatalog
-from generator.shell.cli import main
+from docgen.core.models import RoutesCatalog
+from docgen.shell.cli import main
 from tests.helpers import run_extract_in_memory
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "servers" / "flask_app"
@@ -230,7 +230,7 @@ def test_extraction_never_imports_the_application_or_flask(tmp_path: Path) -> No
     code = textwrap.dedent(
         f"""
         import sys
-        from generator.shell.cli import main
+        from docgen.shell.cli import main
         assert main(["--config", {str(root / "mkdocs.yml")!r}, "extract"]) == 0
         names = ("lending", "flask", "werkzeug")
         assert not any(name.split(".")[0] in names for name in sys.modules), sorted(sys.modules)

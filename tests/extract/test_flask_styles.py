@@ -12,10 +12,10 @@ from flask import Flask
 from openapi_spec_validator import validate
 from werkzeug.exceptions import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 
-from generator.core.errors import ConfigError
-from generator.core.models import RoutesCatalog
-from generator.frameworks.flask.paths import openapi_path
-from generator.shell.cli import main
+from docgen.core.errors import ConfigError
+from docgen.core.models import RoutesCatalog
+from docgen.frameworks.flask.paths import openapi_path
+from docgen.shell.cli import main
 from tests.helpers import make_files, run_extract_in_memory
 
 MKDOCS = """\

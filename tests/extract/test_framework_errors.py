@@ -16,16 +16,16 @@ from types import ModuleType
 import pytest
 from openapi_spec_validator import validate
 
-from generator.core.errors import ConfigError
-from generator.core.settings import FRAMEWORKS, CatalogConfig
-from generator.extract import detect
-from generator.extract.kind_stage import ExtractRun
-from generator.extract.resolve import Resolver
-from generator.extract.routes import framework_named
-from generator.frameworks.fastapi.openapi import with_error_responses
-from generator.kinds.errors.catalog import ErrorsExtraction
-from generator.kinds.routes.catalog import RoutesExtraction
-from generator.shell.cli import main
+from docgen.core.errors import ConfigError
+from docgen.core.settings import FRAMEWORKS, CatalogConfig
+from docgen.extract import detect
+from docgen.extract.kind_stage import ExtractRun
+from docgen.extract.resolve import Resolver
+from docgen.extract.routes import framework_named
+from docgen.frameworks.fastapi.openapi import with_error_responses
+from docgen.kinds.errors.catalog import ErrorsExtraction
+from docgen.kinds.routes.catalog import RoutesExtraction
+from docgen.shell.cli import main
 from tests.extract.test_package_source import FIXTURE as MARKET
 from tests.extract.test_package_source import edit
 from tests.extract.test_package_source import project as project  # noqa: PLC0414 (the fixture)

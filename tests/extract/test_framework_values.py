@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-import generator.frameworks
-from generator.extract.program import Code, Program
-from generator.extract.resolve import Resolver
-from generator.extract.routes import Endpoint, ExceptionArguments, Handler
-from generator.kinds.errors.catalog import ErrorsExtraction
+import docgen.frameworks
+from docgen.extract.program import Code, Program
+from docgen.extract.resolve import Resolver
+from docgen.extract.routes import Endpoint, ExceptionArguments, Handler
+from docgen.kinds.errors.catalog import ErrorsExtraction
 from tests.helpers import make_files, run_extract_in_memory
 
 WEBKIT = {
@@ -123,7 +123,7 @@ class WebkitFramework:
 def test_left_out_values_come_from_the_class_or_the_frameworks_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(generator.frameworks.BUILTIN, "webkit", f"{__name__}:WebkitFramework")
+    monkeypatch.setitem(docgen.frameworks.BUILTIN, "webkit", f"{__name__}:WebkitFramework")
     root = make_files(tmp_path, {**WEBKIT, **APP})
     found = run_extract_in_memory(root).of("errors", ErrorsExtraction)
     assert [(entry.status, entry.message) for entry in found.catalog.entries] == [

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from generator.core.errors import SourceError
-from generator.core.limits import MAX_CALL_DEPTH
+from docgen.core.errors import SourceError
+from docgen.core.limits import MAX_CALL_DEPTH
 from tests.helpers import make_project, run_extract_in_memory
 
 ERRORS = """\

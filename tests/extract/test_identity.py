@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.core.models import ErrorEntry
-from generator.extract.identity import (
+from docgen.core.models import ErrorEntry
+from docgen.extract.identity import (
     LikelySuccessor,
     _matched_ids,
     _unchanged,
@@ -19,8 +19,8 @@ from generator.extract.identity import (
     canonical_expression,
     slug,
 )
-from generator.extract.sites import ErrorSite
-from generator.shell.cli import main
+from docgen.extract.sites import ErrorSite
+from docgen.shell.cli import main
 from tests.helpers import make_project
 
 MODULE_NAMES = frozenset({"TOOLS", "limiter", "_rpc_error"})
@@ -373,8 +373,8 @@ def test_a_replaced_entry_is_reported_end_to_end(project: Path, capsys: pytest.C
 
 
 def test_a_vanished_entry_is_named_as_predecessor_once() -> None:
-    from generator.extract.identity import assign_ids
-    from generator.extract.sites import ErrorSite
+    from docgen.extract.identity import assign_ids
+    from docgen.extract.sites import ErrorSite
 
     def site(message: str, code: int) -> ErrorSite:
         entry = ErrorEntry("", code, 400, message, "handle", "app.py", (f"kind == {code}",))
@@ -389,8 +389,8 @@ def test_a_vanished_entry_is_named_as_predecessor_once() -> None:
 
 
 def test_an_entry_keeps_its_id_when_its_function_is_renamed() -> None:
-    from generator.extract.identity import assign_ids
-    from generator.extract.sites import ErrorSite
+    from docgen.extract.identity import assign_ids
+    from docgen.extract.sites import ErrorSite
 
     old = [ErrorEntry("too-large", -32600, 413, "Too large", "endpoint", "app.py", ("size > LIMIT",))]
     moved = ErrorSite(

@@ -16,8 +16,8 @@ from types import ModuleType
 
 import pytest
 
-from generator.core.models import RoutesCatalog
-from generator.shell.cli import main
+from docgen.core.models import RoutesCatalog
+from docgen.shell.cli import main
 from tests.helpers import run_extract_in_memory
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "servers" / "litestar_app"
@@ -258,7 +258,7 @@ def test_extraction_never_imports_the_application_or_litestar(tmp_path: Path) ->
     code = textwrap.dedent(
         f"""
         import sys
-        from generator.shell.cli import main
+        from docgen.shell.cli import main
         assert main(["--config", {str(root / "mkdocs.yml")!r}, "extract"]) == 0
         assert not any(name.startswith(("bookshelf", "litestar")) for name in sys.modules)
         """

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import ConfigError, SourceError
-from generator.extract.modules import SourceModules
-from generator.extract.resolve import STDLIB_ENUMS, Resolver
-from generator.extract.sites import find_function
-from generator.extract.source import FunctionBodies
+from docgen.core.errors import ConfigError, SourceError
+from docgen.extract.modules import SourceModules
+from docgen.extract.resolve import STDLIB_ENUMS, Resolver
+from docgen.extract.sites import find_function
+from docgen.extract.source import FunctionBodies
 from tests.helpers import make_files, make_project, run_extract_in_memory
 
 STARLETTE_SERVER = """\

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from generator.core.errors import ConfigError
-from generator.kinds.errors.catalog import ErrorsExtraction
-from generator.shell.cli import main
+from docgen.core.errors import ConfigError
+from docgen.kinds.errors.catalog import ErrorsExtraction
+from docgen.shell.cli import main
 from tests.helpers import make_project, run_extract_in_memory
 
 SERVER = """\

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.core import kinds
-from generator.core.errors import ConfigError
-from generator.kinds.errors.catalog import ErrorsExtraction
-from generator.shell.cli import main
-from generator.shell.plugin import DocgenConfig
+from docgen.core import kinds
+from docgen.core.errors import ConfigError
+from docgen.kinds.errors.catalog import ErrorsExtraction
+from docgen.shell.cli import main
+from docgen.shell.plugin import DocgenConfig
 from tests.helpers import run_extract_in_memory
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from generator.core.errors import ConfigError, SourceError
-from generator.extract.pipeline import Extraction
-from generator.kinds.errors.catalog import ErrorsExtraction
+from docgen.core.errors import ConfigError, SourceError
+from docgen.extract.pipeline import Extraction
+from docgen.kinds.errors.catalog import ErrorsExtraction
 from tests.helpers import SEED_ROWS, make_files, make_project, run_extract_in_memory
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import ConfigError
-from generator.core.models import RoutesCatalog
+from docgen.core.errors import ConfigError
+from docgen.core.models import RoutesCatalog
 from tests.helpers import make_files, run_extract_in_memory
 
 MKDOCS = """\

@@ -9,8 +9,8 @@ from typing import Any
 
 from openapi_spec_validator import validate
 
-from generator.core.notes import Notes
-from generator.kinds.routes.openapi import error_fragment
+from docgen.core.notes import Notes
+from docgen.kinds.routes.openapi import error_fragment
 from tests.extract.test_route_styles import catalog, responses
 
 
@@ -435,7 +435,7 @@ def test_a_security_scheme_answers_its_401_as_the_installed_fastapi_does(tmp_pat
 
 
 def test_one_status_with_two_body_shapes_is_either_in_the_fragment() -> None:
-    from generator.core.models import Operation, RouteError, RoutesCatalog
+    from docgen.core.models import Operation, RouteError, RoutesCatalog
 
     errors = (
         RouteError("401-a", 401, "Not authenticated", "OAuth2PasswordBearer", "deps.scheme", "deps.py"),

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import SourceError
-from generator.core.models import RoutesCatalog
-from generator.shell.cli import main
+from docgen.core.errors import SourceError
+from docgen.core.models import RoutesCatalog
+from docgen.shell.cli import main
 from tests.helpers import run_extract_in_memory
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "servers" / "fastapi_app"
@@ -138,7 +138,7 @@ def test_extraction_never_imports_the_application(tmp_path: Path) -> None:
     code = textwrap.dedent(
         f"""
         import sys
-        from generator.shell.cli import main
+        from docgen.shell.cli import main
         assert main(["--config", {str(root / "mkdocs.yml")!r}, "extract"]) == 0
         assert not any(name == "shop" or name.startswith(("shop.", "fastapi")) for name in sys.modules)
         """

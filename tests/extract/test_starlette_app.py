@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from openapi_spec_validator import validate
 
-from generator.core.models import RoutesCatalog
+from docgen.core.models import RoutesCatalog
 from tests.helpers import run_extract_in_memory
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "servers" / "starlette_app"
@@ -128,7 +128,7 @@ def test_the_committed_catalog_fragment_and_page_are_current_and_the_fragment_is
     tmp_path: Path,
 ) -> None:
     root = store_project(tmp_path)
-    docgen = [sys.executable, "-m", "generator", "--config", str(root / "mkdocs.yml")]
+    docgen = [sys.executable, "-m", "docgen", "--config", str(root / "mkdocs.yml")]
     subprocess.run([*docgen, "check"], check=True, cwd=ROOT, capture_output=True)
     fragment = json.loads((root / "data" / "store-routes.openapi.json").read_text(encoding="utf-8"))
     validate(fragment)
@@ -146,7 +146,7 @@ def test_the_committed_catalog_fragment_and_page_are_current_and_the_fragment_is
 
 
 def _check(root: Path) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "generator", "--config", str(root / "mkdocs.yml"), "check"]
+    command = [sys.executable, "-m", "docgen", "--config", str(root / "mkdocs.yml"), "check"]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
 
 

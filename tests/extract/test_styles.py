@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from generator.kinds.errors.catalog import ErrorsExtraction
-from generator.shell.cli import main
+from docgen.kinds.errors.catalog import ErrorsExtraction
+from docgen.shell.cli import main
 from tests.helpers import run_extract_in_memory
 
 REPO = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.kinds.errors.catalog import ErrorsExtraction
+from docgen.kinds.errors.catalog import ErrorsExtraction
 from tests.helpers import make_files, run_extract_in_memory
 
 SERVER = """\

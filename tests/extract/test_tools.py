@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from generator.core.errors import SourceError
-from generator.core.writer import write_outputs
-from generator.kinds.tools.extract import json_type
+from docgen.core.errors import SourceError
+from docgen.core.writer import write_outputs
+from docgen.kinds.tools.extract import json_type
 from tests.helpers import make_files, read_catalog, run_extract_in_memory
 
 MKDOCS_TOOLS = """\

@@ -7,10 +7,10 @@ from typing import Literal
 
 import pytest
 
-from generator.core.errors import SourceError
-from generator.core.limits import MAX_CALL_DEPTH
-from generator.extract import walk
-from generator.extract.walk import CallWalk, Into
+from docgen.core.errors import SourceError
+from docgen.core.limits import MAX_CALL_DEPTH
+from docgen.extract import walk
+from docgen.extract.walk import CallWalk, Into
 
 Graph = Mapping[str, list[str | tuple[str, object]]]
 """Function -> what its body holds, in order: a callee's name, or (callee, variant); a name starting with

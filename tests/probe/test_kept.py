@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.evidence import Evidence, Record
-from generator.probe.clients import RUNNER_CLIENTS
-from generator.probe.kept import keep_skipped
+from docgen.core.evidence import Evidence, Record
+from docgen.probe.clients import RUNNER_CLIENTS
+from docgen.probe.kept import keep_skipped
 from tests.helpers import load
 
 

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.core.links import LinkPlace
-from generator.core.settings import load_settings
-from generator.probe.links import link_problem
-from generator.probe.replay import Observation
+from docgen.core.links import LinkPlace
+from docgen.core.settings import load_settings
+from docgen.probe.links import link_problem
+from docgen.probe.replay import Observation
 from tests.helpers import copy_project
 from tests.probe.test_replay import APP, EVIDENCE, SERVER, evidence
 
@@ -35,7 +35,7 @@ OMIT = """    detail = {**(data or {}), DOCS_URL_FIELD: f"{ERRORS_PAGE_URL}#err-
 def probe(project: Path) -> subprocess.CompletedProcess[str]:
     """probe run in a process of its own, from the copy: the copy's backend is the one imported."""
     return subprocess.run(
-        [sys.executable, "-m", "generator", "probe", "--app", APP, "--date", "2026-12-01", "--no-clients"],
+        [sys.executable, "-m", "docgen", "probe", "--app", APP, "--date", "2026-12-01", "--no-clients"],
         cwd=project,
         env={**os.environ, "PYTHONPATH": str(project)},
         capture_output=True,

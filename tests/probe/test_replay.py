@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.shell.cli import main
+from docgen.shell.cli import main
 from tests.backend.conftest import RunningServer, run_server, write_docs
 from tests.clients.harness import node_problem, skip_or_fail
 from tests.helpers import copy_project
@@ -115,7 +115,7 @@ def test_a_server_that_answers_one_row_differently_fails_probe_naming_it(project
     server.write_text(text.replace(old, new), encoding="utf-8")
     # A process of its own, run from the copy: the copy's backend is the one imported.
     done = subprocess.run(
-        [sys.executable, "-m", "generator", "probe", "--app", APP, "--date", "2026-12-01", "--no-clients"],
+        [sys.executable, "-m", "docgen", "probe", "--app", APP, "--date", "2026-12-01", "--no-clients"],
         cwd=project,
         env={**os.environ, "PYTHONPATH": str(project)},
         capture_output=True,

@@ -48,7 +48,7 @@ def no_node(tmp_path: Path) -> dict[str, str]:
 def docgen(root: Path, env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
     """The docgen command run from `root`, whose own backend/ is the one probed."""
     return subprocess.run(
-        [sys.executable, "-m", "generator", *argv],
+        [sys.executable, "-m", "docgen", *argv],
         cwd=root,
         env={**env, "PYTHONPATH": str(root)},
         capture_output=True,

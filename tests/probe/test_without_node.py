@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import ConfigError
-from generator.examples.client_calls import ClientCall
-from generator.probe.clients import node_problem, observe_clients, runners
-from generator.probe.servers import uvicorn_server
+from docgen.core.errors import ConfigError
+from docgen.examples.client_calls import ClientCall
+from docgen.probe.clients import node_problem, observe_clients, runners
+from docgen.probe.servers import uvicorn_server
 from tests.conftest import REPO_ROOT
 
 APP = "backend.app.mcp_server:app"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.render.client_programs import _unpadded
+from docgen.render.client_programs import _unpadded
 
 
 @pytest.mark.parametrize(

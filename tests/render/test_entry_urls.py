@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.render.entry_urls import anchor_pages, with_urls
-from generator.render.renderer import PageResult, RegionReport
+from docgen.render.entry_urls import anchor_pages, with_urls
+from docgen.render.renderer import PageResult, RegionReport
 
 TABLE = '<a id="err-parse-error"></a>`-32700` | ... |\n<a id="err-rate-limited"></a>`-32603` | ... |\n'
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.core.changes import Change, Event, History
-from generator.kinds.errors.changelog import with_history
-from generator.render.published import catalog_as_json
-from generator.render.renderer import renderer_for
+from docgen.core.changes import Change, Event, History
+from docgen.kinds.errors.changelog import with_history
+from docgen.render.published import catalog_as_json
+from docgen.render.renderer import renderer_for
 from tests.render.test_renderer import GOLDEN, golden_project
 
 PAGE = "<!-- docgen:begin error-changelog catalog=demo -->\n<!-- docgen:end error-changelog -->\n"

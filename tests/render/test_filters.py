@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.render.filters import attribute, cell, join_code, kib, number_word
+from docgen.render.filters import attribute, cell, join_code, kib, number_word
 
 
 @pytest.mark.parametrize(

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import TemplateError
-from generator.core.models import TOOL_KINDS, ErrorEntry, RouteError, ToolsCatalog
-from generator.core.project import load_project
-from generator.core.settings import load_settings
-from generator.kinds.errors.regions import ErrorRow
-from generator.kinds.routes.regions import RouteRow
-from generator.render.renderer import Renderer, renderer_for
+from docgen.core.errors import TemplateError
+from docgen.core.models import TOOL_KINDS, ErrorEntry, RouteError, ToolsCatalog
+from docgen.core.project import load_project
+from docgen.core.settings import load_settings
+from docgen.kinds.errors.regions import ErrorRow
+from docgen.kinds.routes.regions import RouteRow
+from docgen.render.renderer import Renderer, renderer_for
 
 
 @pytest.fixture(scope="module")

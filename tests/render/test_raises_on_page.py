@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.shell.cli import main
+from docgen.shell.cli import main
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 

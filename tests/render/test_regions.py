@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.core.errors import TemplateError
-from generator.render.regions import (
+from docgen.core.errors import TemplateError
+from docgen.render.regions import (
     Region,
     begin_marker,
     check_body,

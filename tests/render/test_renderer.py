@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.core.errors import TemplateError
-from generator.core.notes import EntryNotes, Notes
-from generator.core.pages import read_pages
-from generator.core.project import Project, load_project
-from generator.core.settings import CatalogConfig, Settings, load_settings
-from generator.render.published import catalog_as_json
-from generator.render.regions import digest_of
-from generator.render.renderer import Renderer, render_all, renderer_for
-from generator.templating.packaged import packaged_templates
+from docgen.core.errors import TemplateError
+from docgen.core.notes import EntryNotes, Notes
+from docgen.core.pages import read_pages
+from docgen.core.project import Project, load_project
+from docgen.core.settings import CatalogConfig, Settings, load_settings
+from docgen.render.published import catalog_as_json
+from docgen.render.regions import digest_of
+from docgen.render.renderer import Renderer, render_all, renderer_for
+from docgen.templating.packaged import packaged_templates
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 CASES = sorted(path.name for path in GOLDEN.iterdir() if (path / "case.yaml").is_file())

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from generator.render.environment import make_environment
-from generator.render.shown import ShownConstants, recording
-from generator.templating import template_cache
+from docgen.render.environment import make_environment
+from docgen.render.shown import ShownConstants, recording
+from docgen.templating import template_cache
 
 CONSTANTS = {"LIMIT": 10, "WINDOW": 60, "DB_PASSWORD": "hunter2", "HOSTS": ["a", "b"]}
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.core.evidence import Record, still_holds
-from generator.core.models import ErrorEntry
-from generator.shell.cli import main
+from docgen.core.evidence import Record, still_holds
+from docgen.core.models import ErrorEntry
+from docgen.shell.cli import main
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project
 

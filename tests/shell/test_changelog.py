@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.project import load_project
-from generator.core.settings import load_settings
-from generator.shell.changelog import histories
-from generator.shell.cli import main
+from docgen.core.project import load_project
+from docgen.core.settings import load_settings
+from docgen.shell.changelog import histories
+from docgen.shell.cli import main
 from tests.check.test_run import check
 from tests.test_published_schema import assert_conforms
 from tests.test_site import copy_site, mkdocs_build

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.schemas import packaged
-from generator.shell.cli import main
-from generator.templating.packaged import packaged_templates
+from docgen.core.schemas import packaged
+from docgen.shell.cli import main
+from docgen.templating.packaged import packaged_templates
 from tests.helpers import make_files, make_project
 
 SERVER = """\
@@ -294,7 +294,7 @@ def test_malformed_notes_exit_3_located(project: Path, capsys: pytest.CaptureFix
 
 
 def _console(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "generator", "-f", str(root / "mkdocs.yml"), *argv]
+    command = [sys.executable, "-m", "docgen", "-f", str(root / "mkdocs.yml"), *argv]
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 

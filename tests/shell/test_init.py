@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.core.errors import ConfigError
-from generator.core.settings import FRAMEWORKS
-from generator.shell.cli import main
-from generator.shell.init_config import with_plugin
+from docgen.core.errors import ConfigError
+from docgen.core.settings import FRAMEWORKS
+from docgen.shell.cli import main
+from docgen.shell.init_config import with_plugin
 
 BIN = Path(sys.executable).parent
 

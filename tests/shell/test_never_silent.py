@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.extract import reach
-from generator.shell.cli import main
+from docgen.extract import reach
+from docgen.shell.cli import main
 from tests.helpers import make_project
 
 SERVER = """\

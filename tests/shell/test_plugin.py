@@ -13,10 +13,10 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
-from generator.core.settings import load_settings
-from generator.core.symbols import SourceFiles
-from generator.shell.plugin import DocgenPlugin, watched_paths
-from generator.shell.site_pages import _commit
+from docgen.core.settings import load_settings
+from docgen.core.symbols import SourceFiles
+from docgen.shell.plugin import DocgenPlugin, watched_paths
+from docgen.shell.site_pages import _commit
 from tests.test_site import copy_site
 
 

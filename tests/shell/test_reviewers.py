@@ -12,8 +12,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from generator.core.schemas import SCHEMA_DIR
-from generator.shell.cli import main
+from docgen.core.schemas import SCHEMA_DIR
+from docgen.shell.cli import main
 from tests.clients.harness import node_problem, skip_or_fail
 from tests.conftest import REPO_ROOT
 from tests.helpers import copy_project

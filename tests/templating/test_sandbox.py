@@ -9,14 +9,14 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from generator.core.errors import TemplateError
-from generator.core.limits import MAX_INT_BITS, TEMPLATE_MAX_TEXT, TEMPLATE_MAX_WORK
-from generator.core.project import load_project
-from generator.core.settings import Settings
-from generator.render.environment import make_environment
-from generator.templating import template_cache
-from generator.templating.render_budget import RenderLimitError, render_budget
-from generator.templating.sandbox import JINJA_FILTERS, BoundedSandbox, TemplateFailure
+from docgen.core.errors import TemplateError
+from docgen.core.limits import MAX_INT_BITS, TEMPLATE_MAX_TEXT, TEMPLATE_MAX_WORK
+from docgen.core.project import load_project
+from docgen.core.settings import Settings
+from docgen.render.environment import make_environment
+from docgen.templating import template_cache
+from docgen.templating.render_budget import RenderLimitError, render_budget
+from docgen.templating.sandbox import JINJA_FILTERS, BoundedSandbox, TemplateFailure
 
 
 @pytest.fixture

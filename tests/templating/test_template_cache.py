@@ -8,8 +8,8 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from generator.render.environment import make_environment
-from generator.templating import template_cache
+from docgen.render.environment import make_environment
+from docgen.templating import template_cache
 
 
 def write_template(folder: Path, text: str) -> dict[str, str]:

@@ -2,7 +2,7 @@
 distribution (`../docgen_toy_kind-0.1.dist-info/entry_points.txt`): the `strings` kind lists the module-level
 string constants of one Python file, optionally only those whose name starts with `prefix:`.
 
-It gives what core and extract require (`generator/core/kinds.py`, `generator/extract/kind_stage.py`) and
+It gives what core and extract require (`docgen/core/kinds.py`, `docgen/extract/kind_stage.py`) and
 nothing else, so check compares its facts and render shows its data as they are.
 """
 
@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.core.catalog_config import CatalogConfig
-from generator.core.errors import CatalogError
-from generator.core.kinds import Companion
-from generator.core.models import Json, Source
-from generator.core.settings_checks import Validator
-from generator.core.yamlio import LoadedYaml
-from generator.extract.kind_stage import ExtractRun
+from docgen.core.catalog_config import CatalogConfig
+from docgen.core.errors import CatalogError
+from docgen.core.kinds import Companion
+from docgen.core.models import Json, Source
+from docgen.core.settings_checks import Validator
+from docgen.core.yamlio import LoadedYaml
+from docgen.extract.kind_stage import ExtractRun
 
 
 @dataclass(frozen=True)

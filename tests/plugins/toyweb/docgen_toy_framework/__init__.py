@@ -1,7 +1,7 @@
 """docgen's reader of toyweb applications: a web framework docgen does not ship, added from outside.
 
 It is found through the entry point its dist-info declares (`[docgen.frameworks] toyweb = ...`), never
-imported by docgen's own code, and implements `generator.extract.routes.Framework` as a third-party
+imported by docgen's own code, and implements `docgen.extract.routes.Framework` as a third-party
 package would: operations are the functions decorated with `@toyweb.route(METHOD, PATH)`, HTTP errors are
 `toyweb.Fail(status, message)` and its subclasses, the body key is `error`, and a message left out is
 `HTTP <status>`.
@@ -14,9 +14,9 @@ from collections.abc import Mapping
 
 import griffe
 
-from generator.extract.program import Code, Program
-from generator.extract.resolve import Resolver
-from generator.extract.routes import Endpoint, ExceptionArguments, Handler
+from docgen.extract.program import Code, Program
+from docgen.extract.resolve import Resolver
+from docgen.extract.routes import Endpoint, ExceptionArguments, Handler
 
 ROUTE = "toyweb.route"
 FAIL = ExceptionArguments(status=(0, "status"), detail=(1, "message"))

@@ -1,0 +1,29 @@
+"""The body key a raised HTTP error's detail travels under, when the raise or its place decides it rather
+than the framework's own key (`body_key`) or a handler.
+
+Two ways, each declared by a framework that has it (`routes.PlacingFramework`): REST framework sends a dict
+given as the detail as the body itself (`ValidationError({"email": "taken"})` answers `{"email": ...}`:
+`detail_is_body`), and answers a serializer validator's `ValidationError` under `non_field_errors` or the
+field's name (`body_key_in`). A framework without the members has neither way.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from docgen.extract.program import Code
+from docgen.extract.responses import CallReader, argument
+from docgen.extract.routes import Framework
+
+
+def raised_body_key(
+    framework: Framework, calls: CallReader, call: ast.Call, code: Code, ancestry: list[str], base: str | None
+) -> str | None:
+    """The key `call`, raised in `code`, puts its detail under; None: the handler's or the framework's."""
+    if base is not None and getattr(framework, "detail_is_body", False):
+        detail = argument(call, framework.http_exceptions[base].detail)
+        if isinstance(detail, ast.Dict):
+            return calls.body(detail, code.module, "")[0]
+    placed = getattr(framework, "body_key_in", None)
+    found = placed(code.path, ancestry) if placed is not None else None
+    return found if isinstance(found, str) else None

@@ -1,0 +1,369 @@
+"""The HTTP errors an operation can answer with: its code followed from the route's function, its
+dependencies and the wrappers its decorators put around it (`docgen.extract.decorators`) into the
+functions of the loaded source they call, to each `raise`.
+
+A raised exception is an HTTP error when it is one of the framework's HTTP exceptions, a subclass of one
+(whose `__init__` fixes the status or detail through `super().__init__(...)`), or any exception an
+exception handler is registered for (the handler of the nearest class in its ancestry decides the status
+and body). The walk is `docgen.extract.walk`'s, one per operation: each function once, at most
+`MAX_CALL_DEPTH` calls deep; a call past the bound is an error at that call, never a raise left out.
+Methods are followed when the object is made right there (`Service().check(...)`), held by a local bound once
+to such a call (`service = Service()`, then `service.check(...)`), by a module-level name (`AUTH = Auth()`),
+or by a parameter annotated with the class (`service: Service`, injected by the framework), as `reach` does
+for errors catalogs, or `self` in a method (`self.check(request)` in a class-based view); so are properties
+read on such objects (`return resp.not_found`, a property that builds the response). Other calls it cannot
+resolve statically (methods of objects passed in without such an annotation, functions passed around) are not
+followed.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from collections.abc import Iterator
+
+import griffe
+
+from docgen.core.records import record
+from docgen.core.route_models import TEXT_BODY
+from docgen.extract.body_keys import raised_body_key
+from docgen.extract.bound_calls import bound_call, own_nodes, set_status
+from docgen.extract.calls import unparse
+from docgen.extract.decorators import decorator_wrappers
+from docgen.extract.factories import returned_exceptions
+from docgen.extract.handled import handled_values
+from docgen.extract.http_classes import HttpClasses
+from docgen.extract.http_values import detail_text, status_number
+from docgen.extract.local_names import LocalNames, local_names
+from docgen.extract.members import first_parameter, property_getter
+from docgen.extract.program import Code, FunctionNode, Program
+from docgen.extract.resolve import Assumed
+from docgen.extract.responses import ERROR_STATUS, CallReader, Stated, argument
+from docgen.extract.routes import Endpoint, ExceptionArguments, Framework, Handler, framework_errors
+from docgen.extract.targets import final_target, instance_class
+from docgen.extract.translated import with_local_messages
+from docgen.extract.type_aliases import aliased_class
+from docgen.extract.walk import CallWalk, Into
+
+
+@record
+class Raised:
+    """One place that raises an HTTP error, with what the client receives."""
+
+    status: int | None
+    """None when the status cannot be told statically."""
+    detail: str
+    exception: str
+    """The exception class as its module names it (`ItemNotFound`, or the framework's own)."""
+    function: str
+    file: str
+    line: int
+    handler: str | None
+    """The exception handler that turns it into a response, if one does."""
+    body_key: str
+    assumed: tuple[Assumed, ...] = ()
+    """Values the status or detail takes on trust (a settings default, a value the configuration states)."""
+    generic: bool = True
+    """Made by the framework's own class, function or response (`HTTPBadRequest`, `abort`), rather than
+    by an exception class of the application (`ItemNotFound`), which names the error's new id."""
+
+
+@record
+class Reached:
+    """A raise site as one operation reaches it: through which functions, from the route's."""
+
+    raised: Raised
+    via: tuple[str, ...]
+
+
+_Step = tuple[Code, tuple[str, ...]]
+"""A function the walk of one operation enters, and the paths of the functions from the root to it."""
+
+
+class RaiseFinder:
+    """Finds the HTTP errors of operations, for one program and framework."""
+
+    def __init__(self, program: Program, framework: Framework, handlers: dict[str, Handler]) -> None:
+        self.program = program
+        self.framework = framework
+        self.handlers = handlers
+        self.resolver = framework.resolver
+        self.classes = HttpClasses(program, framework.resolver)
+        self.calls = CallReader(program, framework, self.classes)
+        self._locals: dict[str, LocalNames] = {}
+        self.body_key = framework.body_key
+        """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
+        self.scoped: dict[str, Handler] = {}
+        """The handlers of the operation walked that answer before the application's (`Endpoint.handlers`)."""
+
+    def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
+        """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
+        found: dict[tuple[str, int], Reached] = {}
+        hint = "raise the HTTP error nearer the route, or move the deep call nearer it"
+        walk: CallWalk[_Step, Reached] = CallWalk(
+            self._visit,
+            each="walk",
+            hint=hint,
+            name=lambda step: step[0].path,
+            file=lambda step: self.program.files(step[0].module),
+        )
+        self.body_key = endpoint.body_key or self.framework.body_key
+        self.scoped = {}
+        for path, scoped in endpoint.handlers:
+            self.scoped.setdefault(path, scoped)
+        for implied in endpoint.implied:
+            site = (implied.status, implied.detail, implied.exception, implied.function, implied.file)
+            raised = Raised(*site, implied.line, None, self.body_key)
+            found.setdefault((implied.file, implied.line), Reached(raised, (endpoint.function.path,)))
+        roots = list(endpoint.dependencies)
+        if isinstance(endpoint.function, griffe.Function):  # a class writes no code of its own to follow
+            function = self.program.code(endpoint.function)
+            roots.extend([*decorator_wrappers(self.program, function), function])
+        for root in roots:
+            for reached in walk.walk((root, (root.path,)), root.path):
+                key = (reached.raised.file, reached.raised.line)
+                found.setdefault(key, reached)
+        return list(found.values())
+
+    def _visit(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
+        """The HTTP errors `step`'s function raises itself, and the dependencies and functions it calls (for
+        the walk to follow), in the order a reader meets them."""
+        code, via = step
+        for dependency in self.framework.parameter_dependencies(self.program, code):
+            yield Into((dependency, (*via, dependency.path)), dependency.path, code.node.lineno)
+        for answered in framework_errors(self.framework, self.program, code):
+            site = (answered.status, answered.detail, answered.exception, answered.function, answered.file)
+            yield Reached(
+                Raised(*site, answered.line, None, self.framework.body_key), (*via, answered.function)
+            )
+        for inner in own_nodes(code.node):
+            taken = len(self.resolver.taken)  # what the resolver takes on trust from here on is this site's
+            if isinstance(inner, ast.Raise) and inner.exc is not None:
+                yield from self._raised(inner.exc, inner, code, via, taken)
+            elif isinstance(inner, ast.Return) and inner.value is not None:
+                returned = bound_call(inner.value, code.node, inner) or inner.value  # `return response`
+                status = set_status(inner.value, code.node, inner)
+                stated = self.calls.returned(returned, code.module, status)
+                if stated is not None:
+                    yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
+            elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
+                yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
+            elif isinstance(inner, ast.Call):
+                callee = self.program.function(self.program.qualify(inner.func, code.module))
+                callee = callee or self._method_of_instance(inner.func, code)
+                if callee is not None:
+                    called = self.program.code(callee)
+                    yield Into((called, (*via, called.path)), called.path, inner.lineno)
+            elif isinstance(inner, ast.Attribute) and (read := self._property_of_instance(inner, code)):
+                yield Into((read, (*via, read.path)), read.path, inner.lineno)  # a property runs when read
+
+    def _property_of_instance(self, node: ast.Attribute, code: Code) -> Code | None:
+        """The getter of the property `node` reads on an instance of a class of the loaded source (`return
+        resp.not_found`), its own or inherited."""
+        cls = self._instance_class(node.value, code)
+        for path in self.program.ancestry(cls.path) if cls is not None else ():
+            getter = property_getter(self.program, path, node.attr)
+            if getter is not None:
+                return getter
+        return None
+
+    def _raised(
+        self, exc: ast.expr, at: ast.stmt, code: Code, via: tuple[str, ...], taken: int
+    ) -> Iterator[Reached]:
+        """The HTTP error a `raise` makes, or, for `raise error_for(exc)`, each one the function returns."""
+        call = _raised_call(exc, code.node, at)
+        raised = self._classify(call, code, at.lineno) if call is not None else None
+        if raised is not None:
+            yield Reached(self._trusting(raised, taken), via)
+        elif call is not None:
+            for made, maker, made_line in returned_exceptions(self.program, call, code):
+                site = self._classify(made, maker, made_line)
+                if site is not None:
+                    yield Reached(self._trusting(site, taken), (*via, maker.path))
+
+    def _trusting(self, raised: Raised, taken: int) -> Raised:
+        """`raised` with the values the resolver took on trust since `taken` while reading it."""
+        assumed = tuple(dict.fromkeys(self.resolver.taken[taken:]))
+        return dataclasses.replace(raised, assumed=assumed) if assumed else raised
+
+    def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
+        """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
+        its own or inherited."""
+        if not isinstance(func, ast.Attribute):
+            return None
+        cls = self._instance_class(func.value, code)
+        for path in self.program.ancestry(cls.path) if cls is not None else ():
+            method = self.program.function(f"{path}.{func.attr}")
+            if method is not None:
+                return method
+        return None
+
+    def _instance_class(self, made: ast.expr, code: Code) -> griffe.Class | None:
+        """The class an instance was made from: right there (`Service()`), by the only binding of a local
+        (`service = Service()`), or in a module of the package (`service = Service()` at module level,
+        imported or not), or by the annotation of a parameter bound nowhere else (`service: Service`, as
+        a framework's dependency injection passes one), or `self` in a method of a class of the source
+        (`self.check(request)` in a view); None for anything else."""
+        if isinstance(made, ast.Name) and first_parameter(code.node) == made.id == "self":
+            return self.program.klass(code.path.rsplit(".", 1)[0])
+        if isinstance(made, ast.Name):
+            if code.path not in self._locals:
+                self._locals[code.path] = local_names(code.node)
+            names = self._locals[code.path]
+            if made.id not in names.bound:
+                held = self.program.objects.get(self.program.qualify(made, code.module) or "")
+                return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
+            named = names.class_of(made.id)  # `service = Service()`, `service: Service = inject(...)`
+            path = self.program.qualify(named, code.module) if named is not None else None
+            return self.program.klass(path) or aliased_class(self.program, path)  # `service: ServiceDep`
+        if not isinstance(made, ast.Call):
+            return None
+        return self.program.klass(self.program.qualify(made.func, code.module))
+
+    def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
+        if code.path not in self._locals:
+            self._locals[code.path] = local_names(code.node)
+        call = with_local_messages(call, self._locals[code.path], code.module)
+        path = self.program.qualify(call.func, code.module)
+        if path is None:
+            return None
+        ancestry = self.classes.ancestry(path)
+        base = next((p for p in ancestry if p in self.framework.http_exceptions), None)
+        handler = self._handler(ancestry)
+        if base is None and handler is None:
+            return None
+        status, detail, key = self._stated(call, code.module, path, ancestry, base)
+        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base)
+        if handler is not None and base is None:  # an exception of the application's own, and its handler
+            read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
+            status, detail = read[0] if read[0] is not None else status, read[1] or detail
+        if handler is None and base is not None:  # the framework answers it: what it sends for that status
+            detail = dict(self.framework.http_exceptions[base].replaced_details).get(status or 0, detail)
+        if handler is not None:
+            status = handler.status if handler.status is not None else status
+            detail = handler.detail if handler.detail is not None else detail
+        if status is not None and status < ERROR_STATUS:
+            return None  # a redirect raised as an exception (Werkzeug's `RequestRedirect`): not an error
+        return Raised(
+            status=status,
+            detail=detail,
+            exception=unparse(call.func),
+            function=code.path,
+            file=self.program.files(code.module),
+            line=line,
+            handler=handler.function.path if handler is not None else None,
+            body_key=handler.body_key if handler is not None else own_key or self.body_key,
+            generic=path.split(".")[0] in self.framework.import_roots,
+        )
+
+    def _handler(self, ancestry: list[str]) -> Handler | None:
+        """The handler of the nearest class of `ancestry`: the operation's own handlers first (a blueprint's),
+        then the application's."""
+        for handlers in (self.scoped, self.handlers):
+            found = next((handlers[path] for path in ancestry if path in handlers), None)
+            if found is not None:
+                return found
+        return None
+
+    def _site(self, stated: Stated, code: Code, line: int) -> Raised:
+        """A raise site for an error a call makes without `raise` (a raising function, a response)."""
+        file = self.program.files(code.module)
+        ancestry = self.classes.ancestry(stated.raised) if stated.raised is not None else []
+        handler = self._handler(ancestry)
+        if handler is None:
+            body_key = stated.body_key or self.body_key
+            return Raised(
+                stated.status, stated.detail, stated.exception, code.path, file, line, None, body_key
+            )
+        status = handler.status if handler.status is not None else stated.status
+        detail = handler.detail if handler.detail is not None else stated.detail
+        path = handler.function.path
+        return Raised(status, detail, stated.exception, code.path, file, line, path, handler.body_key)
+
+    def _stated(
+        self, call: ast.Call, module: griffe.Module, path: str, ancestry: list[str], base: str | None
+    ) -> tuple[int | None, str, str | None]:
+        """The status and detail the raise itself states, through the `__init__` of a subclass, and the key
+        of a JSON body it sends as its whole body (`text=json.dumps({"error": ...})` where the framework's
+        body is the detail as plain text; None: the framework's key)."""
+        if base is None:
+            message = call.args[0] if call.args else _keyword(call, "message")
+            return None, detail_text(message, module, self.resolver, "") if message else "", None
+        arguments = self.framework.http_exceptions[base]
+        for own in ancestry[: ancestry.index(base)]:
+            init = self.program.function(f"{own}.__init__")
+            forwarded = _super_call(self.program.node(init)) if init is not None else None
+            if init is not None and forwarded is not None:
+                return (*self._through(init, forwarded, call, module, path, arguments), None)
+        stated = self.calls.stated(call, module, path, ancestry, arguments)
+        whole = self.framework.body_key == TEXT_BODY  # otherwise the framework wraps the detail in its body
+        return stated.status, stated.detail, stated.body_key if whole else None
+
+    def _through(
+        self,
+        init: griffe.Function,
+        forwarded: ast.Call,
+        call: ast.Call,
+        module: griffe.Module,
+        path: str,
+        arguments: ExceptionArguments,
+    ) -> tuple[int | None, str]:
+        """Status and detail of a subclass whose `__init__` forwards them to its base: a parameter of the
+        `__init__` is taken from the raise, anything else is read in the subclass's module; what it forwards
+        none of comes from the class attributes, as for a raise of the class itself."""
+        parameters = [p.name for p in init.parameters][1:]
+        values = []
+        for role in (arguments.status, arguments.detail):
+            node = argument(forwarded, role)
+            scope = init.module
+            if isinstance(node, ast.Name) and node.id in parameters:
+                position = parameters.index(node.id)
+                node, scope = argument(call, (position, node.id)), module
+            values.append((node, scope))
+        status = self._status(values[0][0], values[0][1])
+        ancestry = self.classes.ancestry(path)
+        if values[0][0] is None and arguments.status_attribute is not None:  # `status_code = 404` on a class
+            found = self.classes.attribute(ancestry, arguments.status_attribute)
+            status = found if isinstance(found, int) and not isinstance(found, bool) else None
+        missing = self.framework.default_detail(path, status)
+        if arguments.detail_attribute is not None:
+            found = self.classes.attribute(ancestry, arguments.detail_attribute)
+            missing = found if isinstance(found, str) else missing
+        return status, detail_text(values[1][0], values[1][1], self.resolver, missing)
+
+    def _status(self, node: ast.expr | None, module: griffe.Module) -> int | None:
+        if node is None:
+            return None
+        return status_number(node, module, self.program, self.resolver, self.framework.constant_status)
+
+
+def _raised_call(exc: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.Call | None:
+    """The call that built the raised exception: `raise X(...)`, `raise name` after `name = X(...)`, or
+    `raise X` naming a class, which Python calls without arguments (`raise NotFound`)."""
+    if isinstance(exc, ast.Call):
+        return exc
+    bound = bound_call(exc, node, at)
+    if bound is not None:
+        return bound
+    if isinstance(exc, ast.Name | ast.Attribute):  # what it names is told by `_classify`
+        return ast.copy_location(ast.Call(func=exc, args=[], keywords=[]), exc)
+    return None
+
+
+def _super_call(node: FunctionNode) -> ast.Call | None:
+    """The `super().__init__(...)` call of an `__init__`, if it makes one."""
+    for inner in own_nodes(node):
+        if (
+            isinstance(inner, ast.Call)
+            and isinstance(inner.func, ast.Attribute)
+            and inner.func.attr == "__init__"
+            and isinstance(inner.func.value, ast.Call)
+            and isinstance(inner.func.value.func, ast.Name)
+            and inner.func.value.func.id == "super"
+        ):
+            return inner
+    return None
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)

@@ -1,0 +1,87 @@
+"""What Litestar's names mean when a module writes them: its application, router and controller classes,
+its route handler decorators and the methods each answers, `Provide`, and how it joins the paths of the
+layers a route is declared under."""
+
+from __future__ import annotations
+
+import ast
+
+import griffe
+
+from docgen.core.errors import SourceError
+from docgen.extract.calls import unparse
+from docgen.extract.http_values import detail_text
+from docgen.extract.resolve import Resolver, Unresolvable
+from docgen.extract.routes import METHODS
+
+_METHOD_DECORATORS = {"get", "post", "put", "patch", "delete", "head"}
+_ANY_METHOD_DECORATORS = {"route", "HTTPRouteHandler"}
+
+
+def litestar_name(path: str | None, *names: str) -> bool:
+    """Whether `path` is one of Litestar's `names`, under whichever module re-exports it (`litestar.Router`,
+    `litestar.router.Router`, `litestar.handlers.http_handlers.decorators.get`)."""
+    return path is not None and path.startswith("litestar.") and path.rsplit(".", 1)[1] in names
+
+
+def handler_methods(path: str | None, decorator: ast.Call) -> list[str] | None:
+    """The HTTP methods (lower case, as OpenAPI names them) a route handler decorator answers, or None when
+    `path` is not one. `@route(http_method=...)` takes a method or a list of them, as text or `HttpMethod`."""
+    if litestar_name(path, *_METHOD_DECORATORS):
+        return [str(path).rsplit(".", 1)[1]]
+    if not litestar_name(path, *_ANY_METHOD_DECORATORS):
+        return None
+    listed = keyword(decorator, "http_method")
+    items = listed.elts if isinstance(listed, ast.List | ast.Tuple) else [listed] if listed else []
+    methods = []
+    for item in items:
+        name = (
+            item.value
+            if isinstance(item, ast.Constant)
+            else item.attr
+            if isinstance(item, ast.Attribute)
+            else ""
+        )
+        if str(name).lower() in METHODS:
+            methods.append(str(name).lower())
+    return methods
+
+
+def join(*parts: str) -> str:
+    """Paths joined as Litestar joins a route's layers: one slash between parts, none at the end, `/` for
+    the root (`/api` + `/books/` + `/` is `/api/books`)."""
+    inner = [part.strip("/") for part in parts if part.strip("/")]
+    return "/" + "/".join(inner)
+
+
+def path_text(node: ast.expr | None, module: griffe.Module, resolver: Resolver) -> str:
+    """A path as text: its value, an f-string as a template, else the expression in braces (so that a path
+    docgen cannot know shows rather than vanishes)."""
+    if node is None:
+        return ""
+    if isinstance(node, ast.JoinedStr):
+        return detail_text(node, module, resolver, "")
+    try:
+        value = resolver.evaluate(node, module).value
+    except (Unresolvable, SourceError):  # SourceError: it leads to a module that cannot be read
+        return "{" + unparse(node) + "}"
+    return value if isinstance(value, str) else str(value)
+
+
+def handler_paths(decorator: ast.Call, module: griffe.Module, resolver: Resolver) -> list[str]:
+    """The paths a route handler decorator declares: its first argument or `path=`, a text or a list of
+    them; none means the path of the layer it is under."""
+    node = decorator.args[0] if decorator.args else keyword(decorator, "path")
+    if isinstance(node, ast.List | ast.Tuple):
+        return [path_text(item, module, resolver) for item in node.elts]
+    return [path_text(node, module, resolver)] if node is not None else [""]
+
+
+def keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((item.value for item in call.keywords if item.arg == name), None)
+
+
+def in_schema(node: ast.expr | None) -> bool | None:
+    """`include_in_schema=` as written (False: Litestar leaves the routes out of its OpenAPI document);
+    None when not given, or not a literal: the layer above decides, and at the top the routes are in."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, bool) else None

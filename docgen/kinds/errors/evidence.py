@@ -1,0 +1,110 @@
+"""Evidence against the catalog: a missing example, and evidence missing, stale or contradicting the table;
+the official clients' part of it is `docgen.check.client_evidence`.
+
+check reads the evidence the project loaded (no server, no network). A catalog whose notes carry no example
+at all is left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from docgen.check.client_evidence import client_findings, pinned_sdks
+from docgen.core.evidence import PROBE, Evidence, Record, source_fingerprints
+from docgen.core.findings import Finding, Kind
+from docgen.core.models import ErrorEntry, ErrorsCatalog
+from docgen.core.project import Project
+from docgen.examples.client_calls import RUNNERS_ROOT
+from docgen.examples.requests import Example, examples_of
+from docgen.kinds.errors.catalog import ErrorsExtraction
+
+
+def evidence_findings(project: Project, found: ErrorsExtraction, name: str) -> Iterator[Finding]:
+    """Findings about the examples and evidence of errors catalog `name`, when its notes have examples."""
+    notes, catalog = project.notes[name], found.catalog
+    if not notes.examples():
+        return
+    examples = examples_of(catalog, notes)
+    for entry in catalog.entries:
+        if entry.id not in examples:
+            yield Finding(
+                Kind.EXAMPLE_MISSING,
+                notes.file,
+                notes.line("entries", entry.id),
+                entry.id,
+                "the entry has no example request, so probe cannot show it is true",
+                f"add 'example:' under 'entries: {entry.id}:' (or 'untriggerable:' with the reason)",
+            )
+    yield from _against_evidence(project, name, catalog, examples, found.roots)
+
+
+def _against_evidence(
+    project: Project,
+    name: str,
+    catalog: ErrorsCatalog,
+    examples: dict[str, Example],
+    roots: frozenset[str],
+) -> Iterator[Finding]:
+    evidence = project.evidence.get(name)
+    if evidence is None:
+        shown = project.settings.relative(project.settings.evidence_path(name))
+        yield Finding(
+            Kind.EVIDENCE_MISSING,
+            shown,
+            None,
+            name,
+            "no example has been replayed against the server yet",
+            PROBE,
+        )
+        return
+    current = source_fingerprints(project.sources, catalog, roots)
+    for key in sorted(set(current) | set(evidence.source)):
+        if evidence.source.get(key) != current.get(key):
+            yield Finding(
+                Kind.EVIDENCE_STALE,
+                evidence.file,
+                evidence.line("source", key),
+                key,
+                f"changed after probe ran on {evidence.probed}; the evidence may no longer hold",
+                f"run `{PROBE}` again and commit the evidence",
+                old=evidence.source.get(key),
+                new=current.get(key),
+            )
+    records = evidence.records()
+    for entry in catalog.entries:
+        example = examples.get(entry.id)
+        if example is not None:
+            yield from _entry_findings(evidence, entry, example, records.get(entry.id))
+    yield from client_findings(evidence, examples, pinned_sdks(RUNNERS_ROOT))
+
+
+def _entry_findings(
+    evidence: Evidence, entry: ErrorEntry, example: Example, record: Record | None
+) -> Iterator[Finding]:
+    shown, line = evidence.file, evidence.record_line(entry.id)
+    if record is None:
+        yield Finding(
+            Kind.EVIDENCE_MISSING, shown, None, entry.id, "probe has not replayed this example", PROBE
+        )
+    elif record.example != example.fingerprint:
+        yield Finding(
+            Kind.EVIDENCE_STALE,
+            shown,
+            line,
+            entry.id,
+            "the example changed after probe replayed it",
+            f"run `{PROBE}` again and commit the evidence",
+        )
+    elif example.triggerable:
+        observed = record.observed
+        seen = f"{observed.code if observed else None} at HTTP {observed.status if observed else None}"
+        table = f"{entry.code} at HTTP {entry.status}"
+        if seen != table:
+            yield Finding(
+                Kind.EVIDENCE_MISMATCH,
+                shown,
+                line,
+                entry.id,
+                f"the server answered {seen} to the example; the table says {table}",
+                "fix the server or the example, then run probe again; the table follows the code",
+            )

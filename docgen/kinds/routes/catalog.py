@@ -1,0 +1,192 @@
+"""A routes catalog: the operations of an HTTP application (found by its framework's route finder) and
+the errors each can answer with (found by following its code), every raise site once with a stable id."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import griffe
+
+from docgen.core.errors import ConfigError, SourceError
+from docgen.core.models import Operation, RouteError, RoutesCatalog, Source
+from docgen.core.records import record
+from docgen.core.route_models import AssumedValue, UnreadValue
+from docgen.core.settings import CatalogConfig
+from docgen.extract.detect import detected_framework
+from docgen.extract.instance_defaults import instance_field
+from docgen.extract.program import Program
+from docgen.extract.raises import Raised, RaiseFinder, Reached
+from docgen.extract.resolve import Resolver, as_json
+from docgen.extract.routes import Endpoint, framework_named
+
+MAX_ID = 48
+
+
+@record
+class OperationLine:
+    """Where an operation is declared, for findings about it (never written to the catalog)."""
+
+    method: str
+    path: str
+    file: str
+    line: int
+
+
+@record
+class RoutesExtraction:
+    """A routes catalog, and the source lines findings about it point at."""
+
+    catalog: RoutesCatalog
+    lines: tuple[OperationLine, ...]
+    sites: dict[str, tuple[str, int]]
+    """Error id -> the file and line of its raise."""
+    unread: tuple[tuple[str, str, str, str, str, int], ...] = ()
+    """(method, path, expression, reason, file, line): each part of an operation's path that cannot be
+    read statically, where it is written, for check's finding and extract's notice."""
+
+
+def routes_catalog(
+    config: CatalogConfig, program: Program, previous: Sequence[RouteError], resolver: Resolver
+) -> RoutesExtraction:
+    """The routes catalog of `program`; errors keep the ids of `previous` where they are the same error."""
+    stated = {expression: (value, config.config_file) for expression, value in config.run_time_values}
+    resolver = Resolver(resolver.modules, instances=instance_field, stated=stated)
+    try:
+        if config.framework:
+            framework = framework_named(config.framework, resolver)
+        else:
+            framework = detected_framework(config, program, resolver)
+        endpoints = framework.endpoints(program, config.app)
+    except ConfigError as err:
+        err.file = config.config_file  # the configuration actually read (under --config, that file)
+        raise
+    if not endpoints:
+        raise SourceError(
+            f"no {framework.name} routes found in {config.source}",
+            file=config.config_file,
+            hint="point 'source:' at the module that builds the application; its routers are read from there",
+        )
+    finder = RaiseFinder(program, framework, framework.handlers(program))
+    reached = [finder.operation_errors(endpoint) for endpoint in endpoints]
+    sites = _distinct_sites(reached)
+    ids = assign_route_ids(sites, previous)
+    errors = tuple(_error(site, ids[key]) for key, site in sites.items())
+    operations = tuple(
+        _operation(endpoint, found, ids) for endpoint, found in zip(endpoints, reached, strict=True)
+    )
+    catalog = RoutesCatalog(
+        name=config.name,
+        framework=framework.name,
+        automatic_statuses=tuple(sorted(framework.automatic_statuses)),
+        sources=_sources(endpoints, list(sites.values()), program),
+        errors=errors,
+        operations=operations,
+    )
+    lines = tuple(OperationLine(e.method, e.path, e.file, e.line) for e in endpoints)
+    unread = tuple(
+        (e.method, e.path, u.expression, u.reason, u.file, u.line) for e in endpoints for u in e.unread
+    )
+    return RoutesExtraction(catalog, lines, {ids[key]: key for key in sites}, unread)
+
+
+def _distinct_sites(reached: Sequence[Sequence[Reached]]) -> dict[tuple[str, int], Raised]:
+    sites: dict[tuple[str, int], Raised] = {}
+    for found in reached:
+        for item in found:
+            sites.setdefault((item.raised.file, item.raised.line), item.raised)
+    return dict(sorted(sites.items()))
+
+
+def _error(site: Raised, error_id: str) -> RouteError:
+    return RouteError(
+        id=error_id,
+        status=site.status,
+        detail=site.detail,
+        exception=site.exception,
+        function=site.function,
+        file=site.file,
+        handler=site.handler,
+        body_key=site.body_key,
+        assumed=tuple(AssumedValue(a.expression, as_json(a.value), a.source) for a in site.assumed),
+    )
+
+
+def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[tuple[str, int], str]) -> Operation:
+    errors = tuple((ids[(item.raised.file, item.raised.line)], item.via) for item in found)
+    return Operation(
+        method=endpoint.method,
+        path=endpoint.path,
+        function=endpoint.function.path,
+        file=endpoint.file,
+        dependencies=tuple(dependency.path for dependency in endpoint.dependencies),
+        errors=errors,
+        condition=endpoint.condition,
+        assumed=tuple(AssumedValue(a.expression, as_json(a.value), a.source) for a in endpoint.assumed),
+        unresolved=tuple(UnreadValue(u.expression, u.reason) for u in endpoint.unread),
+    )
+
+
+def assign_route_ids(
+    sites: dict[tuple[str, int], Raised],
+    previous: Sequence[RouteError],
+) -> dict[tuple[str, int], str]:
+    """A stable id per raise site: the id of the committed error with the same function, status and detail
+    (else the same function and detail, else the same status and detail, else the same function and
+    status: a reworded detail), otherwise a new one (`_fresh_id`). Each pass runs over every site before
+    the next, so an exact match is never taken by a looser one."""
+    taken: set[str] = set()
+    ids: dict[tuple[str, int], str] = {}
+    keys = (
+        lambda e: (e.function, e.status, e.detail),
+        lambda e: (e.function, e.detail),
+        lambda e: (e.status, e.detail),
+        lambda e: (e.function, e.status),
+    )
+    for same in keys:
+        for key, site in sites.items():
+            if key in ids:
+                continue
+            match = next(
+                (old.id for old in previous if old.id not in taken and same(old) == same(site)), None
+            )
+            if match is not None:
+                ids[key] = match
+                taken.add(match)
+    for key, site in sites.items():
+        if key not in ids:
+            ids[key] = _fresh_id(site, taken)
+            taken.add(ids[key])
+    return ids
+
+
+def _fresh_id(site: Raised, taken: set[str]) -> str:
+    """A new error's id: the application's own exception class (`ItemNotFound` -> `item-not-found`), else,
+    for what the framework offers every application, the status and detail. Only new errors get one: a kept
+    id never changes."""
+    name = site.exception.rsplit(".", 1)[-1]
+    if name and not site.generic:
+        base = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower().strip("-")[:MAX_ID]
+    else:
+        words = re.sub(r"[^a-z0-9]+", "-", site.detail.lower()).strip("-")
+        base = f"{site.status or 'status'}-{words}"[:MAX_ID].rstrip("-")
+    candidate, number = base, 2
+    while candidate in taken:
+        candidate, number = f"{base}-{number}", number + 1
+    return candidate
+
+
+def _sources(endpoints: Sequence[Endpoint], sites: Sequence[Raised], program: Program) -> tuple[Source, ...]:
+    """The files the catalog comes from, each with the routes' and raising functions defined there."""
+    by_file: dict[str, list[str]] = {}
+    functions: list[griffe.Function | griffe.Class] = [endpoint.function for endpoint in endpoints]
+    for site in sites:
+        raising = program.function(site.function)
+        if raising is not None:
+            functions.append(raising)
+    for function in functions:
+        local = function.path.removeprefix(f"{function.module.path}.")
+        symbols = by_file.setdefault(program.file(function), [])
+        if local not in symbols:
+            symbols.append(local)
+    return tuple(Source(path, tuple(symbols)) for path, symbols in sorted(by_file.items()))

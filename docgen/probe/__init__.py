@@ -1,0 +1,9 @@
+"""The probe stage: the one part of docgen that runs the server, and only when asked to.
+
+Owns: replaying each documented example against the server and building the evidence (`replay`); running
+every example through the official clients (`clients`) against servers it starts under uvicorn (`servers`);
+keeping the earlier outcomes of a client the user left out by name (`kept`); checking that each replayed
+error links to its own entry (`links`).
+
+May import: `docgen.core`, `docgen.templating`, `docgen.examples`.
+"""

@@ -1,4 +1,0 @@
-"""The tools catalog kind: the tools, resources and prompts an MCP server registers with its decorators
-(`kind` is the adapter; `extract` and `regions` its stage parts; `drift` is what check finds)."""
-
-from generator.kinds.tools.kind import KIND as KIND

@@ -166,14 +166,24 @@ def _fresh_id(site: Raised, taken: set[str]) -> str:
     id never changes."""
     name = site.exception.rsplit(".", 1)[-1]
     if name and not site.generic:
-        base = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower().strip("-")[:MAX_ID]
+        base = _at_most(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower().strip("-"))
     else:
         words = re.sub(r"[^a-z0-9]+", "-", site.detail.lower()).strip("-")
-        base = f"{site.status or 'status'}-{words}"[:MAX_ID].rstrip("-")
+        base = _at_most(f"{site.status or 'status'}-{words}")
     candidate, number = base, 2
     while candidate in taken:
         candidate, number = f"{base}-{number}", number + 1
     return candidate
+
+
+def _at_most(slug: str) -> str:
+    """`slug` cut to `MAX_ID` characters at the end of a word, so that an id does not end in half a word
+    (`404-the-requested-url-was-not-found-on-the`, not `...-on-the-serve`); where the last whole word would
+    leave less than half of that, as a very long word does, it is cut where the limit falls."""
+    if len(slug) <= MAX_ID:
+        return slug
+    cut = slug[: MAX_ID + 1].rsplit("-", 1)[0]
+    return cut if len(cut) >= MAX_ID // 2 else slug[:MAX_ID]
 
 
 def _sources(endpoints: Sequence[Endpoint], sites: Sequence[Raised], program: Program) -> tuple[Source, ...]:

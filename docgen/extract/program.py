@@ -144,15 +144,19 @@ class Program:
             return obj
         return None
 
-    def closure(self, module: griffe.Module, outer: FunctionNode, node: FunctionNode) -> griffe.Function:
-        """The function `node`, defined in the body of `module`'s top-level function `outer` (which griffe
-        does not model): made here once, named `outer.inner` in its module, so that a route an application
-        factory declares inside itself is followed like any other function."""
-        path = f"{module.path}.{outer.name}.{node.name}"
+    def closure(
+        self, module: griffe.Module, outer: FunctionNode, node: FunctionNode, within: str = ""
+    ) -> griffe.Function:
+        """The function `node`, defined in the body of `module`'s top-level function `outer` (or of the
+        method `outer` of its class `within`), which griffe does not model: made here once, named
+        `outer.inner` (`Class.outer.inner`) in its module, so that a route an application factory declares
+        inside itself is followed like any other function."""
+        name = f"{within}.{outer.name}.{node.name}" if within else f"{outer.name}.{node.name}"
+        path = f"{module.path}.{name}"
         known = self.objects.get(path)
         if isinstance(known, griffe.Function) and path in self.trees.nodes:
             return known
-        made = griffe.Function(f"{outer.name}.{node.name}", lineno=node.lineno, endlineno=node.end_lineno)
+        made = griffe.Function(name, lineno=node.lineno, endlineno=node.end_lineno)
         made.parent = module
         self.objects[path] = made
         self.trees.nodes[path] = node

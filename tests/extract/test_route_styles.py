@@ -100,7 +100,7 @@ def test_an_application_built_by_a_function_and_a_mounted_one_named_by_app(tmp_p
             application.mount("/other", other)
 
             @application.get("/nested")
-            def nested(): ...  # a closure: not a route docgen can follow
+            def nested(): ...  # a route the factory declares inside itself
 
             return application
 
@@ -109,13 +109,66 @@ def test_an_application_built_by_a_function_and_a_mounted_one_named_by_app(tmp_p
         @app.get("/top")
         def top(): ...
         """
-    assert [o.path for o in catalog(tmp_path / "a", main).operations] == ["/top"]
+    assert [o.path for o in catalog(tmp_path / "a", main).operations] == ["/nested", "/top"]
     assert [
         o.path for o in catalog(tmp_path / "b", main, extra="          app: api.main.other\n").operations
     ] == ["/inside"]
     with pytest.raises(ConfigError, match=r"no FastAPI application 'api\.main\.othr'") as caught:
         catalog(tmp_path / "c", main, extra="          app: api.main.othr\n")
     assert caught.value.hint == "did you mean 'api.main.other'?"
+
+
+def test_an_app_a_class_builds_with_routers_from_factories_and_a_helper_method(tmp_path: Path) -> None:
+    """As real servers write it: the application made in a method, handed to another method that includes
+    routers, each router made and routed inside a factory function of another module."""
+    files = {
+        "api/items.py": """\
+            from fastapi import APIRouter, HTTPException
+
+            def make_items_router(store):
+                router = APIRouter()
+
+                @router.get("/items/{item_id}")
+                def read(item_id: int):
+                    raise HTTPException(404, "No such item")
+
+                return router
+            """,
+    }
+    main = """\
+        from fastapi import APIRouter, FastAPI
+
+        from api.items import make_items_router
+
+        def make_admin_router():
+            admin = APIRouter(prefix="/admin")
+
+            @admin.post("/reset")
+            def reset():
+                ...
+
+            return admin
+
+        class Server:
+            def __init__(self):
+                self.app = self._build()
+
+            def _build(self):
+                app = FastAPI()
+                self._configure(app)
+                return app
+
+            def _configure(self, app: FastAPI):
+                items = make_items_router(store=None)
+                app.include_router(items, prefix="/v1")
+                app.include_router(make_admin_router())
+        """
+    found = catalog(tmp_path, main, files=files)
+    assert [(o.method, o.path) for o in found.operations] == [
+        ("post", "/admin/reset"),
+        ("get", "/v1/items/{item_id}"),
+    ]
+    assert responses(found)[("get", "/v1/items/{item_id}")] == [(404, "No such item")]
 
 
 def test_dependencies_in_parameters_decorators_routers_and_factories(tmp_path: Path) -> None:

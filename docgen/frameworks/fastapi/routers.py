@@ -10,16 +10,17 @@ and prefixes are read by `docgen.extract.route_paths`, which keeps what they ass
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 
 import griffe
 
-from docgen.extract.calls import unparse
 from docgen.extract.program import Code, FunctionNode, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import PathText, path_text
 from docgen.extract.routes import METHODS
 from docgen.frameworks.fastapi.dependencies import depends_target
+from docgen.frameworks.fastapi.scopes import Scope, bindings, called, scopes
 
 APPS = {"fastapi.FastAPI", "fastapi.applications.FastAPI"}
 ROUTERS = {"fastapi.APIRouter", "fastapi.routing.APIRouter"}
@@ -27,8 +28,6 @@ ROUTERS = {"fastapi.APIRouter", "fastapi.routing.APIRouter"}
 
 Route = tuple[str, PathText, griffe.Function, list[Code], str, int, str | None]
 """(method, path, function, the route's own dependencies, file, line, condition)."""
-Statement = tuple[ast.stmt, str | None]
-"""A statement of a scope, and the condition of the `if` it is written under (None: always run)."""
 
 
 @dataclass
@@ -67,96 +66,95 @@ class RouterReader:
         """Function path -> the router key it returns."""
 
     def read(self) -> dict[str, Router]:
-        scopes = list(self._scopes())
-        for scope, module, statements in scopes:
-            self._creations(scope, module, [statement for statement, _ in statements])
-        for scope, module, statements in scopes:
-            self._returned(scope, module, [statement for statement, _ in statements])
-        for _, module, statements in scopes:
-            self._aliases(module, [statement for statement, _ in statements])
-        for scope, module, statements in scopes:
-            for statement, condition in statements:
-                self._attachments(scope, module, statement, condition)
+        found = scopes(self.program)
+        for scope in found:
+            self._creations(scope)
+        for _ in found:  # a factory may return another's router: until nothing more is learnt
+            if not any([self._returned(scope) for scope in found]):
+                break
+        for scope in found:
+            self._aliases(scope)
+        for scope in found:
+            for parameter, key in bindings(self.program, scope, functools.partial(self._key, scope=scope)):
+                self.routers.setdefault(parameter, self.routers[key])
+        for scope in found:
+            for statement, condition in scope.statements:
+                self._attachments(scope, statement, condition)
         return self.routers
 
-    def _scopes(self) -> list[tuple[str, griffe.Module, list[Statement]]]:
-        """(scope, module, statements): each module's body, and the body of each of its functions, with
-        the statements under their `if`s."""
-        scopes = []
-        for module, tree in self.program.modules():
-            scopes.append((module.path, module, unfolded(tree.body, None)))
-            for statement in tree.body:
-                if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-                    body = unfolded(statement.body, None)
-                    scopes.append((f"{module.path}.{statement.name}", module, body))
-        return scopes
-
-    def _key(self, node: ast.expr, scope: str, module: griffe.Module) -> str | None:
-        """The router key an expression names: a local of the function `scope`, else a module name."""
-        if isinstance(node, ast.Name) and f"{scope}:{node.id}" in self.routers:
-            return f"{scope}:{node.id}"
-        path = self.program.qualify(node, module)
+    def _key(self, node: ast.expr, scope: Scope) -> str | None:
+        """The router key an expression names: a local or parameter of the function `scope`, a module
+        name, or a call of a function of the source that returns a router (`include_router(make())`)."""
+        if isinstance(node, ast.Name) and f"{scope.path}:{node.id}" in self.routers:
+            return f"{scope.path}:{node.id}"
+        if isinstance(node, ast.Call):
+            made = self.returns.get(called(self.program, node, scope) or "")
+            return self.routers[made].key if made is not None else None
+        path = self.program.qualify(node, scope.module)
         return self.routers[path].key if path in self.routers else None
 
-    def _creations(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
-        for statement in statements:
+    def _creations(self, scope: Scope) -> None:
+        module = scope.module
+        for statement, _ in scope.statements:
             if not (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)):
                 continue
             target = statement.targets[0]
             kind = self.program.qualify(statement.value.func, module)
             if not isinstance(target, ast.Name) or kind not in APPS | ROUTERS:
                 continue
-            key = f"{module.path}.{target.id}" if scope == module.path else f"{scope}:{target.id}"
+            key = f"{module.path}.{target.id}" if scope.node is None else f"{scope.path}:{target.id}"
             router = Router(key, is_app=kind in APPS)
             router.prefix = self._text(_keyword(statement.value, "prefix"), module)
             router.dependencies = self._dependencies(_keyword(statement.value, "dependencies"), module)
             self.routers[key] = router
 
-    def _returned(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
-        for statement in statements:
-            if isinstance(statement, ast.Return) and statement.value is not None and scope != module.path:
-                key = self._key(statement.value, scope, module)
-                if key is not None:
-                    self.returns[scope] = key
+    def _returned(self, scope: Scope) -> bool:
+        """Records the router the function `scope` returns; whether that is new."""
+        for statement, _ in scope.statements:
+            if isinstance(statement, ast.Return) and statement.value is not None and scope.node is not None:
+                key = self._key(statement.value, scope)
+                if key is not None and self.returns.get(scope.path) != key:
+                    self.returns[scope.path] = key
+                    return True
+        return False
 
-    def _aliases(self, module: griffe.Module, statements: list[ast.stmt]) -> None:
-        """`app = get_application()`: the module name stands for the application the function returns."""
-        for statement in statements:
+    def _aliases(self, scope: Scope) -> None:
+        """`app = get_application()`, `router = make_router(...)` in a module or a function: the name
+        stands for the router the function returns."""
+        for statement, _ in scope.statements:
             if not isinstance(statement, ast.Assign) or not isinstance(statement.value, ast.Call):
                 continue
             target = statement.targets[0]
-            called = self.program.qualify(statement.value.func, module)
-            if isinstance(target, ast.Name) and called in self.returns:
-                self.routers[f"{module.path}.{target.id}"] = self.routers[self.returns[called]]
+            made = self.returns.get(called(self.program, statement.value, scope) or "")
+            if isinstance(target, ast.Name) and made is not None:
+                name = f"{scope.path}.{target.id}" if scope.node is None else f"{scope.path}:{target.id}"
+                self.routers.setdefault(name, self.routers[made])
 
-    def _attachments(
-        self, scope: str, module: griffe.Module, statement: ast.stmt, condition: str | None
-    ) -> None:
+    def _attachments(self, scope: Scope, statement: ast.stmt, condition: str | None) -> None:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             for decorator in statement.decorator_list:
-                self._decorator(scope, module, statement, decorator, condition)
+                self._decorator(scope, statement, decorator, condition)
         elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-            self._call(scope, module, statement.value, condition)
+            self._call(scope, statement.value, condition)
 
     def _decorator(
-        self,
-        scope: str,
-        module: griffe.Module,
-        node: FunctionNode,
-        decorator: ast.expr,
-        condition: str | None,
+        self, scope: Scope, node: FunctionNode, decorator: ast.expr, condition: str | None
     ) -> None:
         if not (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)):
             return
-        key = self._key(decorator.func.value, scope, module)
-        function = self.program.function(f"{module.path}.{node.name}") if scope == module.path else None
+        key = self._key(decorator.func.value, scope)
         methods = self._methods(decorator)
-        if key is None or function is None or not methods:
+        if key is None or not methods or _left_out_of_schema(decorator):
+            return
+        module = scope.module
+        if scope.node is None:
+            function = self.program.function(f"{module.path}.{node.name}")
+        else:  # a route a factory (or a method building the application) declares inside itself
+            function = self.program.closure(module, scope.node, node, scope.within)
+        if function is None:
             return
         path = self._text(decorator.args[0] if decorator.args else _keyword(decorator, "path"), module)
         own = self._dependencies(_keyword(decorator, "dependencies"), module)
-        if _left_out_of_schema(decorator):
-            return
         file = self.program.file(function)
         for method in methods:
             entry = (method, path, function, own, file, decorator.lineno, condition)
@@ -174,16 +172,17 @@ class RouterReader:
             return ["get"]
         return []
 
-    def _call(self, scope: str, module: griffe.Module, call: ast.Call, condition: str | None) -> None:
+    def _call(self, scope: Scope, call: ast.Call, condition: str | None) -> None:
         if not isinstance(call.func, ast.Attribute):
             return
-        key = self._key(call.func.value, scope, module)
+        module = scope.module
+        key = self._key(call.func.value, scope)
         if key is None:
             return
         if call.func.attr == "include_router" and call.args:
             prefix = self._text(_keyword(call, "prefix"), module)
             extra = self._dependencies(_keyword(call, "dependencies"), module)
-            child = self._key(call.args[0], scope, module)
+            child = self._key(call.args[0], scope)
             if child is not None:
                 self.routers[child].included = True
                 file = self.program.files(module)
@@ -192,7 +191,7 @@ class RouterReader:
         elif call.func.attr == "mount" and len(call.args) >= 2:
             # A mounted application publishes its own OpenAPI document: it is not followed, and it is a
             # root only when `app:` names it (a catalog of its own).
-            mounted = self._key(call.args[1], scope, module)
+            mounted = self._key(call.args[1], scope)
             if mounted is not None:
                 self.routers[mounted].included = True
         elif call.func.attr == "add_api_route" and len(call.args) >= 2:
@@ -231,23 +230,3 @@ def _left_out_of_schema(call: ast.Call) -> bool:
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)
-
-
-def unfolded(statements: list[ast.stmt], condition: str | None) -> list[Statement]:
-    """`statements` with those under an `if` brought up beside them, each with the condition it runs under
-    (`a` for the body of `if a:`, `not (a)` for its `else`, joined with `and` when nested)."""
-    found: list[Statement] = []
-    for statement in statements:
-        if isinstance(statement, ast.If):
-            test = unparse(statement.test)
-            found.extend(unfolded(statement.body, conditions(condition, test)))
-            found.extend(unfolded(statement.orelse, conditions(condition, f"not ({test})")))
-        else:
-            found.append((statement, condition))
-    return found
-
-
-def conditions(*conditions: str | None) -> str | None:
-    """The conditions of the `if`s on the way to a route, as one (`a and b`), or None for none."""
-    written = [condition for condition in conditions if condition]
-    return " and ".join(dict.fromkeys(written)) or None

@@ -13,7 +13,8 @@ from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import PathText, joined
 from docgen.extract.routes import METHODS, Endpoint, schema_path
-from docgen.frameworks.fastapi.routers import Include, Router, RouterReader, conditions
+from docgen.frameworks.fastapi.routers import Include, Router, RouterReader
+from docgen.frameworks.fastapi.scopes import conditions
 
 
 def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from http import HTTPStatus
 
 import griffe
 
@@ -168,12 +169,25 @@ def _fresh_id(site: Raised, taken: set[str]) -> str:
     if name and not site.generic:
         base = _at_most(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower().strip("-"))
     else:
-        words = re.sub(r"[^a-z0-9]+", "-", site.detail.lower()).strip("-")
-        base = _at_most(f"{site.status or 'status'}-{words}")
+        words = _words(site.detail) or _words(_phrase(site.status))
+        base = _at_most(f"{site.status or 'status'}-{words or 'unknown'}")
     candidate, number = base, 2
     while candidate in taken:
         candidate, number = f"{base}-{number}", number + 1
     return candidate
+
+
+def _words(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _phrase(status: int | None) -> str:
+    """The status's reason phrase (`Bad Request`), what names an error answered without a body, as
+    `Response(status=400)` is; empty for a status HTTP does not name."""
+    try:
+        return HTTPStatus(status).phrase if status is not None else ""
+    except ValueError:
+        return ""
 
 
 def _at_most(slug: str) -> str:

@@ -34,7 +34,7 @@ class RoutesKind:
 
     name = "routes"
     keys = frozenset({"framework", "app", "openapi", "run_time_values"})
-    companions: frozenset[Companion] = frozenset({"notes", "openapi"})
+    companions: frozenset[Companion] = frozenset({"notes", "replies", "openapi"})
     notes_regions = frozenset({"route-errors"})
 
     def configure(

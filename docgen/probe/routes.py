@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote_plus
 
 import httpx
 
@@ -145,8 +145,11 @@ def recorded_target(example: RouteExample) -> str:
     """The path and query as the evidence shows them: a query value that looks like a credential withheld."""
     if not example.query:
         return example.path
-    pairs = [(name, WITHHELD if credential_reason(name, value) else value) for name, value in example.query]
-    return f"{example.path}?{urlencode(pairs)}"
+    pairs = [
+        f"{quote_plus(name)}={WITHHELD if credential_reason(name, value) else quote_plus(value)}"
+        for name, value in example.query
+    ]
+    return f"{example.path}?{'&'.join(pairs)}"
 
 
 def route_report(path: str, evidence: RouteEvidence) -> tuple[list[str], list[str]]:

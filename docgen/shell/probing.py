@@ -75,7 +75,7 @@ def run_probe(settings: Settings, args: argparse.Namespace, *, date: str) -> int
     for probed in done:
         for line in probed.rows:
             _say(line)
-    return _closing(args, done, skipped if served else [])
+    return _closing(args, done, skipped if served else [], clients=bool(served))
 
 
 def _app(args: argparse.Namespace, settings: Settings) -> str | None:
@@ -230,7 +230,7 @@ def _probe_report(path: str, evidence: Evidence, unlinked: Mapping[str, str]) ->
     return lines, failed
 
 
-def _closing(args: argparse.Namespace, done: list[Probed], skipped: list[str]) -> int:
+def _closing(args: argparse.Namespace, done: list[Probed], skipped: list[str], *, clients: bool) -> int:
     """The last word of probe, and its exit code."""
     failed = [row for probed in done for row in probed.failed]
     refused = {row: status for probed in done for row, status in probed.refused.items()}
@@ -248,6 +248,9 @@ def _closing(args: argparse.Namespace, done: list[Probed], skipped: list[str]) -
             "(skipped by name): the evidence keeps what they surfaced before, as said above. Run "
             "`docgen render` so the pages show the evidence"
         )
+        return 0
+    if not clients:  # an HTTP API's evidence: check holds the catalog to it; no page shows it yet
+        _say("every example reproduced; commit the evidence, which `docgen check` holds the catalog to")
         return 0
     _say("every row a client can trigger reproduced; run `docgen render` so the pages show the evidence")
     return 0

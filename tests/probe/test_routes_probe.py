@@ -14,6 +14,7 @@ import yaml
 from docgen.core.errors import CatalogError
 from docgen.core.notes import WrittenExample
 from docgen.examples.requests import Where, resolve
+from docgen.probe.apps import served
 from docgen.shell.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "servers"
@@ -253,3 +254,27 @@ def test_path_and_query_belong_to_routes_catalogs() -> None:
     written = WrittenExample.from_data({"path": "/x", "body": {}})
     with pytest.raises(CatalogError, match="`path` is for the examples of a routes catalog"):
         resolve("e", written, {}, Where("data/x.notes.yaml", 3, "entries/e/example"))
+
+
+@pytest.mark.server
+def test_a_running_server_is_probed_at_its_url(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = fixture_copy("flask_app", tmp_path)
+    add_examples(
+        root,
+        LENDING_NOTES,
+        {
+            "401-send-a-valid-x-token-header": (
+                "method: GET\npath: /api/books/1\nquery: {api_key: sk_live_4eC39HqLyjWDarjtT1zdp7dc, page: 2}"
+            )
+        },
+    )
+    with served("lending.app:app", "wsgi", root, tmp_path / "server.log") as base:
+        assert docgen(root, "probe", "--url", base + "/", "--date", DATE) == 0
+    evidence = read(root, LENDING_EVIDENCE)
+    assert evidence["target"] == f"url {base}/"
+    record = evidence["entries"][0]
+    # The query was sent as written; a value that looks like a credential is not written down.
+    assert record["request"] == {"method": "GET", "target": "/api/books/1?api_key=<withheld>&page=2"}
+    assert record["observed"]["status"] == 401
+    assert "sk_live" not in (root / LENDING_EVIDENCE).read_text(encoding="utf-8")
+    assert "every example reproduced; commit the evidence" in capsys.readouterr().err

@@ -195,11 +195,12 @@ def test_probe_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
         "data/<catalog>.evidence.yaml",
         "rate limiter starts empty",
         "spends this\n                      client's whole budget",
-        "docgen probe --app backend.app.mcp_server:app",
+        "docgen probe --app myapp.main:app",
+        "standard library's server",
         "Exit 0 when every row reproduced, 1 naming each row that did not",
         "A client that cannot run here stops probe before it starts anything (exit 2)",
         "`make node-packages` runs npm ci in clients/",
         "--skip-client NAME",
-        "docgen probe --app backend.app.mcp_server:app --skip-client typescript",
+        "docgen probe --skip-client typescript",
     ):
         assert needle in shown, needle

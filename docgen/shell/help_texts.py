@@ -90,10 +90,10 @@ filled in, `query`, `headers`, `body`); the answer's status and its detail (read
 error keeps it, `{placeholders}` standing for any text) are compared with the catalog. An HTTP API has no
 official clients: its own answer is the evidence, and `docgen check` holds the catalog to it.
 
-For an MCP server, it then runs every example through the official clients (the Python SDK in its 2026-07-28 and legacy
-modes; with Node 20+, the TypeScript client for 2026-07-28 and the 1.x SDK for legacy sessions) and
-records what each surfaced: the exception's class, code and message, a result with isError, or that the
-client would not send the request. With --app, each client
+For an MCP server, it then runs every example through the official clients (the Python SDK in its
+2026-07-28 and legacy modes; with Node 20+, the TypeScript client for 2026-07-28 and the 1.x SDK for legacy
+sessions) and records what each surfaced: the exception's class, code and message, a result with isError,
+or that the client would not send the request. With --app, each client
 gets servers of its own under uvicorn on 127.0.0.1 (one more per example that spends the rate-limit
 budget); with --url they share your server and leave out the budget-spending examples.
 

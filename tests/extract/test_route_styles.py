@@ -387,6 +387,64 @@ def test_methods_of_new_local_and_module_level_instances_are_followed(tmp_path: 
     ]
 
 
+def test_an_instance_called_runs_its_class_s_call_method(tmp_path: Path) -> None:
+    # lnbits' `require_admin_key`: `check: KeyChecker = KeyChecker(...)`, then `await check(request)`.
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import Depends, FastAPI
+        from api.keys import CHECKER, KeyChecker
+
+        app = FastAPI()
+
+        async def require_key(key: str = ""):
+            check: KeyChecker = KeyChecker(key)
+            return await check(key)
+
+        @app.get("/local", dependencies=[Depends(require_key)])
+        def local():
+            return {}
+
+        @app.get("/shared")
+        async def shared(key: str):
+            return await CHECKER(key)
+
+        @app.get("/made")
+        async def made(key: str):
+            return await KeyChecker(key)(key)
+
+        @app.get("/class")
+        def klass(key: str):
+            return KeyChecker(key)  # makes an instance: `__call__` does not run
+        """,
+        files={
+            "api/keys.py": """\
+            from fastapi import HTTPException
+
+            class Base:
+                def __init__(self, key):
+                    self.key = key
+
+                async def __call__(self, given):
+                    if not given:
+                        raise HTTPException(401, "No key provided.")
+                    return given
+
+            class KeyChecker(Base):
+                pass
+
+            CHECKER = KeyChecker("")
+            """
+        },
+    )
+    assert responses(found) == {
+        ("get", "/class"): [],
+        ("get", "/local"): [(401, "No key provided.")],
+        ("get", "/made"): [(401, "No key provided.")],
+        ("get", "/shared"): [(401, "No key provided.")],
+    }
+
+
 def test_methods_of_an_injected_service_are_followed_from_its_annotation(tmp_path: Path) -> None:
     found = catalog(
         tmp_path,

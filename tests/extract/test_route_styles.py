@@ -171,6 +171,47 @@ def test_an_app_a_class_builds_with_routers_from_factories_and_a_helper_method(t
     assert responses(found)[("get", "/v1/items/{item_id}")] == [(404, "No such item")]
 
 
+def test_routers_included_by_the_lifespan_through_helpers(tmp_path: Path) -> None:
+    # lnbits: `FastAPI(lifespan=lifespan)`; the lifespan awaits `startup(app)`, which calls
+    # `init_core_routers(app)` in another module, which includes every router.
+    found = catalog(
+        tmp_path,
+        """\
+        from contextlib import asynccontextmanager
+
+        from fastapi import FastAPI, HTTPException
+        from api.core import init_core_routers
+
+        async def startup(app: FastAPI):
+            init_core_routers(app)
+
+        @asynccontextmanager
+        async def lifespan(app: FastAPI):
+            await startup(app)
+            yield
+
+        def create_app() -> FastAPI:
+            app = FastAPI(lifespan=lifespan)
+            return app
+        """,
+        files={
+            "api/core.py": """\
+            from fastapi import APIRouter, FastAPI, HTTPException
+
+            wallets = APIRouter(prefix="/api/v1/wallet")
+
+            @wallets.get("/{wallet_id}")
+            def wallet(wallet_id: str):
+                raise HTTPException(404, "Wallet not found.")
+
+            def init_core_routers(app: FastAPI):
+                app.include_router(wallets)
+            """
+        },
+    )
+    assert responses(found) == {("get", "/api/v1/wallet/{wallet_id}"): [(404, "Wallet not found.")]}
+
+
 def test_dependencies_in_parameters_decorators_routers_and_factories(tmp_path: Path) -> None:
     found = catalog(
         tmp_path,

@@ -17,7 +17,8 @@ the one writer (`writer`), files as committed at a verified git ref and the line
 `diff_lines`), a catalog's committed versions and how its errors changed between them (`git_history`,
 `changes`), how much of a catalog extract read in full (`coverage`), a catalog's `framework:` checked
 (`framework_config`), text for a GitHub Actions log that runs no command it echoes (`workflow_commands`),
-the folder caches live in (`cache_dir`), and the limits every input is held to (`limits`).
+the folder caches live in (`cache_dir`), the optional parts installed by the package's extras and what
+says how to install one that is missing (`extras`), and the limits every input is held to (`limits`).
 
 May import: the standard library and third-party libraries only; never another docgen subpackage.
 """

@@ -14,6 +14,7 @@ from docgen.check.run import check_report, run_check
 from docgen.check.stamps import fingerprints, stamp
 from docgen.core import kinds
 from docgen.core.errors import ConfigError, OutputError
+from docgen.core.extras import material_note, require_extra
 from docgen.core.job_summary import as_markdown
 from docgen.core.project import Project, load_project
 from docgen.core.reports import as_github_log, as_json, as_text
@@ -87,6 +88,7 @@ def render_command(settings: Settings, args: argparse.Namespace) -> int:
     for path in pages:
         _say(f"{path}: updated")
     _say(f"{len(results)} page(s) with generated regions, {len(pages)} updated")
+    _note_material(settings)
     return 1 if skipped else 0
 
 
@@ -107,6 +109,7 @@ def check_command(settings: Settings, args: argparse.Namespace) -> int:
     findings = run_check(project)
     exit_code = 1 if findings else 0
     _list_drafts(project)
+    _note_material(settings)
     if args.format == "github":
         sys.stdout.write(as_github_log(findings, changed=project.changed))
         _append_job_summary(as_markdown(findings))
@@ -127,6 +130,13 @@ def _list_drafts(project: Project) -> None:
                 f"{notes.file}:{notes.line('entries', entry_id)}: note: '{entry_id}' is still a draft from "
                 "the code; review its cause and action, then delete its 'draft: true'"
             )
+
+
+def _note_material(settings: Settings) -> None:
+    """Say how to install the Material theme when mkdocs.yml names it and it is not installed."""
+    note = material_note(settings)
+    if note is not None:
+        _say(note)
 
 
 def _append_job_summary(markdown: str) -> None:
@@ -248,6 +258,7 @@ def _site_dir(settings: Settings, given: Path | None) -> Path:
 def probe_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen probe`: replay the examples against the server, write the evidence, name each failed row
     (`docgen.shell.probing`, imported only here: httpx and asyncio slow the start of every command)."""
+    require_extra("probe", "docgen probe")  # before the import that would fail without it
     from docgen.shell.probing import run_probe  # noqa: PLC0415
 
     return run_probe(settings, args, date=_date(args.date))

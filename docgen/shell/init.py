@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from docgen.core.errors import DocgenError, OutputError
+from docgen.core.extras import material_note
 from docgen.core.models import RoutesCatalog
 from docgen.core.project import load_project
 from docgen.core.settings import Settings, settings_from_text
@@ -69,6 +70,9 @@ def init_command(settings: Settings | None, args: argparse.Namespace) -> int:
     write_outputs(root, outputs)
     for path in outputs:
         print(inert(f"{path}: {_what(path, shown, existing is None)}"), file=sys.stderr)
+    note = material_note(found)
+    if note is not None:
+        print(inert(note), file=sys.stderr)
     print(inert("next: docgen extract && docgen render, then mkdocs serve to see the page"), file=sys.stderr)
     return 0
 

@@ -1,15 +1,20 @@
 """What `docgen init` finds in a project folder before it writes anything: the web framework the server's
-code imports, and the module that builds its application.
+code uses, and the module that builds its application.
 
-The framework is told by imports alone (each framework names its `import_roots`), read with `ast` from the
-project's Python files, never run. The application's module is the first file importing the framework from
+The framework is told by what the project's Python files name, read with `ast`, never run: an import of one
+of the framework's `import_roots`, or the root's name as a string (a Django settings module lists
+`"rest_framework"` in `INSTALLED_APPS`). The application's module is the first file naming the framework from
 which the framework's own route finder reads at least one route: the same extraction `docgen extract` will
-run, on the configuration init is about to write, so what init writes is known to extract.
+run, on the configuration init is about to write, so what init writes is known to extract. A framework may
+name the files its applications are usually declared in (`app_files`: Django's settings and URL
+configurations); in a project that names the framework, those are tried first, even where they import
+nothing of it (a reusable REST framework app's `urls.py` imports only Django and its own views).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,6 +27,8 @@ init should guess in."""
 _SKIPPED = frozenset({"docs", "site", "data", "templates", "tests", "test", "build", "dist", "node_modules"})
 _APP_NAMES = ("main.py", "app.py", "asgi.py", "wsgi.py", "server.py", "api.py", "application.py")
 """File names an application is usually built in, tried first."""
+_MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+"""A string that reads as a dotted module path."""
 
 Tryer = Callable[[str, str], Settings | None]
 """(framework, source) -> the settings with which extract reads routes there, or None."""
@@ -53,8 +60,8 @@ def _walk(folder: Path) -> Iterator[Path]:
 
 
 def imported_roots(path: Path) -> frozenset[str]:
-    """The top-level packages a file imports (absolute imports only); none for a file that does not
-    parse."""
+    """The top-level packages a file names: its absolute imports, and strings that are a dotted module path
+    (an installed app, a middleware named in settings); none for a file that does not parse."""
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except (SyntaxError, UnicodeDecodeError, ValueError, OSError):
@@ -65,15 +72,19 @@ def imported_roots(path: Path) -> frozenset[str]:
             roots.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             roots.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _MODULE.fullmatch(node.value):
+            roots.add(node.value.split(".")[0])
     return frozenset(roots)
 
 
-def framework_roots() -> dict[str, frozenset[str]]:
-    """Each known framework (built in or installed) -> the packages whose import means it."""
+def framework_roots() -> dict[str, tuple[frozenset[str], tuple[str, ...]]]:
+    """Each known framework (built in or installed) -> the packages whose import means it, and the names
+    of the files its applications are usually declared in."""
     found = {}
     for name in FRAMEWORKS.names():
         framework = FRAMEWORKS.load(name)
-        found[name] = frozenset(getattr(framework, "import_roots", frozenset()))
+        roots = frozenset(getattr(framework, "import_roots", frozenset()))
+        found[name] = (roots, tuple(getattr(framework, "app_files", ())))
     return found
 
 
@@ -84,21 +95,31 @@ def find_application(
 
     `framework` and `source` narrow the search to what the user said.
     """
-    roots = framework_roots()
-    if framework is not None and framework not in roots:
-        raise ConfigError(f"no framework named {framework!r}", hint=f"known: {', '.join(roots)}")
-    wanted = [framework] if framework else list(roots)
+    known = framework_roots()
+    if framework is not None and framework not in known:
+        raise ConfigError(f"no framework named {framework!r}", hint=f"known: {', '.join(known)}")
+    wanted = [framework] if framework else list(known)
     candidates = [root / source] if source else files
     imports = {path: imported_roots(path) for path in candidates}
     for name in wanted:
-        for path in candidates:
-            if source is None and not imports[path] & roots[name]:
-                continue
+        roots, app_files = known[name]
+        for path in candidates if source else _tried(candidates, imports, roots, app_files):
             relative = path.relative_to(root).as_posix()
             settings = tryer(name, relative)
             if settings is not None:
                 return name, relative, settings
-    raise _nothing_found(root, wanted, roots, source)
+    raise _nothing_found(root, wanted, {name: roots for name, (roots, _) in known.items()}, source)
+
+
+def _tried(
+    files: list[Path], imports: dict[Path, frozenset[str]], roots: frozenset[str], app_files: tuple[str, ...]
+) -> list[Path]:
+    """The files to try for a framework, in order: its usual application files first (when the project
+    names the framework anywhere), then every file that names it."""
+    naming = [path for path in files if imports[path] & roots]
+    usual = [path for path in files if path.name in app_files] if naming else []
+    usual.sort(key=lambda path: app_files.index(path.name))  # stable: shallower first within a name
+    return usual + [path for path in naming if path not in usual]
 
 
 def _nothing_found(

@@ -15,6 +15,8 @@ from docgen.core.errors import ConfigError
 from docgen.core.settings import FRAMEWORKS
 from docgen.shell.cli import main
 from docgen.shell.init_config import with_plugin
+from docgen.shell.init_detect import imported_roots
+from tests.framework_servers import SERVERS, Server
 
 BIN = Path(sys.executable).parent
 
@@ -256,3 +258,46 @@ def test_the_page_goes_into_the_docs_dir_an_existing_mkdocs_yml_names(
         .read_text(encoding="utf-8")
         .startswith("site_name: Shop\ndocs_dir: pages\nplugins:\n")
     )
+
+
+REUSABLE_APP = {
+    "accounts/__init__.py": "",
+    "accounts/urls.py": (
+        "from django.urls import path\n\nfrom accounts.views import LogoutView\n\n"
+        'urlpatterns = [path("logout/", LogoutView.as_view())]\n'
+    ),
+    "accounts/views.py": (
+        "from rest_framework.exceptions import NotAuthenticated\n"
+        "from rest_framework.response import Response\n"
+        "from rest_framework.views import APIView\n\n\n"
+        "class LogoutView(APIView):\n"
+        "    def post(self, request):\n"
+        "        if not request.user.is_authenticated:\n"
+        '            raise NotAuthenticated("You are not logged in")\n'
+        "        return Response({})\n"
+    ),
+}
+
+
+def test_a_reusable_rest_framework_app_without_settings_is_found_by_its_url_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As dj-rest-auth is: a package of views and a urls.py that imports only Django and its own views.
+    Server("drf", REUSABLE_APP, ()).write(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["init"]) == main(["extract"]) == 0
+    written = (tmp_path / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "source: accounts/urls.py\n" in written and "framework: drf\n" in written
+    catalog = (tmp_path / "data" / "accounts-routes.yaml").read_text(encoding="utf-8")
+    assert "You are not logged in" in catalog and "/logout/" in catalog
+
+
+def test_a_django_project_is_read_from_the_settings_that_install_rest_framework(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    SERVERS["drf"].write(tmp_path)
+    # settings.py imports nothing of REST framework: it names it in INSTALLED_APPS.
+    assert "rest_framework" in imported_roots(tmp_path / "shop" / "settings.py")
+    monkeypatch.chdir(tmp_path)
+    assert main(["init"]) == 0
+    assert "source: shop/settings.py\n" in (tmp_path / "mkdocs.yml").read_text(encoding="utf-8")

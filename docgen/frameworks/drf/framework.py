@@ -71,6 +71,9 @@ class DRFFramework:
     tuple_status = False
     detail_is_body = True
     import_roots = frozenset({"rest_framework"})
+    app_files = ("settings.py", "urls.py")
+    """Where `docgen init` looks first: a project's settings (ROOT_URLCONF, the exception handler), else
+    the URL configuration of a reusable app that has no settings of its own."""
     openapi_guide = "README: A Django REST framework project"
 
     def __init__(self, resolver: Resolver) -> None:

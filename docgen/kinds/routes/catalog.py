@@ -45,6 +45,11 @@ class RoutesExtraction:
     unread: tuple[tuple[str, str, str, str, str, int], ...] = ()
     """(method, path, expression, reason, file, line): each part of an operation's path that cannot be
     read statically, where it is written, for check's finding and extract's notice."""
+    undetermined: tuple[tuple[str, str, str, str, str, int], ...] = ()
+    """The same for what decides an operation's framework errors and cannot be read (`Endpoint.undetermined`):
+    its path is known, the errors those values decide are not listed."""
+    statements: frozenset[str] = frozenset()
+    """The `run_time_values:` expressions operations took as classes (`Endpoint.statements`)."""
 
 
 def routes_catalog(
@@ -88,7 +93,30 @@ def routes_catalog(
     unread = tuple(
         (e.method, e.path, u.expression, u.reason, u.file, u.line) for e in endpoints for u in e.unread
     )
-    return RoutesExtraction(catalog, lines, {ids[key]: key for key in sites}, unread)
+    undetermined = tuple(
+        (e.method, e.path, u.expression, u.reason, u.file, u.line) for e in endpoints for u in e.undetermined
+    )
+    statements = frozenset(s for e in endpoints for s in e.statements)
+    return RoutesExtraction(
+        catalog, lines, {ids[key]: key for key in sites}, unread, undetermined, statements
+    )
+
+
+def undetermined_groups(
+    undetermined: Sequence[tuple[str, str, str, str, str, int]],
+) -> dict[tuple[str, int, str, str], list[str]]:
+    """(file, line, expression, reason) -> the operations (`GET /users/`) it decides errors of: one value
+    a view sets is reported once, not once per operation."""
+    groups: dict[tuple[str, int, str, str], list[str]] = {}
+    for method, path, expression, reason, file, line in undetermined:
+        groups.setdefault((file, line, expression, reason), []).append(f"{method.upper()} {path}")
+    return groups
+
+
+def operations_named(operations: Sequence[str], most: int = 3) -> str:
+    """`GET /a, POST /b and 16 more`."""
+    shown = ", ".join(operations[:most])
+    return shown if len(operations) <= most else f"{shown} and {len(operations) - most} more"
 
 
 def _distinct_sites(reached: Sequence[Sequence[Reached]]) -> dict[tuple[str, int], Raised]:

@@ -87,7 +87,7 @@ def _against_evidence(
 def _entry_findings(
     evidence: Evidence, entry: ErrorEntry, example: Example, record: Record | None, probe: str
 ) -> Iterator[Finding]:
-    shown, line = evidence.file, evidence.record_line(entry.id)
+    shown = evidence.file  # the record's line is looked up only for a finding: it parses the file again
     if record is None:
         yield Finding(
             Kind.EVIDENCE_MISSING, shown, None, entry.id, "probe has not replayed this example", probe
@@ -96,7 +96,7 @@ def _entry_findings(
         yield Finding(
             Kind.EVIDENCE_STALE,
             shown,
-            line,
+            evidence.record_line(entry.id),
             entry.id,
             "the example changed after probe replayed it",
             f"run `{probe}` again and commit the evidence",
@@ -109,7 +109,7 @@ def _entry_findings(
             yield Finding(
                 Kind.EVIDENCE_MISMATCH,
                 shown,
-                line,
+                evidence.record_line(entry.id),
                 entry.id,
                 f"the server answered {seen} to the example; the table says {table}",
                 "fix the server or the example, then run probe again; the table follows the code",

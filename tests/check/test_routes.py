@@ -96,7 +96,8 @@ def test_a_prefix_that_cannot_be_read_is_a_finding_until_the_configuration_state
     assert main(["--config", str(config), "extract"]) == 0
     fragment = json.loads((root / "data" / "shop-routes.openapi.json").read_text(encoding="utf-8"))
     assert sorted(fragment["paths"]) == [
-        "/items/{item_id}"
+        "/items/{item_id}",
+        "/items/{item_id}/stock",
     ]  # no made-up `{settings.ORDERS_PREFIX}` parameter
     capsys.readouterr()
     assert main(["--config", str(config), "check"]) == 1
@@ -133,3 +134,19 @@ def test_a_prefix_that_cannot_be_read_is_a_finding_until_the_configuration_state
         f"mkdocs.yml:{statement}: run-time-value-stale: settings.ORDERS_PREFIX: run_time_values states "
         "`settings.ORDERS_PREFIX`, which catalog shop-routes no longer needs"
     ]
+
+
+def test_a_changed_status_fails_and_a_harmless_edit_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = shop_project(tmp_path)
+    stock = root / "shop" / "stock.py"
+    edit(stock, "    if amount <= 0:\n", "    # Nothing to add is refused.\n\n    if amount <= 0:\n")
+    capsys.readouterr()
+    assert main(["--config", str(root / "mkdocs.yml"), "check"]) == 0
+    edit(stock, "raise HTTPException(400, _(", "raise HTTPException(422, _(")
+    raise_line = line_of(stock, '        raise HTTPException(422, _("The amount must be a positive number"))')
+    assert findings(root, capsys) == {
+        f"shop/stock.py:{raise_line}: route-changed: 400-the-amount-must-be-a-positive-number: "
+        "the status or detail changed"
+    }

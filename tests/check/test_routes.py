@@ -150,3 +150,56 @@ def test_a_changed_status_fails_and_a_harmless_edit_passes(
         f"shop/stock.py:{raise_line}: route-changed: 400-the-amount-must-be-a-positive-number: "
         "the status or detail changed"
     }
+
+
+UNREAD_STATUSES = """
+
+def status_of(item_id: int) -> int:
+    return 400 + item_id
+
+
+def reply(status: int, message: str) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"detail": message})
+
+
+@router.delete("")
+def clear(item_id: int) -> JSONResponse:
+    if item_id in COUNTING:
+        raise HTTPException(status_of(item_id), "The stock is being counted")
+    return reply(202, "Cleared")
+"""
+
+
+def test_a_status_docgen_cannot_read_is_a_located_finding_until_stated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = shop_project(tmp_path)
+    stock = root / "shop" / "stock.py"
+    stock.write_text(stock.read_text(encoding="utf-8") + UNREAD_STATUSES, encoding="utf-8")
+    config = root / "mkdocs.yml"
+    for command in ("extract", "render"):
+        assert main(["--config", str(config), command]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "check"]) == 1
+    out = capsys.readouterr().out
+    unstated = sorted(
+        line.split(": ")[0] for line in out.splitlines() if ": run-time-value-unstated: " in line
+    )
+    raised = line_of(stock, '        raise HTTPException(status_of(item_id), "The stock is being counted")')
+    built = line_of(stock, '    return JSONResponse(status_code=status, content={"detail": message})')
+    # Neither the raise with a computed status nor the helper's response with its parameter is silent.
+    assert unstated == sorted([f"shop/stock.py:{raised}", f"shop/stock.py:{built}"])
+    edit(
+        config,
+        "openapi: openapi.json",
+        "openapi: openapi.json\n          run_time_values:\n"
+        "            - {expression: status_of(item_id), value: 409}\n"
+        "            - {expression: status, value: 409}",
+    )
+    assert main(["--config", str(config), "extract"]) == 0
+    catalog = (root / "data" / "shop-routes.yaml").read_text(encoding="utf-8")
+    assert "status: null" not in catalog
+    for command in ("render", "check"):
+        capsys.readouterr()
+        main(["--config", str(config), command])
+    assert "run-time-value-unstated" not in capsys.readouterr().out

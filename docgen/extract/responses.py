@@ -74,7 +74,9 @@ class CallReader:
             return self._with_status(value, status, module)
         if isinstance(value, ast.Tuple) and self.framework.tuple_status and len(value.elts) in (2, 3):
             return self._with_status(value.elts[0], value.elts[1], module)
-        response = self._response(value, module) if isinstance(value, ast.Call) else None
+        if not isinstance(value, ast.Call):
+            return None
+        response = self._response(value, module)
         if response is None:
             return None
         if response.status is None:  # given but unreadable: located as an error without a status

@@ -14,7 +14,7 @@ import yaml
 from docgen.core.errors import CatalogError
 from docgen.core.notes import WrittenExample
 from docgen.examples.requests import Where, resolve
-from docgen.probe.apps import served
+from docgen.probe.apps import Served, served_on_loopback
 from docgen.shell.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "servers"
@@ -291,7 +291,7 @@ def test_a_running_server_is_probed_at_its_url(tmp_path: Path, capsys: pytest.Ca
             )
         },
     )
-    with served("lending.app:app", "wsgi", root, tmp_path / "server.log") as base:
+    with served_on_loopback("lending.app:app", Served("wsgi"), root, tmp_path / "server.log") as base:
         assert docgen(root, "probe", "--url", base + "/", "--date", DATE) == 0
     evidence = read(root, LENDING_EVIDENCE)
     assert evidence["target"] == f"url {base}/"
@@ -303,3 +303,19 @@ def test_a_running_server_is_probed_at_its_url(tmp_path: Path, capsys: pytest.Ca
     assert "every example reproduced; run `docgen render` so the route pages show the answers" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.server
+def test_an_aiohttp_factory_is_served_by_aiohttp(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = fixture_copy("aiohttp_app", tmp_path)
+    add_examples(root, "data/library-routes.notes.yaml", {"404-no-book-has-the-id-book-id": AIOHTTP_404})
+    assert docgen(root, "probe", "--app", "library.app:create_app", "--date", DATE) == 0
+    evidence = read(root, "data/library-routes.evidence.yaml")
+    assert evidence["target"] == "app library.app:create_app (aiohttp, from a factory)"
+    record = evidence["entries"][0]
+    assert record["observed"]["status"] == 404
+    assert record["observed"]["detail"] == "No book has the id 999"  # a text body: the whole of it
+    assert record["reproduced"] is True
+
+
+AIOHTTP_404 = "method: GET\npath: /api/v1/books/999"

@@ -70,7 +70,7 @@ def load_app(spec: str, root: Path, *, keep: bool = False) -> Any:
     leaving the imported modules loaded, for a process that goes on to run the application)."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
-        raise ConfigError(f"--app {spec!r} is not MODULE:ATTR", hint="e.g. --app backend.app.mcp_server:app")
+        raise ConfigError(f"--app {spec!r} is not MODULE:ATTR", hint="e.g. --app myapp.main:app")
     package = module_name.split(".")[0]
     saved = {name: module for name, module in sys.modules.items() if _within(name, package)}
     for name in saved:
@@ -132,8 +132,8 @@ async def _observe_all(
             except httpx.HTTPError as err:
                 raise ConfigError(
                     f"cannot reach {target.url}: {type(err).__name__} {err}".rstrip(),
-                    hint="start the server first (this repository's: python -m backend.app --port 8000), "
-                    "or probe in process with --app",
+                    hint="start the server first, or probe in process with --app MODULE:ATTR (or the "
+                    "configuration's probe_app)",
                 ) from err
     return seen
 

@@ -139,7 +139,7 @@ def test_a_status_change_is_one_finding_with_what_follows_under_it(
     # The last line is the one command that brings the docs up to date, after all that is left to do.
     assert lines[-2:] == [
         "11 finding(s) from 1 cause. Left to do: `docgen extract && docgen render`; then "
-        "`docgen probe --app backend.app.mcp_server:app && docgen render`; then re-read the 4 pages against "
+        "`docgen probe && docgen render`; then re-read the 4 pages against "
         f"the changed source, then `docgen verify {PAGES}`; then 2 to fix by hand (each hint says how)",
         "docgen extract && docgen render",
     ]

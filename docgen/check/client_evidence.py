@@ -96,7 +96,7 @@ def _bounded_text(root: Path, path: Path) -> str | None:
 
 
 def client_findings(
-    evidence: Evidence, examples: Mapping[str, Example], pins: Mapping[str, Pin]
+    evidence: Evidence, examples: Mapping[str, Example], pins: Mapping[str, Pin], probe: str = PROBE
 ) -> Iterator[Finding]:
     """A client missing from a record of the current example, and a client run with another SDK version."""
     if not any(record.clients for record in evidence.entries):
@@ -106,10 +106,10 @@ def client_findings(
             None,
             "official clients",
             "the evidence holds nothing from the official clients (probe ran without them)",
-            f"run `{PROBE}` with the clients installed (`make node-packages` for the TypeScript one)",
+            f"run `{probe}` with the clients installed (`make node-packages` for the TypeScript one)",
         )
         return
-    yield from _pin_findings(evidence, pins)
+    yield from _pin_findings(evidence, pins, probe)
     records = evidence.records()
     for entry_id, example in examples.items():
         call, record = client_call(example), records.get(entry_id)
@@ -123,11 +123,11 @@ def client_findings(
                 evidence.record_line(entry_id),
                 entry_id,
                 f"no outcome recorded from {', '.join(absent)}: the page cannot say how it reports this row",
-                f"run `{PROBE}` where every client can run (Node 20+ and `make node-packages`)",
+                f"run `{probe}` where every client can run (Node 20+ and `make node-packages`)",
             )
 
 
-def _pin_findings(evidence: Evidence, pins: Mapping[str, Pin]) -> Iterator[Finding]:
+def _pin_findings(evidence: Evidence, pins: Mapping[str, Pin], probe: str) -> Iterator[Finding]:
     reported: set[str] = set()
     for name, client in evidence.clients.items():
         sdk, used = client.get("sdk", ""), client.get("version", "")
@@ -143,7 +143,7 @@ def _pin_findings(evidence: Evidence, pins: Mapping[str, Pin]) -> Iterator[Findi
                 sdk,
                 f"{name} ran with {sdk} {used}, and no pin of {sdk} is found "
                 f"({REQUIREMENTS_GLOB} or {LOCK_FILE}) to tell whether that is still the version used",
-                f"pin {sdk} exactly, then run `{PROBE}` again",
+                f"pin {sdk} exactly, then run `{probe}` again",
             )
         elif pin.version != used:
             reported.add(sdk)
@@ -154,5 +154,5 @@ def _pin_findings(evidence: Evidence, pins: Mapping[str, Pin]) -> Iterator[Findi
                 sdk,
                 f"{sdk} is pinned at {pin.version}, but the client evidence was taken with {used} "
                 f"({evidence.file}); what that client surfaces may have changed",
-                f"install the pinned version, run `{PROBE}` again and commit the evidence",
+                f"install the pinned version, run `{probe}` again and commit the evidence",
             )

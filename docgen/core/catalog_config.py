@@ -58,5 +58,9 @@ class CatalogConfig:
     run_time_values: tuple[tuple[str, Any], ...] = ()
     """Routes catalogs: (expression, value) for each value the configuration states for an expression the
     source's paths use and docgen cannot read (`run_time_values:`)."""
+    examples: str | None = None
+    """`required`: once one entry has an example, check asks every entry for one; `optional`: only the
+    entries that have one are checked. None: the kind's default (required for errors catalogs, optional for
+    routes catalogs)."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """The checked settings of a kind that is not built in, by key, as its `configure` keeps them."""

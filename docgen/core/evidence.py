@@ -18,8 +18,16 @@ from docgen.core.schemas import validate
 from docgen.core.symbols import SourceFiles
 from docgen.core.yamlio import LoadedYaml
 
-PROBE = "docgen probe --app backend.app.mcp_server:app"
-"""The command that refreshes evidence, as hints show it."""
+PROBE = "docgen probe"
+"""The command that refreshes evidence, as hints show it: it serves the app the configuration names
+(`probe_app:`), or is given one (`--app MODULE:ATTR`, `--url URL`)."""
+
+
+def probe_command(app: str | None) -> str:
+    """The probe command a hint shows: the configured app serves by default; without one, name the option."""
+    return PROBE if app is not None else f"{PROBE} --app MODULE:ATTR"
+
+
 RECORDED = "recorded"
 """The key of a client's outcome that holds the date it was recorded, written only where that date is not the
 evidence's `probed` (the outcome was kept from an earlier run while probe skipped that client)."""

@@ -30,10 +30,12 @@ from docgen.core.plugins import PluginGroup
 from docgen.core.settings_checks import Validator
 from docgen.core.yamlio import LoadedYaml
 
-Companion = Literal["notes", "evidence", "openapi"]
+Companion = Literal["notes", "evidence", "replies", "openapi"]
 """A file a catalog can have beside it: `notes`, editors' prose keyed by the ids of its entries
 (`<name>.notes.yaml`; the catalog's header points at it); `evidence`, what probe observed of the notes'
 examples (`<name>.evidence.yaml`), and the catalog as committed at a base ref, for contract changes;
+`replies`, what an HTTP application answered to the notes' examples (`<name>.evidence.yaml`, schema
+`routes-evidence`);
 `openapi`, an OpenAPI fragment written beside it (`<name>.openapi.json`) and the document its configuration
 names."""
 

@@ -35,6 +35,10 @@ class WrittenExample:
     repeat: int | str | None = None
     untriggerable: str | None = None
     client_note: str | None = None
+    path: str | None = None
+    """Routes catalogs: the path requested, parameters filled in."""
+    query: Mapping[str, Json] = field(default_factory=dict)
+    """Routes catalogs: the query parameters sent."""
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> WrittenExample:
@@ -42,6 +46,8 @@ class WrittenExample:
         values = {name: value for name, value in data.items() if name in known}
         if "method" in values:
             values["method"] = str(values["method"])
+        if "query" in values:
+            values["query"] = dict(values["query"] or {})
         if "headers" in values:
             values["headers"] = {str(k): str(v) for k, v in (values["headers"] or {}).items()}
         return cls(given=frozenset(data), **values)

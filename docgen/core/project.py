@@ -16,7 +16,7 @@ from docgen.core import kinds
 from docgen.core.catalog import parse_catalog
 from docgen.core.diff_lines import ChangedLines
 from docgen.core.errors import CatalogError, TemplateError
-from docgen.core.evidence import Evidence, parse_evidence
+from docgen.core.evidence import Evidence, parse_evidence, probe_command
 from docgen.core.git_ref import Commit, bytes_at, changed_lines, verified_commit
 from docgen.core.models import Catalog, ErrorsCatalog
 from docgen.core.notes import Notes, parse_notes
@@ -24,6 +24,7 @@ from docgen.core.openapi import read_openapi
 from docgen.core.pages import FrontMatter, page_fronts, read_pages
 from docgen.core.reader import decode_utf8, read_text
 from docgen.core.records import record
+from docgen.core.route_evidence import RouteEvidence, parse_route_evidence
 from docgen.core.settings import Settings
 from docgen.core.spec import Spec, parse_spec
 from docgen.core.symbols import SourceFiles
@@ -74,6 +75,9 @@ class Project:
     """The source files catalogs and pages cite, read when first asked for."""
     pages: Mapping[str, str] = field(default_factory=dict)
     """Docs-relative page path -> text, line endings as written."""
+    replies: Mapping[str, RouteEvidence] = field(default_factory=dict)
+    """Catalog name -> what its HTTP application answered to the examples, for the catalogs (of a kind with
+    replies: routes) probe has run for."""
     fronts: Mapping[str, FrontMatter] = field(default_factory=dict)
     """Docs-relative page path -> the page's front matter, parsed with its lines."""
     templates: Mapping[str, str] = field(default_factory=dict)
@@ -135,6 +139,7 @@ def load_project(
         committed=committed,
         notes=notes,
         evidence=_evidence(settings),
+        replies=_replies(settings),
         specs=_specs(settings, notes),
         sources=SourceFiles(settings.root),
         pages=dict(pages or {}),
@@ -204,6 +209,16 @@ def _evidence(settings: Settings) -> dict[str, Evidence]:
         path = settings.evidence_path(name)
         if "evidence" in kinds.kind_of(config.kind).companions and path.is_file():
             found[name] = parse_evidence(read_yaml(path, settings.relative(path), within=settings.root))
+    return found
+
+
+def _replies(settings: Settings) -> dict[str, RouteEvidence]:
+    found = {}
+    for name, config in settings.catalogs.items():
+        path = settings.evidence_path(name)
+        if "replies" in kinds.kind_of(config.kind).companions and path.is_file():
+            loaded = read_yaml(path, settings.relative(path), within=settings.root)
+            found[name] = parse_route_evidence(loaded, probe_command(settings.probe_app))
     return found
 
 

@@ -8,6 +8,7 @@ they can clear, the pages to re-read and stamp, and how many findings need an ed
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
@@ -51,7 +52,7 @@ def next_steps(findings: Sequence[Finding]) -> list[str]:
     elif kinds & _RENDER:
         steps.append("`docgen render`")
     if kinds & _PROBE:
-        steps.append(f"`{PROBE} && docgen render`")
+        steps.append(f"`{_probe_of(findings)} && docgen render`")
     if kinds & _VERIFY:
         pages = pages_to_verify(findings)
         which = "the page" if len(pages) == 1 else f"the {len(pages)} pages"
@@ -62,6 +63,14 @@ def next_steps(findings: Sequence[Finding]) -> list[str]:
     if by_hand:
         steps.append(f"{len(by_hand)} to fix by hand (each hint says how)")
     return steps
+
+
+def _probe_of(findings: Sequence[Finding]) -> str:
+    """The probe command the findings' hints give (it names the project's own app), or the plain one."""
+    for finding in findings:
+        if finding.kind in _PROBE and (found := re.search(r"docgen probe[^`]*", finding.hint)):
+            return found.group(0).strip()
+    return PROBE
 
 
 def closing_line(findings: Sequence[Finding]) -> str:

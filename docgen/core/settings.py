@@ -6,6 +6,7 @@ Every problem is collected before anything is reported, so a user fixes them all
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import field
 from pathlib import Path
@@ -26,7 +27,9 @@ from docgen.core.settings_checks import (
 )
 from docgen.core.yamlio import LoadedYaml, load_yaml, read_yaml
 
-TOP_KEYS = {"catalogs", "data_dir", "templates_dir", "python_path"}
+TOP_KEYS = {"catalogs", "data_dir", "templates_dir", "python_path", "probe_app"}
+EXAMPLES = ("required", "optional")
+"""A catalog's `examples:`: whether check asks every entry for an example once one has one."""
 FRAMEWORKS = PluginGroup("docgen.frameworks", "docgen.frameworks:BUILTIN")
 """The web frameworks a routes catalog can read: built in (`docgen/frameworks/`), or installed by a package
 that declares one in the entry-point group (CONTRIBUTING.md: Add a web framework)."""
@@ -49,6 +52,8 @@ class Settings:
     the server's own virtual environment's site-packages)."""
     config: LoadedYaml | None = field(default=None, compare=False, repr=False)
     """mkdocs.yml as read, for check's findings about what a site build of it would run."""
+    probe_app: str | None = None
+    """The server's application as `MODULE:ATTR` (`probe_app:`): what `docgen probe` serves by default."""
 
     def catalog_path(self, name: str) -> Path:
         """Where the machine-owned catalog `name` lives."""
@@ -215,6 +220,10 @@ def _build_settings(
         check.fail(base, "expected a mapping")
     check.unknown_keys(section, TOP_KEYS, base)
     folders = _folders(section, base, check, root)
+    probe_app = section.get("probe_app")
+    if probe_app is not None and not (isinstance(probe_app, str) and _is_app_spec(probe_app)):
+        check.fail((*base, "probe_app"), f"expected MODULE:ATTR, got {probe_app!r}", "e.g. myapp.main:app")
+        probe_app = None
     raw_catalogs = section.get("catalogs")
     catalogs: dict[str, CatalogConfig] = {}
     if not isinstance(raw_catalogs, dict) or not raw_catalogs:
@@ -237,7 +246,14 @@ def _build_settings(
         catalogs=catalogs,
         python_path=folders,
         config=loaded,
+        probe_app=probe_app,
     )
+
+
+def _is_app_spec(spec: str) -> bool:
+    module, _, attribute = spec.partition(":")
+    parts = [*module.split("."), *attribute.split(".")]
+    return bool(module and attribute) and all(part.isidentifier() for part in parts)
 
 
 def _folders(
@@ -266,10 +282,16 @@ def _catalog(
         expected = f"{', '.join(listed[:-1])} or {listed[-1]}"
         check.fail((*path, "kind"), f"expected {expected}, got {name_of_kind!r}")
         # Still report mistyped keys (`knd:` is the likeliest reason kind is missing).
-        check.unknown_keys(raw, {"kind", "source"}.union(*(kinds.kind_of(each).keys for each in known)), path)
+        check.unknown_keys(
+            raw, {"kind", "source", "examples"}.union(*(kinds.kind_of(each).keys for each in known)), path
+        )
         return None
     kind = kinds.kind_of(str(name_of_kind))
-    check.unknown_keys(raw, {"kind", "source", *kind.keys}, path)
+    check.unknown_keys(raw, {"kind", "source", "examples", *kind.keys}, path)
+    examples = raw.get("examples")
+    if examples is not None and examples not in EXAMPLES:
+        check.fail((*path, "examples"), f"expected required or optional, got {examples!r}")
+        examples = None
     source = raw.get("source")
     if not isinstance(source, str) or not source:
         check.fail((*path, "source"), "expected the path of a Python file or package")
@@ -279,4 +301,5 @@ def _catalog(
         check.fail((*path, "source"), f"{source} is outside the project", hint)
     elif not source_path(root, source).exists():
         check.fail((*path, "source"), f"{source} does not exist", "give a path relative to mkdocs.yml")
-    return kind.configure(name, source, raw, path, check, root)
+    config = kind.configure(name, source, raw, path, check, root)
+    return dataclasses.replace(config, examples=examples) if examples is not None else config

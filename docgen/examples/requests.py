@@ -98,12 +98,22 @@ class Where:
 
 REQUEST_FIELDS = ("method", "headers", "body", "raw", "size", "repeat")
 BODY_FIELDS = ("body", "raw", "untriggerable")
+ROUTE_FIELDS = ("path", "query")
+"""The fields only a routes catalog's example takes (`docgen.examples.routes`)."""
 
 
 def _check_fields(raw: WrittenExample, where: Where) -> None:
     """Exactly one of body, raw and untriggerable; an untriggerable example describes no request."""
     given = [field for field in BODY_FIELDS if field in raw.given]
     problem = None
+    if routed := [f for f in ROUTE_FIELDS if f in raw.given]:
+        raise CatalogError(
+            f"{where.path}/{routed[0]}: `{routed[0]}` is for the examples of a routes catalog; an errors "
+            "catalog's example is sent to the notes' `endpoint`",
+            file=where.file,
+            line=where.line_at(routed[0]),
+            hint="delete it, and put the whole request in `body` (or `raw`)",
+        )
     if len(given) != 1:
         problem = f"has {' and '.join(given)}" if given else "has none of body, raw and untriggerable"
     elif given == ["untriggerable"] and (extra := [f for f in REQUEST_FIELDS if f in raw.given]):

@@ -188,12 +188,16 @@ class RaiseFinder:
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
-        its own or inherited."""
-        if not isinstance(func, ast.Attribute):
+        its own or inherited; the instance itself called (`check = KeyChecker(...)`, then `await
+        check(request)`) runs its class's `__call__`."""
+        if isinstance(func, ast.Attribute):
+            cls, name = self._instance_class(func.value, code), func.attr
+        elif isinstance(func, ast.Name | ast.Call):
+            cls, name = self._instance_class(func, code), "__call__"
+        else:
             return None
-        cls = self._instance_class(func.value, code)
         for path in self.program.ancestry(cls.path) if cls is not None else ():
-            method = self.program.function(f"{path}.{func.attr}")
+            method = self.program.function(f"{path}.{name}")
             if method is not None:
                 return method
         return None

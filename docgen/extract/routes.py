@@ -58,6 +58,13 @@ class Endpoint:
     """Errors the framework answers for the operation without a `raise` in the source, because of what the
     application declares (a REST framework generic view's failed lookup, a permission class that refuses),
     first in order."""
+    undetermined: tuple[Unread, ...] = ()
+    """What decides errors the framework answers for the operation and cannot be read statically (REST
+    framework permission classes chosen at run time): the errors they decide are not listed, and each is a
+    located finding until the configuration states its value."""
+    statements: tuple[str, ...] = ()
+    """The expressions of `run_time_values:` whose stated classes decided the operation's framework errors
+    (a statement no path, error or operation takes is stale)."""
 
 
 @record

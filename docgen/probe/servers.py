@@ -1,4 +1,5 @@
-"""The server under uvicorn on 127.0.0.1, started by `docgen probe --app` for the official clients.
+"""The server on 127.0.0.1 (uvicorn, or the WSGI server of `docgen.probe.apps`), started by `docgen probe
+--app` for the official clients and for an HTTP API's examples.
 
 The clients talk HTTP, so they cannot use the in-process app the replay uses. Each client gets servers of its
 own: the rate limit counts requests per client host, and every client here comes from 127.0.0.1, so a client
@@ -39,18 +40,24 @@ def uvicorn_command(app: str, port: int) -> list[str]:
 def uvicorn_server(app: str, root: Path, log: Path, endpoint_path: str) -> Iterator[str]:
     """Serve `app` from `root` until the block ends; yields the MCP endpoint URL."""
     port = free_port()
-    with log.open("wb") as sink:
-        process = subprocess.Popen(
-            uvicorn_command(app, port), cwd=root, stdout=sink, stderr=subprocess.STDOUT
-        )
-    try:
-        _wait_until_listening(process, port, log)
+    with serve_command(uvicorn_command(app, port), port, root, log):
         yield f"http://127.0.0.1:{port}{endpoint_path}"
+
+
+@contextmanager
+def serve_command(command: list[str], port: int, root: Path, log: Path) -> Iterator[None]:
+    """Run the server `command` from `root`, its output in `log`, until the block ends; the block starts
+    once it listens on 127.0.0.1:`port`."""
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, cwd=root, stdout=sink, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_listening(process, port, log, command)
+        yield
     finally:
         _stop(process)
 
 
-def _wait_until_listening(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
+def _wait_until_listening(process: subprocess.Popen[bytes], port: int, log: Path, command: list[str]) -> None:
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -62,9 +69,8 @@ def _wait_until_listening(process: subprocess.Popen[bytes], port: int, log: Path
             time.sleep(0.05)
     tail = log.read_text(encoding="utf-8", errors="replace")[-LOG_TAIL_CHARS:].strip()
     raise ConfigError(
-        f"the server did not start under uvicorn on 127.0.0.1:{port}"
-        + (f"; it said:\n{tail}" if tail else ""),
-        hint="check that `python -m uvicorn MODULE:ATTR` starts it from the project root",
+        f"the server did not start on 127.0.0.1:{port}" + (f"; it said:\n{tail}" if tail else ""),
+        hint=f"check that `python {' '.join(command[1:])}` starts it from the project root",
     )
 
 

@@ -1,5 +1,6 @@
 """Thin shells over the stages: the `docgen` command line (`cli`, its longer help texts in
-`help_texts`, `commands`, and `probing` for `docgen probe`) and the MkDocs plugin (`plugin`, with
+`help_texts`, `commands`, and `probing` for `docgen probe`, with `probing_routes` for an HTTP API's
+examples) and the MkDocs plugin (`plugin`, with
 `changelog`: the errors catalogs' histories from git, read at site build, `site_pages`: the pages as the
 built site shows them, and `site_build`: those pages and the catalog JSON published beside them, which the
 plugin adds during a build and `docgen publish` writes into a site built by an engine without plugins).

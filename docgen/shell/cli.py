@@ -110,9 +110,15 @@ def _add_probe(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=PROBE_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    target = probe.add_mutually_exclusive_group(required=True)
-    target.add_argument("--app", metavar="MODULE:ATTR", help="probe the ASGI app in process")
-    target.add_argument("--url", metavar="URL", help="probe a running server at its MCP endpoint")
+    target = probe.add_mutually_exclusive_group()
+    target.add_argument(
+        "--app",
+        metavar="MODULE:ATTR",
+        help="probe this ASGI or WSGI app (default: the configuration's probe_app)",
+    )
+    target.add_argument(
+        "--url", metavar="URL", help="probe a running server (its MCP endpoint, or an HTTP API's root)"
+    )
     probe.add_argument(
         "--catalog", metavar="NAME", help="probe one catalog (default: every errors catalog with examples)"
     )

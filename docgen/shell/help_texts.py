@@ -73,18 +73,27 @@ server, compare the JSON-RPC code and HTTP status it answers with the catalog, a
 data/<catalog>.evidence.yaml: the date, a fingerprint of the cited server source, and per entry the answer.
 The error page shows that evidence, and `docgen check` reports it once the source has changed since.
 
-This is the only command that runs the server. Choose how:
+This is the only command that runs the server. Choose how (without either, the configuration's
+`probe_app: MODULE:ATTR` is served as with --app):
   --app MODULE:ATTR   import the ASGI app from the project root and call it in process (no network). The
-                      module is imported afresh on every run, so its rate limiter starts empty.
-  --url URL           send real HTTP requests to a server you started, e.g. http://127.0.0.1:8000/mcp.
+                      module is imported afresh on every run, so its rate limiter starts empty. For a routes
+                      catalog (an HTTP API), serve the ASGI app under uvicorn, or the WSGI app under the
+                      standard library's server, on a free port of 127.0.0.1 (told apart by how it is called).
+  --url URL           send real HTTP requests to a server you started, e.g. http://127.0.0.1:8000/mcp (for
+                      an HTTP API, its root: each example's path is added to it).
                       The rate-limit example sends RATE_LIMIT_REQUESTS + 1 requests, so it spends this
                       client's whole budget: other calls from the same address are refused until the
                       window has passed, and probing twice within one window fails.
 
-Then it runs every example through the official clients (the Python SDK in its 2026-07-28 and legacy
-modes; with Node 20+, the TypeScript client for 2026-07-28 and the 1.x SDK for legacy sessions) and
-records what each surfaced: the exception's class, code and message, a result with isError, or that the
-client would not send the request. With --app, each client
+A routes catalog's example is a request to one of its operations (`method`, `path` with its parameters
+filled in, `query`, `headers`, `body`); the answer's status and its detail (read where the catalog says the
+error keeps it, `{placeholders}` standing for any text) are compared with the catalog. An HTTP API has no
+official clients: its own answer is the evidence, and `docgen check` holds the catalog to it.
+
+For an MCP server, it then runs every example through the official clients (the Python SDK in its
+2026-07-28 and legacy modes; with Node 20+, the TypeScript client for 2026-07-28 and the 1.x SDK for legacy
+sessions) and records what each surfaced: the exception's class, code and message, a result with isError,
+or that the client would not send the request. With --app, each client
 gets servers of its own under uvicorn on 127.0.0.1 (one more per example that spends the rate-limit
 budget); with --url they share your server and leave out the budget-spending examples.
 
@@ -104,8 +113,9 @@ unreadable input.
 
 PROBE_EXAMPLES = """\
 examples:
-  docgen probe --app backend.app.mcp_server:app
-  docgen probe --app backend.app.mcp_server:app --skip-client typescript   (no Node here)
-  python -m backend.app --port 8000 &  docgen probe --url http://127.0.0.1:8000/mcp
-  then: docgen render   (the page shows the new evidence)
+  docgen probe                                 the app named by `probe_app:` in mkdocs.yml
+  docgen probe --app myapp.main:app            an ASGI (FastAPI, Starlette, ...) or WSGI (Flask, ...) app
+  docgen probe --skip-client typescript        an MCP server's evidence without Node here
+  docgen probe --url http://127.0.0.1:8000/mcp   a server you started (an HTTP API: its root URL)
+  then: docgen render   (an MCP server's page shows the new evidence)
 """

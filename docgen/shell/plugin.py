@@ -36,7 +36,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from docgen.core.errors import DocgenError, TemplateError
-from docgen.core.evidence import PROBE, still_holds
+from docgen.core.evidence import probe_command, still_holds
 from docgen.core.models import Catalog, ErrorsCatalog
 from docgen.core.project import Project, load_project
 from docgen.core.reader import read_text
@@ -65,6 +65,8 @@ class DocgenConfig(base.Config):  # type: ignore[no-untyped-call]
     """Where the region templates live, relative to mkdocs.yml."""
     python_path = c.Type((list, str), default=[])
     """Folders, relative to mkdocs.yml, searched for imported packages before the environment's."""
+    probe_app = c.Optional(c.Type(str))
+    """The server's application, MODULE:ATTR, that `docgen probe` serves by default."""
 
 
 class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
@@ -85,6 +87,8 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         options = {"catalogs": self.config.catalogs, "data_dir": self.config.data_dir}
         options["templates_dir"] = self.config.templates_dir
         options["python_path"] = self.config.python_path
+        if self.config.probe_app is not None:
+            options["probe_app"] = self.config.probe_app
         try:
             self.settings = settings_from_plugin_config(
                 options,
@@ -192,7 +196,7 @@ def _warn_about_evidence(project: Project, catalogs: Mapping[str, Catalog], show
         catalog, notes = catalogs.get(name), project.notes.get(name)
         if not isinstance(catalog, ErrorsCatalog) or notes is None or not notes.examples():
             continue
-        evidence = project.evidence.get(name)
+        evidence, probe = project.evidence.get(name), probe_command(project.settings.probe_app)
         records = evidence.records() if evidence is not None else {}
         shown_file = project.settings.relative(project.settings.evidence_path(name))
         entries = {entry.id: entry for entry in catalog.entries}
@@ -201,13 +205,13 @@ def _warn_about_evidence(project: Project, catalogs: Mapping[str, Catalog], show
             if example.triggerable and (record is None or record.example != example.fingerprint):
                 _warn(
                     f"{shown_file}: row '{entry_id}' has no recorded answer to its current example, so its "
-                    f"page says it was not replayed yet; run `{PROBE}`, then `docgen render`"
+                    f"page says it was not replayed yet; run `{probe}`, then `docgen render`"
                 )
             elif record is not None and not still_holds(record, entries[entry_id]):
                 _warn(
                     f"{shown_file}: row '{entry_id}' has a new code or status since its answer was "
                     "recorded, so its page says it was not replayed since the change; "
-                    f"run `{PROBE}`, then `docgen render`"
+                    f"run `{probe}`, then `docgen render`"
                 )
 
 

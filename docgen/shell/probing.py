@@ -14,10 +14,9 @@ from collections.abc import Mapping
 
 from docgen.core.errors import ConfigError
 from docgen.core.evidence import Evidence, source_fingerprints
-from docgen.core.models import Catalog, ErrorsCatalog
+from docgen.core.models import Catalog, ErrorsCatalog, RoutesCatalog
 from docgen.core.notes import Notes
 from docgen.core.project import Project, load_project
-from docgen.core.records import record
 from docgen.core.settings import Settings
 from docgen.core.writer import write_outputs
 from docgen.examples.requests import Example, endpoint_of, examples_of
@@ -35,21 +34,11 @@ from docgen.probe.clients import (
 )
 from docgen.probe.kept import keep_skipped
 from docgen.probe.links import LinkProblem, link_problems
+from docgen.shell.probing_routes import Probed, RouteRun, probe_routes
 
 
 def _say(message: str) -> None:
     print(message, file=sys.stderr)
-
-
-@record
-class Probed:
-    """One catalog's probe: the evidence file's path and text, and what to say once it is written."""
-
-    path: str
-    text: str
-    rows: list[str]
-    failed: list[str]
-    refused: dict[str, int]
 
 
 def run_probe(settings: Settings, args: argparse.Namespace, *, date: str) -> int:
@@ -57,9 +46,14 @@ def run_probe(settings: Settings, args: argparse.Namespace, *, date: str) -> int
     project = load_project(settings, site=False)
     catalogs = project.catalogs()
     names = _probe_catalogs(project, catalogs, args.catalog)
-    targets = {name: _target(args, settings, project.notes[name]) for name in names}
+    args = argparse.Namespace(**{**vars(args), "app": _app(args, settings)})
+    served = [name for name in names if isinstance(catalogs[name], ErrorsCatalog)]
+    routed = [name for name in names if isinstance(catalogs[name], RoutesCatalog)]
+    targets = {name: _target(args, settings, project.notes[name]) for name in served}
     skipped = skipped_runners(args)
-    found = runners(skipped)  # a client that cannot run stops probe here, before anything runs
+    found = (
+        runners(skipped) if served else []
+    )  # a client that cannot run stops probe here, before anything runs
     extraction = _marked_sources(project)
     done = [
         _probe_catalog(
@@ -73,13 +67,28 @@ def run_probe(settings: Settings, args: argparse.Namespace, *, date: str) -> int
             found=found,
             skipped=skipped,
         )
-        for name in names
+        for name in served
     ]
+    run = RouteRun(args.app, args.url, args.timeout, date)
+    done += probe_routes(settings, project, catalogs, routed, run, extraction)
     write_outputs(settings.root, {probed.path: probed.text for probed in done})
     for probed in done:
         for line in probed.rows:
             _say(line)
-    return _closing(args, done, skipped)
+    return _closing(args, done, skipped if served else [], clients=bool(served))
+
+
+def _app(args: argparse.Namespace, settings: Settings) -> str | None:
+    """The application probe serves: `--app`, else (without `--url`) the configuration's `probe_app:`."""
+    if args.app or args.url:
+        return str(args.app) if args.app else None
+    if settings.probe_app is None:
+        raise ConfigError(
+            "probe has no server to send the examples to",
+            hint="name your application in the docgen section of mkdocs.yml (`probe_app: MODULE:ATTR`, "
+            "e.g. myapp.main:app), or give --app MODULE:ATTR, or --url URL for a server already running",
+        )
+    return settings.probe_app
 
 
 def _target(args: argparse.Namespace, settings: Settings, notes: Notes) -> replay.Target:
@@ -163,20 +172,20 @@ def _probe_clients(
 
 
 def _probe_catalogs(project: Project, catalogs: Mapping[str, Catalog], wanted: str | None) -> list[str]:
-    """The errors catalogs to probe: `wanted`, or every one whose notes carry examples."""
+    """The catalogs to probe: `wanted`, or every errors or routes catalog whose notes carry examples."""
     with_examples = [
         name
         for name, catalog in catalogs.items()
-        if isinstance(catalog, ErrorsCatalog) and project.notes[name].examples()
+        if isinstance(catalog, ErrorsCatalog | RoutesCatalog) and project.notes[name].examples()
     ]
     if wanted is not None and wanted not in with_examples:
         raise ConfigError(
-            f"--catalog {wanted!r} is not an errors catalog with examples",
+            f"--catalog {wanted!r} is not an errors or routes catalog with examples",
             hint=f"catalogs with examples: {', '.join(with_examples) or 'none'}",
         )
     if not with_examples:
         raise ConfigError(
-            "no errors catalog has examples to probe",
+            "no errors or routes catalog has examples to probe",
             hint="add 'example:' under an entry in data/<catalog>.notes.yaml (`docgen schema errors-notes` "
             "prints the fields it takes)",
         )
@@ -221,7 +230,7 @@ def _probe_report(path: str, evidence: Evidence, unlinked: Mapping[str, str]) ->
     return lines, failed
 
 
-def _closing(args: argparse.Namespace, done: list[Probed], skipped: list[str]) -> int:
+def _closing(args: argparse.Namespace, done: list[Probed], skipped: list[str], *, clients: bool) -> int:
     """The last word of probe, and its exit code."""
     failed = [row for probed in done for row in probed.failed]
     refused = {row: status for probed in done for row, status in probed.refused.items()}
@@ -239,6 +248,9 @@ def _closing(args: argparse.Namespace, done: list[Probed], skipped: list[str]) -
             "(skipped by name): the evidence keeps what they surfaced before, as said above. Run "
             "`docgen render` so the pages show the evidence"
         )
+        return 0
+    if not clients:  # an HTTP API's evidence: check holds the catalog to it; no page shows it yet
+        _say("every example reproduced; commit the evidence, which `docgen check` holds the catalog to")
         return 0
     _say("every row a client can trigger reproduced; run `docgen render` so the pages show the evidence")
     return 0

@@ -228,7 +228,7 @@ def test_unknown_keys_at_every_level_are_reported_at_once_with_suggestions(tmp_p
         (
             f"mkdocs.yml:{line_of(text, 'colour')}",
             "'colour': unknown key",
-            "known keys: catalogs, data_dir, python_path, templates_dir",
+            "known keys: catalogs, data_dir, probe_app, python_path, templates_dir",
         ),
         (
             f"mkdocs.yml:{line_of(text, 'sorce')}",
@@ -491,5 +491,20 @@ def test_publication_options_of_the_wrong_shape_are_located(tmp_path: Path) -> N
         (
             line_of(text, "public_constants"),
             f"{prefix}public_constants': expected a list of names, got {{'a': 1}}",
+        ),
+    }
+
+
+def test_probe_app_and_examples_are_read_and_checked(tmp_path: Path) -> None:
+    write_config(tmp_path, "probe_app: app.server:app\n" + ROUTES + "    examples: required\n")
+    settings = load(tmp_path)
+    assert settings.probe_app == "app.server:app"
+    assert settings.catalogs["routes"].examples == "required"
+    text = write_config(tmp_path, "probe_app: app.server\n" + ROUTES + "    examples: always\n")
+    assert {(error.message, error.line) for error in problems(tmp_path)} == {
+        ("'probe_app': expected MODULE:ATTR, got 'app.server'", line_of(text, "probe_app:")),
+        (
+            "'catalogs.routes.examples': expected required or optional, got 'always'",
+            line_of(text, "examples:"),
         ),
     }

@@ -190,6 +190,23 @@ def test_an_entry_without_an_example(project: Path, capsys: pytest.CaptureFixtur
     }
 
 
+def test_an_entry_without_an_example_where_examples_are_optional(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(
+        text.replace("          kind: errors\n", "          kind: errors\n          examples: optional\n", 1),
+        encoding="utf-8",
+    )
+    path = project / NOTES
+    text = path.read_text(encoding="utf-8")
+    start = text.index("    example:\n", text.index("  batch-not-supported:"))
+    path.write_text(text[:start] + text[text.index("  unsupported-protocol-version:") :], encoding="utf-8")
+    # The entry is not asked for an example; the page still changes, as it lists the examples there are.
+    assert kinds(project, capsys) == {"page-stale": {"error-examples", "page-header", "client-differences"}}
+
+
 def test_no_evidence_yet(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (project / EVIDENCE).unlink()
     found = kinds(project, capsys)

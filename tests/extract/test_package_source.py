@@ -151,5 +151,5 @@ def test_every_option_readme_names_is_accepted_and_the_fixture_builds_with_it() 
     accepted_by_plugin = {key for key, _option in DocgenConfig._schema}  # MkDocs' own record of the options
     assert plugin <= accepted_by_plugin
     assert {"kind", "source", "framework", "constructors", "functions"} <= catalog
-    accepted = {"kind", "source"}.union(*(kinds.kind_of(name).keys for name in kinds.known()))
+    accepted = {"kind", "source", "examples"}.union(*(kinds.kind_of(name).keys for name in kinds.known()))
     assert catalog <= accepted

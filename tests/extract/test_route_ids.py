@@ -38,3 +38,17 @@ def test_a_single_overlong_word_is_cut_where_the_limit_falls() -> None:
 def test_the_application_s_own_exception_class_names_the_error() -> None:
     site = _site(5, "No such book", "errors.BookNotFound", generic=False)
     assert assign_route_ids({("app/views.py", 5): site}, []) == {("app/views.py", 5): "book-not-found"}
+
+
+def test_an_error_answered_without_a_body_is_named_by_its_status_phrase() -> None:
+    # djoser's `return Response(status=status.HTTP_400_BAD_REQUEST)` once got the id `400-`.
+    sites = {
+        ("app/views.py", line): Raised(
+            status, "", "Response", "v.f", "app/views.py", line, None, "detail", generic=True
+        )
+        for line, status in ((7, 400), (9, 499))
+    }
+    assert assign_route_ids(sites, []) == {
+        ("app/views.py", 7): "400-bad-request",
+        ("app/views.py", 9): "499-unknown",
+    }

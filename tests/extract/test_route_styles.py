@@ -171,6 +171,47 @@ def test_an_app_a_class_builds_with_routers_from_factories_and_a_helper_method(t
     assert responses(found)[("get", "/v1/items/{item_id}")] == [(404, "No such item")]
 
 
+def test_routers_included_by_the_lifespan_through_helpers(tmp_path: Path) -> None:
+    # lnbits: `FastAPI(lifespan=lifespan)`; the lifespan awaits `startup(app)`, which calls
+    # `init_core_routers(app)` in another module, which includes every router.
+    found = catalog(
+        tmp_path,
+        """\
+        from contextlib import asynccontextmanager
+
+        from fastapi import FastAPI, HTTPException
+        from api.core import init_core_routers
+
+        async def startup(app: FastAPI):
+            init_core_routers(app)
+
+        @asynccontextmanager
+        async def lifespan(app: FastAPI):
+            await startup(app)
+            yield
+
+        def create_app() -> FastAPI:
+            app = FastAPI(lifespan=lifespan)
+            return app
+        """,
+        files={
+            "api/core.py": """\
+            from fastapi import APIRouter, FastAPI, HTTPException
+
+            wallets = APIRouter(prefix="/api/v1/wallet")
+
+            @wallets.get("/{wallet_id}")
+            def wallet(wallet_id: str):
+                raise HTTPException(404, "Wallet not found.")
+
+            def init_core_routers(app: FastAPI):
+                app.include_router(wallets)
+            """
+        },
+    )
+    assert responses(found) == {("get", "/api/v1/wallet/{wallet_id}"): [(404, "Wallet not found.")]}
+
+
 def test_dependencies_in_parameters_decorators_routers_and_factories(tmp_path: Path) -> None:
     found = catalog(
         tmp_path,
@@ -385,6 +426,64 @@ def test_methods_of_new_local_and_module_level_instances_are_followed(tmp_path: 
         ("api.main.new", "api.service.Inventory.take"),
         ("api.main.shared", "api.service.Inventory.take"),
     ]
+
+
+def test_an_instance_called_runs_its_class_s_call_method(tmp_path: Path) -> None:
+    # lnbits' `require_admin_key`: `check: KeyChecker = KeyChecker(...)`, then `await check(request)`.
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import Depends, FastAPI
+        from api.keys import CHECKER, KeyChecker
+
+        app = FastAPI()
+
+        async def require_key(key: str = ""):
+            check: KeyChecker = KeyChecker(key)
+            return await check(key)
+
+        @app.get("/local", dependencies=[Depends(require_key)])
+        def local():
+            return {}
+
+        @app.get("/shared")
+        async def shared(key: str):
+            return await CHECKER(key)
+
+        @app.get("/made")
+        async def made(key: str):
+            return await KeyChecker(key)(key)
+
+        @app.get("/class")
+        def klass(key: str):
+            return KeyChecker(key)  # makes an instance: `__call__` does not run
+        """,
+        files={
+            "api/keys.py": """\
+            from fastapi import HTTPException
+
+            class Base:
+                def __init__(self, key):
+                    self.key = key
+
+                async def __call__(self, given):
+                    if not given:
+                        raise HTTPException(401, "No key provided.")
+                    return given
+
+            class KeyChecker(Base):
+                pass
+
+            CHECKER = KeyChecker("")
+            """
+        },
+    )
+    assert responses(found) == {
+        ("get", "/class"): [],
+        ("get", "/local"): [(401, "No key provided.")],
+        ("get", "/made"): [(401, "No key provided.")],
+        ("get", "/shared"): [(401, "No key provided.")],
+    }
 
 
 def test_methods_of_an_injected_service_are_followed_from_its_annotation(tmp_path: Path) -> None:

@@ -137,7 +137,7 @@ def test_a_server_that_answers_one_row_differently_fails_probe_naming_it(project
 
 
 USAGE: dict[str, tuple[list[str], int, str]] = {
-    "no target": ([], 2, "one of the arguments --app --url is required"),
+    "two targets": (["--app", APP, "--url", "http://127.0.0.1:9/mcp"], 2, "not allowed with argument --app"),
     "app without attribute": (["--app", "backend.app.mcp_server"], 2, "is not MODULE:ATTR"),
     "app module missing": (
         ["--app", "backend.app.nowhere:app"],
@@ -156,7 +156,7 @@ USAGE: dict[str, tuple[list[str], int, str]] = {
     "unknown catalog": (
         ["--app", APP, "--catalog", "mcp-tools"],
         2,
-        "is not an errors catalog with examples",
+        "is not an errors or routes catalog with examples",
     ),
 }
 
@@ -195,11 +195,12 @@ def test_probe_help_teaches(capsys: pytest.CaptureFixture[str]) -> None:
         "data/<catalog>.evidence.yaml",
         "rate limiter starts empty",
         "spends this\n                      client's whole budget",
-        "docgen probe --app backend.app.mcp_server:app",
+        "docgen probe --app myapp.main:app",
+        "standard library's server",
         "Exit 0 when every row reproduced, 1 naming each row that did not",
         "A client that cannot run here stops probe before it starts anything (exit 2)",
         "`make node-packages` runs npm ci in clients/",
         "--skip-client NAME",
-        "docgen probe --app backend.app.mcp_server:app --skip-client typescript",
+        "docgen probe --skip-client typescript",
     ):
         assert needle in shown, needle

@@ -39,7 +39,7 @@ class ProjectRoutes:
         self.classes = classes
         self.views = ViewReader(program, classes)
         self.body_key = body_key
-        self.implied = ImpliedErrors(program, classes, settings, body_key)
+        self.implied = ImpliedErrors(program, classes, settings, body_key, resolver.stated)
         self.serializers = SerializerChecks(program, classes, settings.non_field_key)
         self.settings = settings
 
@@ -129,6 +129,8 @@ class ProjectRoutes:
             file=file,
             line=line,
             implied=tuple(implied),
+            undetermined=self.implied.undetermined(owner, answer),
+            statements=self.implied.statements(owner, answer),
         )
 
     def _loaded(self, path: str | None) -> str | None:

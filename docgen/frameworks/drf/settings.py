@@ -15,6 +15,7 @@ import griffe
 from docgen.core.records import record
 from docgen.extract.imports import MAX_ALIAS_HOPS
 from docgen.extract.program import Program
+from docgen.extract.route_paths import Unread
 
 DEFAULT_AUTHENTICATION = (
     "rest_framework.authentication.SessionAuthentication",
@@ -33,6 +34,11 @@ class Setting:
     value: tuple[str, ...]
     module: griffe.Module | None = None
     line: int = 0
+    unread: tuple[Unread, ...] = ()
+    """Items of the list that name no class docgen can read (`settings.PERMISSIONS.user`, chosen at run
+    time) and that the configuration does not state: the errors they decide are not listed."""
+    stated: tuple[str, ...] = ()
+    """The expressions whose classes the configuration states (`run_time_values:`) that the list took."""
 
 
 @record

@@ -74,9 +74,9 @@ class RouterReader:
                 break
         for scope in found:
             self._aliases(scope)
-        for scope in found:
-            for parameter, key in bindings(self.program, scope, functools.partial(self._key, scope=scope)):
-                self.routers.setdefault(parameter, self.routers[key])
+        for _ in found:  # a helper may pass the router it was given on to another: until nothing is new
+            if not any([self._bound(scope) for scope in found]):
+                break
         for scope in found:
             for statement, condition in scope.statements:
                 self._attachments(scope, statement, condition)
@@ -107,6 +107,8 @@ class RouterReader:
             router.prefix = self._text(_keyword(statement.value, "prefix"), module)
             router.dependencies = self._dependencies(_keyword(statement.value, "dependencies"), module)
             self.routers[key] = router
+            if router.is_app and (lifespan := _keyword(statement.value, "lifespan")) is not None:
+                self._lifespan(lifespan, module, key)
 
     def _returned(self, scope: Scope) -> bool:
         """Records the router the function `scope` returns; whether that is new."""
@@ -117,6 +119,24 @@ class RouterReader:
                     self.returns[scope.path] = key
                     return True
         return False
+
+    def _bound(self, scope: Scope) -> bool:
+        """Binds each parameter of a function of the source that a call in `scope` passes a router to;
+        whether one is new."""
+        new = False
+        for parameter, key in bindings(self.program, scope, functools.partial(self._key, scope=scope)):
+            if parameter not in self.routers:
+                self.routers[parameter] = self.routers[key]
+                new = True
+        return new
+
+    def _lifespan(self, given: ast.expr, module: griffe.Module, key: str) -> None:
+        """`FastAPI(lifespan=lifespan)`: FastAPI calls the function with the application, so what it (and
+        what it passes the application to) includes is included into that application."""
+        function = self.program.function(self.program.qualify(given, module))
+        arguments = self.program.node(function).args.args if function is not None else []
+        if function is not None and arguments:
+            self.routers.setdefault(f"{function.path}:{arguments[0].arg}", self.routers[key])
 
     def _aliases(self, scope: Scope) -> None:
         """`app = get_application()`, `router = make_router(...)` in a module or a function: the name

@@ -2,7 +2,8 @@
 the official clients' part of it is `docgen.check.client_evidence`.
 
 check reads the evidence the project loaded (no server, no network). A catalog whose notes carry no example
-at all is left alone.
+at all is left alone; one whose configuration says `examples: optional` is not asked for an example of
+every entry once one has one.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from docgen.check.client_evidence import client_findings, pinned_sdks
-from docgen.core.evidence import PROBE, Evidence, Record, source_fingerprints
+from docgen.core.evidence import Evidence, Record, probe_command, source_fingerprints
 from docgen.core.findings import Finding, Kind
 from docgen.core.models import ErrorEntry, ErrorsCatalog
 from docgen.core.project import Project
@@ -25,8 +26,9 @@ def evidence_findings(project: Project, found: ErrorsExtraction, name: str) -> I
     if not notes.examples():
         return
     examples = examples_of(catalog, notes)
+    required = project.settings.catalogs[name].examples in (None, "required")
     for entry in catalog.entries:
-        if entry.id not in examples:
+        if required and entry.id not in examples:
             yield Finding(
                 Kind.EXAMPLE_MISSING,
                 notes.file,
@@ -38,6 +40,10 @@ def evidence_findings(project: Project, found: ErrorsExtraction, name: str) -> I
     yield from _against_evidence(project, name, catalog, examples, found.roots)
 
 
+def _probe(project: Project) -> str:
+    return probe_command(project.settings.probe_app)
+
+
 def _against_evidence(
     project: Project,
     name: str,
@@ -45,7 +51,7 @@ def _against_evidence(
     examples: dict[str, Example],
     roots: frozenset[str],
 ) -> Iterator[Finding]:
-    evidence = project.evidence.get(name)
+    evidence, probe = project.evidence.get(name), _probe(project)
     if evidence is None:
         shown = project.settings.relative(project.settings.evidence_path(name))
         yield Finding(
@@ -54,7 +60,7 @@ def _against_evidence(
             None,
             name,
             "no example has been replayed against the server yet",
-            PROBE,
+            probe,
         )
         return
     current = source_fingerprints(project.sources, catalog, roots)
@@ -66,7 +72,7 @@ def _against_evidence(
                 evidence.line("source", key),
                 key,
                 f"changed after probe ran on {evidence.probed}; the evidence may no longer hold",
-                f"run `{PROBE}` again and commit the evidence",
+                f"run `{probe}` again and commit the evidence",
                 old=evidence.source.get(key),
                 new=current.get(key),
             )
@@ -74,26 +80,26 @@ def _against_evidence(
     for entry in catalog.entries:
         example = examples.get(entry.id)
         if example is not None:
-            yield from _entry_findings(evidence, entry, example, records.get(entry.id))
-    yield from client_findings(evidence, examples, pinned_sdks(RUNNERS_ROOT))
+            yield from _entry_findings(evidence, entry, example, records.get(entry.id), probe)
+    yield from client_findings(evidence, examples, pinned_sdks(RUNNERS_ROOT), probe)
 
 
 def _entry_findings(
-    evidence: Evidence, entry: ErrorEntry, example: Example, record: Record | None
+    evidence: Evidence, entry: ErrorEntry, example: Example, record: Record | None, probe: str
 ) -> Iterator[Finding]:
-    shown, line = evidence.file, evidence.record_line(entry.id)
+    shown = evidence.file  # the record's line is looked up only for a finding: it parses the file again
     if record is None:
         yield Finding(
-            Kind.EVIDENCE_MISSING, shown, None, entry.id, "probe has not replayed this example", PROBE
+            Kind.EVIDENCE_MISSING, shown, None, entry.id, "probe has not replayed this example", probe
         )
     elif record.example != example.fingerprint:
         yield Finding(
             Kind.EVIDENCE_STALE,
             shown,
-            line,
+            evidence.record_line(entry.id),
             entry.id,
             "the example changed after probe replayed it",
-            f"run `{PROBE}` again and commit the evidence",
+            f"run `{probe}` again and commit the evidence",
         )
     elif example.triggerable:
         observed = record.observed
@@ -103,7 +109,7 @@ def _entry_findings(
             yield Finding(
                 Kind.EVIDENCE_MISMATCH,
                 shown,
-                line,
+                evidence.record_line(entry.id),
                 entry.id,
                 f"the server answered {seen} to the example; the table says {table}",
                 "fix the server or the example, then run probe again; the table follows the code",

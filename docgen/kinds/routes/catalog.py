@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from http import HTTPStatus
 
 import griffe
 
@@ -44,6 +45,11 @@ class RoutesExtraction:
     unread: tuple[tuple[str, str, str, str, str, int], ...] = ()
     """(method, path, expression, reason, file, line): each part of an operation's path that cannot be
     read statically, where it is written, for check's finding and extract's notice."""
+    undetermined: tuple[tuple[str, str, str, str, str, int], ...] = ()
+    """The same for what decides an operation's framework errors and cannot be read (`Endpoint.undetermined`):
+    its path is known, the errors those values decide are not listed."""
+    statements: frozenset[str] = frozenset()
+    """The `run_time_values:` expressions operations took as classes (`Endpoint.statements`)."""
 
 
 def routes_catalog(
@@ -87,7 +93,30 @@ def routes_catalog(
     unread = tuple(
         (e.method, e.path, u.expression, u.reason, u.file, u.line) for e in endpoints for u in e.unread
     )
-    return RoutesExtraction(catalog, lines, {ids[key]: key for key in sites}, unread)
+    undetermined = tuple(
+        (e.method, e.path, u.expression, u.reason, u.file, u.line) for e in endpoints for u in e.undetermined
+    )
+    statements = frozenset(s for e in endpoints for s in e.statements)
+    return RoutesExtraction(
+        catalog, lines, {ids[key]: key for key in sites}, unread, undetermined, statements
+    )
+
+
+def undetermined_groups(
+    undetermined: Sequence[tuple[str, str, str, str, str, int]],
+) -> dict[tuple[str, int, str, str], list[str]]:
+    """(file, line, expression, reason) -> the operations (`GET /users/`) it decides errors of: one value
+    a view sets is reported once, not once per operation."""
+    groups: dict[tuple[str, int, str, str], list[str]] = {}
+    for method, path, expression, reason, file, line in undetermined:
+        groups.setdefault((file, line, expression, reason), []).append(f"{method.upper()} {path}")
+    return groups
+
+
+def operations_named(operations: Sequence[str], most: int = 3) -> str:
+    """`GET /a, POST /b and 16 more`."""
+    shown = ", ".join(operations[:most])
+    return shown if len(operations) <= most else f"{shown} and {len(operations) - most} more"
 
 
 def _distinct_sites(reached: Sequence[Sequence[Reached]]) -> dict[tuple[str, int], Raised]:
@@ -168,12 +197,25 @@ def _fresh_id(site: Raised, taken: set[str]) -> str:
     if name and not site.generic:
         base = _at_most(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower().strip("-"))
     else:
-        words = re.sub(r"[^a-z0-9]+", "-", site.detail.lower()).strip("-")
-        base = _at_most(f"{site.status or 'status'}-{words}")
+        words = _words(site.detail) or _words(_phrase(site.status))
+        base = _at_most(f"{site.status or 'status'}-{words or 'unknown'}")
     candidate, number = base, 2
     while candidate in taken:
         candidate, number = f"{base}-{number}", number + 1
     return candidate
+
+
+def _words(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _phrase(status: int | None) -> str:
+    """The status's reason phrase (`Bad Request`), what names an error answered without a body, as
+    `Response(status=400)` is; empty for a status HTTP does not name."""
+    try:
+        return HTTPStatus(status).phrase if status is not None else ""
+    except ValueError:
+        return ""
 
 
 def _at_most(slug: str) -> str:

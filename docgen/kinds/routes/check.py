@@ -12,6 +12,7 @@ from docgen.core.findings import Finding
 from docgen.core.models import RoutesCatalog
 from docgen.core.project import Project
 from docgen.extract.pipeline import Extraction
+from docgen.kinds.routes.evidence import reply_findings
 from docgen.kinds.routes.findings import routes_findings
 
 
@@ -23,7 +24,9 @@ def _fresh(extraction: Extraction, name: str) -> RoutesCatalog:
 
 def findings(project: Project, extraction: Extraction, name: str) -> Iterator[Finding]:
     """Every finding about routes catalog `name` but those about its notes."""
-    return routes_findings(project, extraction, name, _fresh(extraction, name))
+    fresh = _fresh(extraction, name)
+    yield from routes_findings(project, extraction, name, fresh)
+    yield from reply_findings(project, name, fresh)
 
 
 def check_notes(project: Project, extraction: Extraction, name: str, drift: list[Finding]) -> CheckedNotes:

@@ -19,7 +19,7 @@ from docgen.core.project import CommittedCatalog, Project
 from docgen.extract.pipeline import Extraction
 from docgen.extract.resolve import Resolver
 from docgen.extract.routes import framework_named
-from docgen.kinds.routes.catalog import OperationLine, RoutesExtraction
+from docgen.kinds.routes.catalog import OperationLine, RoutesExtraction, operations_named, undetermined_groups
 from docgen.kinds.routes.openapi import documented_statuses
 
 Key = tuple[str, str]
@@ -36,7 +36,7 @@ def routes_findings(
     if committed is not None and isinstance(committed.catalog, RoutesCatalog):
         yield from _RoutesDrift(committed, fresh, lines, found.sites).findings()
     config = project.settings.catalogs[name]
-    yield from _unused_statements(config, fresh, name)
+    yield from _unused_statements(config, fresh, name, found.statements)
     config_file = config.config_file
     for method, path, expression, reason, file, line in found.unread:
         yield Finding(
@@ -48,6 +48,17 @@ def routes_findings(
             f"({reason}); the OpenAPI fragment leaves the operation out",
             f"state its value in {config_file}, catalog {name}, `run_time_values: [{{expression: "
             f"{expression}, value: ...}}]`",
+        )
+    for (file, line, expression, reason), operations in undetermined_groups(found.undetermined).items():
+        yield Finding(
+            Kind.RUN_TIME_VALUE_UNSTATED,
+            file,
+            line,
+            expression,
+            f"`{expression}` decides which errors the framework answers for {operations_named(operations)} "
+            f"and cannot be read statically ({reason}); the errors it decides are not listed",
+            f"state the classes it names in {config_file}, catalog {name}, `run_time_values: [{{expression: "
+            f"{expression}, value: [package.module.Class]}}]`",
         )
     fragment = project.settings.relative(project.settings.fragment_path(name))
     if project.fragments.get(name) != extraction.outputs[fragment]:
@@ -146,11 +157,14 @@ class _RoutesDrift:
         )
 
 
-def _unused_statements(config: CatalogConfig, fresh: RoutesCatalog, name: str) -> Iterator[Finding]:
-    """A value `run_time_values:` states for an expression no path, status or detail uses any more (the code
-    now gives it otherwise, or no longer uses it): the statement is stale."""
+def _unused_statements(
+    config: CatalogConfig, fresh: RoutesCatalog, name: str, classes: frozenset[str]
+) -> Iterator[Finding]:
+    """A value `run_time_values:` states for an expression no path, status, detail or list of classes
+    (`classes`) uses any more (the code now gives it otherwise, or no longer uses it): the statement is
+    stale."""
     taken = [*(a for o in fresh.operations for a in o.assumed), *(a for e in fresh.errors for a in e.assumed)]
-    used = {value.expression for value in taken if value.source.startswith("stated in ")}
+    used = {value.expression for value in taken if value.source.startswith("stated in ")} | classes
     for expression, _value in config.run_time_values:
         if expression not in used:
             line = config.lines.get(f"run_time_values.{expression}")

@@ -3,6 +3,7 @@ project without a routes catalog (most JSON-RPC and MCP servers) never imports t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,7 +35,7 @@ class RoutesKind:
 
     name = "routes"
     keys = frozenset({"framework", "app", "openapi", "run_time_values"})
-    companions: frozenset[Companion] = frozenset({"notes", "openapi"})
+    companions: frozenset[Companion] = frozenset({"notes", "replies", "openapi"})
     notes_regions = frozenset({"route-errors"})
 
     def configure(
@@ -96,7 +97,11 @@ class RoutesKind:
     def notices(self, project: Project, name: str, result: KindResult) -> Iterator[str]:
         from docgen.kinds.coverage import routes_without_status  # noqa: PLC0415
         from docgen.kinds.notes_notices import notes_notices  # noqa: PLC0415
-        from docgen.kinds.routes.catalog import RoutesExtraction  # noqa: PLC0415
+        from docgen.kinds.routes.catalog import (  # noqa: PLC0415
+            RoutesExtraction,
+            operations_named,
+            undetermined_groups,
+        )
 
         assert isinstance(result, RoutesExtraction)  # the registry hands a kind its own results
         yield from notes_notices(project.notes[name], result.catalog)
@@ -105,6 +110,12 @@ class RoutesKind:
             yield (
                 f"{file}:{line}: {method.upper()} {path} uses `{expression}`, which cannot be read "
                 f"statically ({reason}); state its value in the catalog's `run_time_values:` ({name})"
+            )
+        for (file, line, expression, reason), operations in undetermined_groups(result.undetermined).items():
+            yield (
+                f"{file}:{line}: `{expression}` decides which errors the framework answers for "
+                f"{operations_named(operations)} and cannot be read statically ({reason}); the errors it "
+                f"decides are not listed until the catalog's `run_time_values:` states the classes ({name})"
             )
 
     def coverage(self, result: KindResult) -> Coverage:
@@ -164,12 +175,17 @@ class RoutesKind:
 KIND = RoutesKind()
 
 
+_CLASS = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
+"""A dotted path naming a class (`djoser.permissions.CurrentUserOrAdmin`), in a stated list of classes."""
+
+
 def stated_values(
     raw: Any, path: tuple[str | int, ...], check: Validator
 ) -> list[tuple[tuple[str, Any], tuple[str | int, ...]]]:
     """`run_time_values:`: a list of `{expression, value, because}`, as notes state a value set at run
-    time, each the value of an expression a route's path uses that docgen cannot read (`because` is for
-    reviewers); each with where it is written."""
+    time, each the value of an expression a route's path uses that docgen cannot read, or the classes (a
+    list of dotted paths) of a list a REST framework view chooses at run time (`because` is for reviewers);
+    each with where it is written."""
     if raw is None:
         return []
     hint = "write a list of {expression: settings.API_V1_STR, value: /api/v1, because: ...}"
@@ -186,8 +202,13 @@ def stated_values(
         expression, value = item.get("expression"), item.get("value")
         if not (isinstance(expression, str) and expression):
             check.fail((*where, "expression"), "expected the expression as the source writes it", hint)
+        elif isinstance(value, list) and value and all(isinstance(v, str) and _CLASS.match(v) for v in value):
+            found.append(((expression, tuple(value)), where))  # classes a REST framework view chooses
         elif not isinstance(value, str | int) or isinstance(value, bool):
-            check.fail((*where, "value"), f"expected a text or an integer, got {value!r}", hint)
+            message = (
+                f"expected a text, an integer or a list of class paths (package.module.Class), got {value!r}"
+            )
+            check.fail((*where, "value"), message, hint)
         else:
             found.append(((expression, value), where))
     return found

@@ -3,9 +3,11 @@ written here and held against what Flask's test client answers."""
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
 from tests.extract.test_flask_styles import catalog, responses
 
@@ -90,3 +92,91 @@ def test_a_handler_answering_with_the_text_of_an_exception_of_the_application(tm
     assert (answer.status_code, answer.get_json()) == (403, {"error": "No one here"})
     answer = client.get("/api/b/2")
     assert (answer.status_code, answer.get_json()["message"]) == (410, "It went away")
+
+
+REQUEST_DATA = """\
+from flask import Blueprint, Flask, jsonify, request
+from werkzeug.exceptions import BadRequest
+
+app = Flask(__name__)
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+@api.errorhandler(400)
+def bad_request(error):
+    return jsonify(error=error.description), 400
+
+
+def _page():
+    return int(request.args["page"])
+
+
+@app.get("/search")
+def search():
+    return jsonify(q=request.args["q"], more=request.args["q"], page=request.args.get("page"))
+
+
+@app.post("/items")
+def add_item():
+    data = request.get_json()
+    return jsonify(name=data["name"])
+
+
+@app.post("/forced")
+def forced():
+    return jsonify(request.get_json(force=True))
+
+
+@app.post("/quiet")
+def quiet():
+    return jsonify(request.get_json(silent=True), request.form.get("name"))
+
+
+@api.get("/list")
+def listing():
+    return jsonify(page=_page())
+
+
+@api.put("/raw")
+def raw():
+    return jsonify(request.json)
+
+
+app.register_blueprint(api)
+"""
+
+
+def test_reading_the_request_answers_400_or_415_as_werkzeug_does(tmp_path: Path) -> None:
+    """A missing key of `request.args` (once per function), a body that is not JSON (415 unless forced) or
+    does not parse (Flask's plain 400), each through the handler a blueprint registers for its status."""
+    found = catalog(tmp_path, REQUEST_DATA)
+    bad, json_type = BadRequest.description, UnsupportedMediaType.description
+    wrong_type = (
+        "Did not attempt to load JSON data because the request Content-Type was not 'application/json'."
+    )
+    assert json_type != wrong_type  # the message Werkzeug raises with, not the class's description
+    assert responses(found) == {
+        ("get", "/search"): [(400, bad, "<html>")],
+        ("post", "/items"): [(415, wrong_type, "<html>"), (400, bad, "<html>")],
+        ("post", "/forced"): [(400, bad, "<html>")],
+        ("post", "/quiet"): [],
+        ("get", "/api/list"): [(400, bad, "error")],
+        ("put", "/api/raw"): [(415, wrong_type, "<html>"), (400, bad, "error")],
+    }
+    assert {e.exception for e in found.errors} == {"BadRequestKeyError", "UnsupportedMediaType", "BadRequest"}
+    client = _run(REQUEST_DATA).test_client()
+    for answer in (client.get("/search"), client.post("/items", data="{", content_type="application/json")):
+        assert (answer.status_code, _paragraph(answer.get_data(as_text=True))) == (400, bad)
+    for answer in (client.post("/items", data="x"), client.put("/api/raw", data="x")):
+        assert (answer.status_code, _paragraph(answer.get_data(as_text=True))) == (415, wrong_type)
+    answer = client.post("/forced", data="{")
+    assert (answer.status_code, _paragraph(answer.get_data(as_text=True))) == (400, bad)
+    assert client.post("/quiet", data="x").status_code == 200
+    unparsed = client.put("/api/raw", data="{", content_type="application/json")
+    for answer in (client.get("/api/list"), unparsed):
+        assert (answer.status_code, answer.get_json()) == (400, {"error": bad})
+
+
+def _paragraph(page: str) -> str:
+    """The text of Werkzeug's error page: its one paragraph."""
+    return html.unescape(page.split("<p>", 1)[1].split("</p>", 1)[0])

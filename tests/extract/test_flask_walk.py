@@ -4,11 +4,14 @@ written here and held against what Flask's test client answers."""
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
+from docgen.shell.cli import main
 from tests.extract.test_flask_styles import catalog, responses
 
 OWN_TEXT_HANDLERS = """\
@@ -180,3 +183,44 @@ def test_reading_the_request_answers_400_or_415_as_werkzeug_does(tmp_path: Path)
 def _paragraph(page: str) -> str:
     """The text of Werkzeug's error page: its one paragraph."""
     return html.unescape(page.split("<p>", 1)[1].split("</p>", 1)[0])
+
+
+FACTORY_PREFIX = """\
+from flask import Blueprint, Flask, abort
+
+bp = Blueprint("dash", __name__)
+
+
+@bp.get("/jobs/<int:n>")
+def job(n):
+    abort(404)
+
+
+def make_app(url_prefix):
+    app = Flask(__name__)
+    app.register_blueprint(bp, url_prefix=url_prefix)
+    return app
+"""
+
+
+def test_a_prefix_known_only_at_run_time_is_a_located_finding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A blueprint registered under a parameter of the factory: the path keeps it in braces, extract says
+    where it is written, and the fragment leaves the operation out rather than make up a path parameter;
+    a value the configuration states then gives the path."""
+    found = catalog(tmp_path, FACTORY_PREFIX)
+    [operation] = found.operations
+    assert (operation.path, [u.expression for u in operation.unresolved]) == (
+        "{url_prefix}/jobs/{n}",
+        ["url_prefix"],
+    )
+    assert main(["--config", str(tmp_path / "mkdocs.yml"), "extract"]) == 0
+    told = [line for line in capsys.readouterr().err.splitlines() if line.startswith("api/main.py:13: ")]
+    assert len(told) == 1
+    assert "`url_prefix`, which cannot be read statically" in told[0]
+    fragment = json.loads((tmp_path / "data" / "api.openapi.json").read_text(encoding="utf-8"))
+    assert fragment["paths"] == {}
+    stated = '          run_time_values: [{expression: url_prefix, value: "/rq"}]\n'
+    [operation] = catalog(tmp_path, FACTORY_PREFIX, extra=stated).operations
+    assert (operation.path, operation.unresolved) == ("/rq/jobs/{n}", ())

@@ -6,7 +6,8 @@ Three kinds of call make an error, each declared by the framework with where it 
 (`abort(404)`), and a response returned with an error status (`return JSONResponse(body, status_code=404)`,
 or Flask's `return body, 404`). A response's detail comes from its body: text as it is, or the first text of
 a dict (`{"error": "No such item"}`, whose key is then the body's key). A returned response with a
-success status, or with none (a response's default), is not an error.
+success status, or with none (a response's default), is not an error; one with a status docgen cannot read
+(a helper's parameter) is an error without a status, which extract and check locate.
 """
 
 from __future__ import annotations
@@ -73,9 +74,13 @@ class CallReader:
             return self._with_status(value, status, module)
         if isinstance(value, ast.Tuple) and self.framework.tuple_status and len(value.elts) in (2, 3):
             return self._with_status(value.elts[0], value.elts[1], module)
-        response = self._response(value, module) if isinstance(value, ast.Call) else None
-        if response is None or response.status is None:
+        if not isinstance(value, ast.Call):
             return None
+        response = self._response(value, module)
+        if response is None:
+            return None
+        if response.status is None:  # given but unreadable: located as an error without a status
+            return response if self._status_given(value, module) else None
         return response if response.status >= ERROR_STATUS else None
 
     def _with_status(self, body: ast.expr, status_node: ast.expr, module: griffe.Module) -> Stated | None:
@@ -149,6 +154,15 @@ class CallReader:
         if path is None or arguments is None:
             return None
         return self.stated(call, module, path, self.classes.ancestry(path), arguments)
+
+    def _status_given(self, call: ast.Call, module: griffe.Module) -> bool:
+        """Whether a response call states a status (which may be one docgen cannot read), not leaving it
+        to the response's default."""
+        path = self.program.qualify(call.func, module) or ""
+        arguments = self.framework.responses.get(path)
+        if arguments is None and isinstance(call.func, ast.Attribute):
+            arguments = self.framework.responses.get(f".{call.func.attr}")
+        return arguments is not None and argument(call, arguments.status) is not None
 
     def _status(self, node: ast.expr, module: griffe.Module) -> int | None:
         resolver, named = self.framework.resolver, self.framework.constant_status

@@ -106,8 +106,8 @@ def routes_catalog(
 def undetermined_groups(
     undetermined: Sequence[tuple[str, str, str, str, str, int]],
 ) -> dict[tuple[str, int, str, str], list[str]]:
-    """(file, line, expression, reason) -> the operations (`GET /users/`) it decides errors of: one value
-    a view sets is reported once, not once per operation."""
+    """(file, line, expression, reason) -> the operations (`GET /users/`) whose path or errors it decides:
+    one value a router or a view sets is reported once, not once per operation."""
     groups: dict[tuple[str, int, str, str], list[str]] = {}
     for method, path, expression, reason, file, line in undetermined:
         groups.setdefault((file, line, expression, reason), []).append(f"{method.upper()} {path}")

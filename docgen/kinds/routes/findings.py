@@ -49,6 +49,7 @@ def routes_findings(
             f"state its value in {config_file}, catalog {name}, `run_time_values: [{{expression: "
             f"{expression}, value: ...}}]`",
         )
+    yield from _statuses_unread(fresh, found.sites, name, config.config_file)
     for (file, line, expression, reason), operations in undetermined_groups(found.undetermined).items():
         yield Finding(
             Kind.RUN_TIME_VALUE_UNSTATED,
@@ -171,6 +172,25 @@ def _unused_statements(
             message = f"run_time_values states `{expression}`, which catalog {name} no longer needs"
             hint = "delete the statement, or write the expression as the source now has it"
             yield Finding(Kind.RUN_TIME_VALUE_STALE, config.config_file, line, expression, message, hint)
+
+
+def _statuses_unread(
+    fresh: RoutesCatalog, sites: Mapping[str, tuple[str, int]], name: str, config_file: str
+) -> Iterator[Finding]:
+    """An error whose status docgen cannot read (a variable, a call, a parameter of a helper), at its raise
+    or return: the page shows `?` and the OpenAPI fragment leaves it out until the status is stated."""
+    hint = (
+        "pass a status docgen can read (a number or a status constant), or state the expression that gives "
+        f"it in {config_file}, catalog {name}, `run_time_values: [{{expression: ..., value: 409}}]`"
+    )
+    for error in fresh.errors:
+        if error.status is None:
+            file, line = sites.get(error.id, (error.file, 0))
+            message = (
+                f"{error.exception} '{error.detail}' has a status docgen cannot read statically; the page "
+                "shows `?` and the OpenAPI fragment leaves the error out"
+            )
+            yield Finding(Kind.RUN_TIME_VALUE_UNSTATED, file, line or None, error.id, message, hint)
 
 
 def _operation(catalog: RoutesCatalog, key: Key) -> Operation:

@@ -106,10 +106,11 @@ class RoutesKind:
         assert isinstance(result, RoutesExtraction)  # the registry hands a kind its own results
         yield from notes_notices(project.notes[name], result.catalog)
         yield from routes_without_status(result.catalog, result.sites)
-        for method, path, expression, reason, file, line in result.unread:
+        for (file, line, expression, reason), operations in undetermined_groups(result.unread).items():
             yield (
-                f"{file}:{line}: {method.upper()} {path} uses `{expression}`, which cannot be read "
-                f"statically ({reason}); state its value in the catalog's `run_time_values:` ({name})"
+                f"{file}:{line}: the paths of {operations_named(operations)} use `{expression}`, which "
+                f"cannot be read statically ({reason}); state its value in the catalog's `run_time_values:` "
+                f"({name})"
             )
         for (file, line, expression, reason), operations in undetermined_groups(result.undetermined).items():
             yield (

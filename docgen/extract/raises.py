@@ -39,7 +39,14 @@ from docgen.extract.members import first_parameter, property_getter
 from docgen.extract.program import Code, FunctionNode, Program
 from docgen.extract.resolve import Assumed
 from docgen.extract.responses import ERROR_STATUS, CallReader, Stated, argument
-from docgen.extract.routes import Endpoint, ExceptionArguments, Framework, Handler, framework_errors
+from docgen.extract.routes import (
+    Endpoint,
+    ExceptionArguments,
+    Framework,
+    FrameworkError,
+    Handler,
+    framework_errors,
+)
 from docgen.extract.targets import final_target, instance_class
 from docgen.extract.translated import with_local_messages
 from docgen.extract.type_aliases import aliased_class
@@ -76,6 +83,15 @@ class Reached:
     via: tuple[str, ...]
 
 
+SiteKey = tuple[str, int, str]
+"""A raise site: its file, line and what makes it (one line may make two errors: `request.get_json()`
+answers 415 or 400)."""
+
+
+def site_key(raised: Raised) -> SiteKey:
+    return (raised.file, raised.line, raised.exception)
+
+
 _Step = tuple[Code, tuple[str, ...]]
 """A function the walk of one operation enters, and the paths of the functions from the root to it."""
 
@@ -98,7 +114,7 @@ class RaiseFinder:
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
         """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
-        found: dict[tuple[str, int], Reached] = {}
+        found: dict[SiteKey, Reached] = {}
         hint = "raise the HTTP error nearer the route, or move the deep call nearer it"
         walk: CallWalk[_Step, Reached] = CallWalk(
             self._visit,
@@ -114,15 +130,14 @@ class RaiseFinder:
         for implied in endpoint.implied:
             site = (implied.status, implied.detail, implied.exception, implied.function, implied.file)
             raised = Raised(*site, implied.line, None, self.body_key)
-            found.setdefault((implied.file, implied.line), Reached(raised, (endpoint.function.path,)))
+            found.setdefault(site_key(raised), Reached(raised, (endpoint.function.path,)))
         roots = list(endpoint.dependencies)
         if isinstance(endpoint.function, griffe.Function):  # a class writes no code of its own to follow
             function = self.program.code(endpoint.function)
             roots.extend([*decorator_wrappers(self.program, function), function])
         for root in roots:
             for reached in walk.walk((root, (root.path,)), root.path):
-                key = (reached.raised.file, reached.raised.line)
-                found.setdefault(key, reached)
+                found.setdefault(site_key(reached.raised), reached)
         return list(found.values())
 
     def _visit(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
@@ -132,10 +147,8 @@ class RaiseFinder:
         for dependency in self.framework.parameter_dependencies(self.program, code):
             yield Into((dependency, (*via, dependency.path)), dependency.path, code.node.lineno)
         for answered in framework_errors(self.framework, self.program, code):
-            site = (answered.status, answered.detail, answered.exception, answered.function, answered.file)
-            yield Reached(
-                Raised(*site, answered.line, None, self.framework.body_key), (*via, answered.function)
-            )
+            path = via if answered.function == via[-1] else (*via, answered.function)
+            yield Reached(self._answered(answered), path)
         for inner in own_nodes(code.node):
             taken = len(self.resolver.taken)  # what the resolver takes on trust from here on is this site's
             if isinstance(inner, ast.Raise) and inner.exc is not None:
@@ -156,6 +169,19 @@ class RaiseFinder:
                     yield Into((called, (*via, called.path)), called.path, inner.lineno)
             elif isinstance(inner, ast.Attribute) and (read := self._property_of_instance(inner, code)):
                 yield Into((read, (*via, read.path)), read.path, inner.lineno)  # a property runs when read
+
+    def _answered(self, answered: FrameworkError) -> Raised:
+        """The site of an error the framework answers, through the handler of the class it raises, if any."""
+        site = (answered.status, answered.detail, answered.exception, answered.function, answered.file)
+        if answered.raised is None:
+            return Raised(*site, answered.line, None, self.framework.body_key)
+        handler = self._handler(self.classes.ancestry(answered.raised))
+        if handler is None:
+            return Raised(*site, answered.line, None, self.body_key)
+        status = handler.status if handler.status is not None else answered.status
+        detail = handler.detail if handler.detail is not None else answered.detail
+        where = (answered.exception, answered.function, answered.file, answered.line)
+        return Raised(status, detail, *where, handler.function.path, handler.body_key)
 
     def _property_of_instance(self, node: ast.Attribute, code: Code) -> Code | None:
         """The getter of the property `node` reads on an instance of a class of the loaded source (`return

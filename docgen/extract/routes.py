@@ -100,6 +100,10 @@ class FrameworkError:
     """The dotted path of what the application declares (`app.api.deps.oauth2_scheme`)."""
     file: str
     line: int
+    raised: str | None = None
+    """The dotted path of the exception class the framework raises for it, when an exception handler of the
+    application may answer it instead (Werkzeug's `BadRequestKeyError` for `request.args["page"]`); None: the
+    framework answers it itself."""
 
 
 @record

@@ -18,8 +18,9 @@ from functools import cached_property
 from docgen.core.route_models import HTML_BODY
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
-from docgen.extract.routes import Endpoint, ExceptionArguments, Handler
+from docgen.extract.routes import Endpoint, ExceptionArguments, FrameworkError, Handler
 from docgen.frameworks.flask.handlers import registered_handlers
+from docgen.frameworks.flask.request_data import RequestData
 from docgen.frameworks.flask.routes import application_endpoints
 from docgen.frameworks.flask.werkzeug import BASE, WerkzeugExceptions, read_werkzeug
 
@@ -109,6 +110,14 @@ class FlaskFramework:
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         """Flask injects nothing through parameters: what runs first is `before_request` and decorators."""
         return []
+
+    @cached_property
+    def request_data(self) -> RequestData:
+        return RequestData(self.resolver, self.werkzeug)
+
+    def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
+        """What Flask answers for reading the request in `code` (`request.args["page"]`, `request.json`)."""
+        return self.request_data.errors(program, code)
 
     def handlers(self, program: Program) -> dict[str, Handler]:
         """The application's handlers; a blueprint's own answer for its operations (`Endpoint.handlers`)."""

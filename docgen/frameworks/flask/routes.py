@@ -18,6 +18,7 @@ operations' dependencies.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Mapping
 
 import griffe
@@ -25,6 +26,7 @@ import griffe
 from docgen.core.errors import ConfigError, suggest
 from docgen.extract.program import FunctionNode, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import METHODS, Endpoint, Handler
 from docgen.frameworks.flask.blueprints import BLUEPRINTS, Above, Owner, Registration, Route, walk
 from docgen.frameworks.flask.paths import path_text
@@ -65,7 +67,15 @@ def application_endpoints(
         prefix = root.elsewhere if root.elsewhere is not None else root.prefix  # a blueprint's, as Flask
         found.extend(walk(owners, root, prefix, Above(), ()))
     order = {method: index for index, method in enumerate(METHODS)}
+    found = [_with_unread(endpoint, reader.unread) for endpoint in found]
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
+
+
+def _with_unread(endpoint: Endpoint, unread: Mapping[str, Unread]) -> Endpoint:
+    """`endpoint` with the parts of its path that cannot be read statically (`{url_prefix}`, a parameter
+    of the factory that registers its blueprint), each a located finding; the fragment leaves it out."""
+    parts = tuple(part for text, part in unread.items() if text in endpoint.path)
+    return dataclasses.replace(endpoint, unread=parts) if parts else endpoint
 
 
 class _Reader:
@@ -81,6 +91,8 @@ class _Reader:
         """Flask-RESTful (or RESTX) `Api` -> the application or blueprint it is made on, and its prefix."""
         self._outer: dict[str, FunctionNode] = {}
         """Factory function path -> its node, whose own functions are routed as closures."""
+        self.unread: dict[str, Unread] = {}
+        """The parts of rules and prefixes that cannot be read statically, by their text in braces."""
 
     def read(self) -> dict[str, Owner]:
         scopes = list(self._scopes())
@@ -124,13 +136,13 @@ class _Reader:
                 continue
             key = f"{module.path}.{target.id}" if scope == module.path else f"{scope}:{target.id}"
             if kind in APIS:  # `Api(app_or_blueprint, prefix=...)`: its resources are routed on that
-                prefix = path_text(_keyword(call, "prefix"), module, self.resolver) or ""
+                prefix = self._path(_keyword(call, "prefix"), module) or ""
                 self.apis[key] = (call.args[0] if call.args else _keyword(call, "app"), prefix)
                 continue
             owner = Owner(key, is_app=kind in APPS)
             if kind in BLUEPRINTS:
                 given = _keyword(call, "url_prefix") or (call.args[5] if len(call.args) > 5 else None)
-                owner.prefix = path_text(given, module, self.resolver)
+                owner.prefix = self._path(given, module)
             self.owners[key] = owner
 
     def _returned(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
@@ -210,7 +222,7 @@ class _Reader:
             child = self._key(call.args[0], scope, module)
             if child is not None:
                 self.owners[child].registered = True
-                prefix = path_text(_keyword(call, "url_prefix"), module, self.resolver)
+                prefix = self._path(_keyword(call, "url_prefix"), module)
                 self.owners[key].registrations.append(Registration(child, prefix, file, call.lineno))
         elif call.func.attr == "add_url_rule" and call.args:
             given = _keyword(call, "view_func") or (call.args[2] if len(call.args) > 2 else None)
@@ -236,7 +248,7 @@ class _Reader:
             return
         child = self._key(call.args[0], scope, module)
         if child is not None and not self.owners[child].registered:
-            self.owners[child].elsewhere = path_text(_keyword(call, "url_prefix"), module, self.resolver)
+            self.owners[child].elsewhere = self._path(_keyword(call, "url_prefix"), module)
             self.owners[child].is_app = True  # a root of its own, under its registration's prefix
 
     def _resource(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
@@ -271,7 +283,10 @@ class _Reader:
             self.owners[key].routes.append(route)
 
     def _rule(self, node: ast.expr | None, module: griffe.Module) -> str:
-        return path_text(node, module, self.resolver) or ""
+        return self._path(node, module) or ""
+
+    def _path(self, node: ast.expr | None, module: griffe.Module) -> str | None:
+        return path_text(node, module, self.resolver, self.unread, self.program.files(module))
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:

@@ -4,8 +4,9 @@ the errors each can answer with (found by following its code), every raise site 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from http import HTTPStatus
+from typing import TypeVar
 
 import griffe
 
@@ -17,7 +18,7 @@ from docgen.core.settings import CatalogConfig
 from docgen.extract.detect import detected_framework
 from docgen.extract.instance_defaults import instance_field
 from docgen.extract.program import Program
-from docgen.extract.raises import Raised, RaiseFinder, Reached
+from docgen.extract.raises import Raised, RaiseFinder, Reached, SiteKey, site_key
 from docgen.extract.resolve import Resolver, as_json
 from docgen.extract.routes import Endpoint, framework_named
 
@@ -98,7 +99,7 @@ def routes_catalog(
     )
     statements = frozenset(s for e in endpoints for s in e.statements)
     return RoutesExtraction(
-        catalog, lines, {ids[key]: key for key in sites}, unread, undetermined, statements
+        catalog, lines, {ids[key]: key[:2] for key in sites}, unread, undetermined, statements
     )
 
 
@@ -119,11 +120,11 @@ def operations_named(operations: Sequence[str], most: int = 3) -> str:
     return shown if len(operations) <= most else f"{shown} and {len(operations) - most} more"
 
 
-def _distinct_sites(reached: Sequence[Sequence[Reached]]) -> dict[tuple[str, int], Raised]:
-    sites: dict[tuple[str, int], Raised] = {}
+def _distinct_sites(reached: Sequence[Sequence[Reached]]) -> dict[SiteKey, Raised]:
+    sites: dict[SiteKey, Raised] = {}
     for found in reached:
         for item in found:
-            sites.setdefault((item.raised.file, item.raised.line), item.raised)
+            sites.setdefault(site_key(item.raised), item.raised)
     return dict(sorted(sites.items()))
 
 
@@ -141,8 +142,8 @@ def _error(site: Raised, error_id: str) -> RouteError:
     )
 
 
-def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[tuple[str, int], str]) -> Operation:
-    errors = tuple((ids[(item.raised.file, item.raised.line)], item.via) for item in found)
+def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[SiteKey, str]) -> Operation:
+    errors = tuple((ids[site_key(item.raised)], item.via) for item in found)
     return Operation(
         method=endpoint.method,
         path=endpoint.path,
@@ -156,16 +157,19 @@ def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[tuple[str
     )
 
 
+_Key = TypeVar("_Key", bound=Hashable)
+
+
 def assign_route_ids(
-    sites: dict[tuple[str, int], Raised],
+    sites: Mapping[_Key, Raised],
     previous: Sequence[RouteError],
-) -> dict[tuple[str, int], str]:
+) -> dict[_Key, str]:
     """A stable id per raise site: the id of the committed error with the same function, status and detail
     (else the same function and detail, else the same status and detail, else the same function and
     status: a reworded detail), otherwise a new one (`_fresh_id`). Each pass runs over every site before
     the next, so an exact match is never taken by a looser one."""
     taken: set[str] = set()
-    ids: dict[tuple[str, int], str] = {}
+    ids: dict[_Key, str] = {}
     keys = (
         lambda e: (e.function, e.status, e.detail),
         lambda e: (e.function, e.detail),

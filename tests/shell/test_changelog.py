@@ -296,18 +296,22 @@ def test_zensical_with_docgen_publish_shows_the_changelog_the_plugin_does(
     history: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
     root, commits = history
-    assert mkdocs_build(root, tmp_path / "mkdocs").returncode == 0
-    site = zensical_site(root, tmp_path / "clone")
+    clone = tmp_path / "clone"
+    site = zensical_site(root, clone)
+    assert mkdocs_build(clone, clone / "mkdocs").returncode == 0
     rows = changelog_rows(site / BUILT_PAGE)
-    assert rows == changelog_rows(tmp_path / "mkdocs" / BUILT_PAGE)
+    assert rows == changelog_rows(clone / "mkdocs" / BUILT_PAGE)
     assert {commit[:7] for commit in commits.values()} == {row[4] for row in rows}
     # The same HTML, not only the same cells: the site's Markdown extensions convert the region.
-    assert changelog_region(site / BUILT_PAGE) == changelog_region(tmp_path / "mkdocs" / BUILT_PAGE)
+    assert changelog_region(site / BUILT_PAGE) == changelog_region(clone / "mkdocs" / BUILT_PAGE)
+    # A site the plugin built holds the changelog already: publishing into it changes no page.
+    done = run_tool(clone, ["docgen", "publish", "--site-dir", "mkdocs"])
+    assert done.returncode == 0 and "mkdocs/developers/mcp-errors/index.html: unchanged" in done.stderr
     searched = changelog_search_text(site, "developers/mcp-errors/#changelog")
     assert "written when the site is built" not in searched
     assert all(commit[:7] in searched for commit in commits.values())
     assert f"<code>{FIRST_WORDING}</code> → <code>{REWORDED}</code> editorial" in searched
-    again = run_tool(tmp_path / "clone", ["docgen", "publish"])
+    again = run_tool(clone, ["docgen", "publish"])
     assert again.returncode == 0 and "site/developers/mcp-errors/index.html: unchanged" in again.stderr
 
 

@@ -82,9 +82,16 @@ def _swaps(settings: Settings, build: SiteBuild) -> Iterator[Swap]:
 
 
 def built_pages(settings: Settings, build: SiteBuild) -> list[str]:
-    """The built file of every page with generated regions, site-relative: what a built site must hold."""
+    """The built file, site-relative, of every page that `docgen publish` adds to (a catalog's JSON beside
+    it, or its changelog): what the built site must hold."""
     directory_urls = _directory_urls(settings)
-    return sorted({built_page(result.page, directory_urls=directory_urls) for result in build.results})
+    return sorted(
+        {
+            built_page(result.page, directory_urls=directory_urls)
+            for result in build.results
+            if result.catalogs or any(region.name == REGION for region in result.regions)
+        }
+    )
 
 
 def _regions(result: PageResult, site_text: str) -> list[tuple[Region, Region]]:

@@ -48,6 +48,9 @@ class FastAPIFramework:
     }
     tuple_status = False
     import_roots = frozenset({"fastapi", "starlette"})
+    installed_modules: Mapping[str, str] = {"fastapi": "fastapi", "starlette": "starlette"}
+    """Top-level package the source imports -> what `pip install` names; each the source imports must be
+    where docgen reads packages, since its exceptions and defaults are read from there."""
     openapi_guide = "README: A FastAPI application"
 
     def __init__(self, resolver: Resolver) -> None:

@@ -15,6 +15,7 @@ from docgen.core.records import record
 from docgen.core.route_models import AssumedValue, UnreadValue
 from docgen.core.settings import CatalogConfig
 from docgen.extract.detect import detected_framework
+from docgen.extract.installed import require_installed
 from docgen.extract.instance_defaults import instance_field
 from docgen.extract.program import Program
 from docgen.extract.raises import Raised, RaiseFinder, Reached
@@ -63,6 +64,7 @@ def routes_catalog(
             framework = framework_named(config.framework, resolver)
         else:
             framework = detected_framework(config, program, resolver)
+        require_installed(framework, program, resolver, config)
         endpoints = framework.endpoints(program, config.app)
     except ConfigError as err:
         err.file = config.config_file  # the configuration actually read (under --config, that file)

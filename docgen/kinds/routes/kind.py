@@ -72,6 +72,7 @@ class RoutesKind:
             run_time_values=stated,
             lines={
                 "source": check.loaded.line_of((*path, "source")),
+                **({"framework": check.loaded.line_of((*path, "framework"))} if framework else {}),
                 **{
                     f"run_time_values.{expression}": check.loaded.line_of(at)
                     for (expression, _), at in stated_at

@@ -51,6 +51,9 @@ class RoutesExtraction:
     its path is known, the errors those values decide are not listed."""
     statements: frozenset[str] = frozenset()
     """The `run_time_values:` expressions operations took as classes (`Endpoint.statements`)."""
+    unfollowed: tuple[tuple[str, str, str, int], ...] = ()
+    """(expression, reason, file, line): each router the framework could not follow where it is included
+    (a framework's optional `unfollowed`), whose routes the catalog therefore lacks."""
 
 
 def routes_catalog(
@@ -99,8 +102,9 @@ def routes_catalog(
         (e.method, e.path, u.expression, u.reason, u.file, u.line) for e in endpoints for u in e.undetermined
     )
     statements = frozenset(s for e in endpoints for s in e.statements)
+    unfollowed = tuple((u.expression, u.reason, u.file, u.line) for u in getattr(framework, "unfollowed", ()))
     return RoutesExtraction(
-        catalog, lines, {ids[key]: key for key in sites}, unread, undetermined, statements
+        catalog, lines, {ids[key]: key for key in sites}, unread, undetermined, statements, unfollowed
     )
 
 

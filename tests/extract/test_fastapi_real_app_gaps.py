@@ -5,6 +5,8 @@ located finding; none is a silent gap."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,11 @@ class Authenticator:
 authenticate = Authenticator()
 
 router = APIRouter()
+
+
+@router.get("/coded")
+def coded() -> dict[str, str]:
+    raise HTTPException(status_code=400, detail={"code": "bad_sort", "message": "Unknown sort order"})
 
 
 @router.get("/keyed")
@@ -87,3 +94,29 @@ def test_a_router_included_through_an_attribute_is_a_located_finding(
         f"shop/gaps.py:{line}: run-time-value-unstated: self.extra.router: include_router(self.extra.router) "
         "cannot be followed" in out
     )
+
+
+def test_a_dict_as_the_detail_is_read_inside_fastapis_body(tmp_path: Path) -> None:
+    root = project_with_gaps(tmp_path)
+    assert main(["--config", str(root / "mkdocs.yml"), "extract"]) == 0
+    catalog = run_extract_in_memory(root).catalogs["shop-routes"]
+    assert isinstance(catalog, RoutesCatalog)
+    error = next(e for e in catalog.errors if e.function == "shop.gaps.coded")
+    assert (error.status, error.detail, error.body_key) == (400, "Unknown sort order", "detail.message")
+    fragment = json.loads((root / "data" / "shop-routes.openapi.json").read_text(encoding="utf-8"))
+    examples = fragment["paths"]["/g/coded"]["get"]["responses"]["400"]["content"]["application/json"]
+    [example] = examples["examples"].values()
+    assert example["value"] == {"detail": {"message": "Unknown sort order"}}
+    # What the application really sends: the message sits where the catalog says.
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    spec = importlib.util.spec_from_file_location("gaps_under_test", root / "shop" / "gaps.py")
+    assert spec is not None and spec.loader is not None
+    gaps = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gaps)
+    app = FastAPI()
+    app.include_router(gaps.router, prefix="/g")
+    answer = TestClient(app).get("/g/coded")
+    assert answer.status_code == 400
+    assert answer.json()["detail"]["message"] == error.detail

@@ -22,7 +22,7 @@ FIXTURES = REPO / "tests" / "fixtures" / "servers"
 # fixture, the top-level packages hidden, what the error names (package and where the source imports it)
 CASES = [
     ("fastapi_app", ["fastapi", "starlette"], "fastapi (imported at shop/deps.py:5)", "pip install fastapi"),
-    ("starlette_app", ["starlette"], "starlette (imported at store/admin.py:3)", "pip install starlette"),
+    ("starlette_app", ["starlette"], "starlette (imported at store/admin.py:7)", "pip install starlette"),
     (
         "flask_app",
         ["flask", "werkzeug"],

@@ -24,6 +24,8 @@ from docgen.extract.routes import ExceptionArguments, Framework
 
 ERROR_STATUS = 400
 """The first status that is an error: a response below it is a success or a redirect."""
+MESSAGE_KEYS = ("message", "detail", "msg", "error", "description", "title")
+"""Keys of a dict body whose value is the message a client reads, before the dict's first text."""
 
 
 @record
@@ -131,9 +133,14 @@ class CallReader:
         if isinstance(node, ast.Call) and len(node.args) == 1 and self._is_json_dumps(node.func, module):
             node = node.args[0]
         if isinstance(node, ast.Dict):
-            for key, value in zip(node.keys, node.values, strict=True):
-                if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value):
-                    return key.value, detail_text(value, module, self.framework.resolver, missing)
+            texts = [
+                (key.value, value)
+                for key, value in zip(node.keys, node.values, strict=True)
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value)
+            ]
+            if texts:  # the message, where a key says so (`{"code": "bad", "message": ...}`), else the first
+                key, value = next((t for t in texts if t[0] in MESSAGE_KEYS), texts[0])
+                return key, detail_text(value, module, self.framework.resolver, missing)
         if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Dict):
             return self.body(node.args[0], module, missing)  # `jsonify({"error": ...})`: the dict built
         if isinstance(node, ast.Call) and not node.args and node.keywords and node.keywords[0].arg:

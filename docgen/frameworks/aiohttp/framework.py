@@ -52,6 +52,7 @@ class AiohttpFramework:
     }
     tuple_status = False
     import_roots = frozenset({"aiohttp"})
+    installed_modules: Mapping[str, str] = {"aiohttp": "aiohttp"}
     openapi_guide = "README: An aiohttp application"
 
     def __init__(self, resolver: Resolver) -> None:

@@ -71,6 +71,7 @@ class DRFFramework:
     tuple_status = False
     detail_is_body = True
     import_roots = frozenset({"rest_framework"})
+    installed_modules: Mapping[str, str] = {"rest_framework": "djangorestframework", "django": "django"}
     app_files = ("settings.py", "urls.py")
     """Where `docgen init` looks first: a project's settings (ROOT_URLCONF, the exception handler), else
     the URL configuration of a reusable app that has no settings of its own."""

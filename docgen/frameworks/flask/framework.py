@@ -61,6 +61,7 @@ class FlaskFramework:
     responses: Mapping[str, ExceptionArguments] = {path: RESPONSE for path in RESPONSES}
     tuple_status = True
     import_roots = frozenset({"flask"})
+    installed_modules: Mapping[str, str] = {"flask": "flask", "werkzeug": "werkzeug"}
     openapi_guide = "README: A Flask application"
 
     def __init__(self, resolver: Resolver) -> None:

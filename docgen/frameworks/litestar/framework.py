@@ -63,6 +63,7 @@ class LitestarFramework:
     }
     tuple_status = False
     import_roots = frozenset({"litestar"})
+    installed_modules: Mapping[str, str] = {"litestar": "litestar"}
     openapi_guide = "README: A Litestar application"
 
     def __init__(self, resolver: Resolver) -> None:

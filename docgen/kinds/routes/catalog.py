@@ -51,6 +51,9 @@ class RoutesExtraction:
     its path is known, the errors those values decide are not listed."""
     statements: frozenset[str] = frozenset()
     """The `run_time_values:` expressions operations took as classes (`Endpoint.statements`)."""
+    cut: tuple[str, ...] = ()
+    """Each call the walks did not follow, past the depth bound, as extract tells it (`file:line: ...`):
+    what is raised below it is not listed."""
 
 
 def routes_catalog(
@@ -98,8 +101,22 @@ def routes_catalog(
         (e.method, e.path, u.expression, u.reason, u.file, u.line) for e in endpoints for u in e.undetermined
     )
     statements = frozenset(s for e in endpoints for s in e.statements)
+    cut = _cut_notice(finder)
     return RoutesExtraction(
-        catalog, lines, {ids[key]: key[:2] for key in sites}, unread, undetermined, statements
+        catalog, lines, {ids[key]: key[:2] for key in sites}, unread, undetermined, statements, cut
+    )
+
+
+def _cut_notice(finder: RaiseFinder) -> tuple[str, ...]:
+    """One line for the calls the walks left out past the depth bound: the first, and how many more."""
+    if not finder.cuts:
+        return ()
+    first, *others = finder.cuts.values()
+    more = f", and {len(others)} more such call(s)" if others else ""
+    operations = operations_named(list(finder.cut_operations))
+    return (
+        f"{first.location}: {first.message}{more}; these calls are not followed, so what they raise is "
+        f"not listed for {operations}",
     )
 
 

@@ -106,6 +106,7 @@ class RoutesKind:
         assert isinstance(result, RoutesExtraction)  # the registry hands a kind its own results
         yield from notes_notices(project.notes[name], result.catalog)
         yield from routes_without_status(result.catalog, result.sites)
+        yield from result.cut
         for (file, line, expression, reason), operations in undetermined_groups(result.unread).items():
             yield (
                 f"{file}:{line}: the paths of {operations_named(operations)} use `{expression}`, which "

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 
 import griffe
 
+from docgen.core.errors import SourceError
 from docgen.core.records import record
 from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
@@ -111,6 +112,11 @@ class RaiseFinder:
         """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
         self.scoped: dict[str, Handler] = {}
         """The handlers of the operation walked that answer before the application's (`Endpoint.handlers`)."""
+        self.cuts: dict[str, SourceError] = {}
+        """Each call the walks did not follow, past `MAX_CALL_DEPTH` calls below an operation, by where it
+        is (`file:line`): the errors raised below it are not listed, and extract says so."""
+        self.cut_operations: dict[str, None] = {}
+        """The operations (`GET /path`) whose walk left such a call out, in order."""
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
         """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
@@ -122,6 +128,7 @@ class RaiseFinder:
             hint=hint,
             name=lambda step: step[0].path,
             file=lambda step: self.program.files(step[0].module),
+            cut=lambda error: self._cut(endpoint, error),
         )
         self.body_key = endpoint.body_key or self.framework.body_key
         self.scoped = {}
@@ -169,6 +176,10 @@ class RaiseFinder:
                     yield Into((called, (*via, called.path)), called.path, inner.lineno)
             elif isinstance(inner, ast.Attribute) and (read := self._property_of_instance(inner, code)):
                 yield Into((read, (*via, read.path)), read.path, inner.lineno)  # a property runs when read
+
+    def _cut(self, endpoint: Endpoint, error: SourceError) -> None:
+        self.cuts.setdefault(error.location, error)
+        self.cut_operations.setdefault(f"{endpoint.method.upper()} {endpoint.path}")
 
     def _answered(self, answered: FrameworkError) -> Raised:
         """The site of an error the framework answers, through the handler of the class it raises, if any."""

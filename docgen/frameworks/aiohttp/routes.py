@@ -15,12 +15,15 @@ as are the HEAD routes `add_get` adds by itself.
 from __future__ import annotations
 
 import ast
+import dataclasses
+from collections.abc import Mapping
 
 import griffe
 
 from docgen.core.errors import ConfigError, suggest
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import METHODS, Endpoint
 from docgen.frameworks.aiohttp.paths import openapi_path, subapp_prefix
 from docgen.frameworks.aiohttp.reading import App, Reading, decorator_wrappers, flat, guards
@@ -49,7 +52,17 @@ def application_endpoints(program: Program, resolver: Resolver, app: str | None)
     found.sort(key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
     # `add_get("", index)` beside `add_get("/", index)`: one operation in OpenAPI form, listed once
     unique = {(e.method, e.path, e.function.path): e for e in reversed(found)}
-    return [e for e in found if unique[(e.method, e.path, e.function.path)] is e]
+    return [
+        _with_unread(e, reading.paths.unread)
+        for e in found
+        if unique[(e.method, e.path, e.function.path)] is e
+    ]
+
+
+def _with_unread(endpoint: Endpoint, unread: Mapping[str, Unread]) -> Endpoint:
+    """`endpoint` with the parts of its path that cannot be read statically, each a located finding."""
+    parts = tuple(part for text, part in unread.items() if text in endpoint.path)
+    return dataclasses.replace(endpoint, unread=parts) if parts else endpoint
 
 
 def _walk(
@@ -155,7 +168,7 @@ class _Attach:
             self._add_routes(key, scope, module, args[0])
         elif name == "add_subapp" and len(args) == 2:
             child = self.reading.key(args[1], scope, module)
-            prefix = self.reading.text(args[0], module)
+            prefix = self.reading.path(args[0], scope, module)
             if child is not None and prefix is not None:
                 self.apps[child].mounted = True
                 self.apps[key].subapps.append((prefix, child))
@@ -214,7 +227,7 @@ class _Attach:
     ) -> None:
         """Routes for `handler` on `path_node`: a function (or a method of an object made in the source)
         answers `methods`; a view class (`methods` None, or `*`) answers each HTTP method it defines."""
-        path = self.reading.text(path_node, module)
+        path = self.reading.path(path_node, scope, module)
         target = self.program.qualify(handler, module)
         function = self.program.function(target) or self.reading.bound_method(handler, scope, module)
         if function is not None:

@@ -55,6 +55,11 @@ class RoutesExtraction:
     unfollowed: tuple[tuple[str, str, str, int], ...] = ()
     """(expression, reason, file, line): each router the framework could not follow where it is included
     (a framework's optional `unfollowed`), whose routes the catalog therefore lacks."""
+    cut: tuple[str, ...] = ()
+    """Each call the walks did not follow, past the depth bound, as extract tells it (`file:line: ...`):
+    what is raised below it is not listed."""
+    cuts: tuple[tuple[str, int | None, str], ...] = ()
+    """(file, line, message) of each such call, for check's `source-unfollowed` findings."""
 
 
 def routes_catalog(
@@ -104,8 +109,33 @@ def routes_catalog(
     )
     statements = frozenset(s for e in endpoints for s in e.statements)
     unfollowed = tuple((u.expression, u.reason, u.file, u.line) for u in getattr(framework, "unfollowed", ()))
+    cut = _cut_notice(finder)
+    cuts = tuple(
+        (error.file or config.config_file, error.line, error.message) for error in finder.cuts.values()
+    )
     return RoutesExtraction(
-        catalog, lines, {ids[key]: key[:2] for key in sites}, unread, undetermined, statements, unfollowed
+        catalog,
+        lines,
+        {ids[key]: key[:2] for key in sites},
+        unread,
+        undetermined,
+        statements,
+        unfollowed,
+        cut,
+        cuts,
+    )
+
+
+def _cut_notice(finder: RaiseFinder) -> tuple[str, ...]:
+    """One line for the calls the walks left out past the depth bound: the first, and how many more."""
+    if not finder.cuts:
+        return ()
+    first, *others = finder.cuts.values()
+    more = f", and {len(others)} more such call(s)" if others else ""
+    operations = operations_named(list(finder.cut_operations))
+    return (
+        f"{first.location}: {first.message}{more}; these calls are not followed, so what they raise is "
+        f"not listed for {operations}",
     )
 
 

@@ -109,6 +109,7 @@ class RoutesKind:
         yield from routes_without_status(result.catalog, result.sites)
         for expression, reason, file, line in result.unfollowed:
             yield f"{file}:{line}: include_router({expression}) cannot be followed: {reason} ({name})"
+        yield from result.cut
         for (file, line, expression, reason), operations in undetermined_groups(result.unread).items():
             yield (
                 f"{file}:{line}: the paths of {operations_named(operations)} use `{expression}`, which "

@@ -91,7 +91,7 @@ def test_a_router_included_through_an_attribute_is_a_located_finding(
     assert main(["--config", config, "check"]) == 1
     out = capsys.readouterr().out
     assert (
-        f"shop/gaps.py:{line}: run-time-value-unstated: self.extra.router: include_router(self.extra.router) "
+        f"shop/gaps.py:{line}: source-unfollowed: self.extra.router: include_router(self.extra.router) "
         "cannot be followed" in out
     )
 

@@ -50,12 +50,6 @@ def routes_findings(
             f"{expression}, value: ...}}]`",
         )
     yield from _statuses_unread(fresh, found.sites, name, config.config_file)
-    for expression, reason, file, line in found.unfollowed:
-        message = (
-            f"include_router({expression}) cannot be followed: {reason}; the routes it adds are not listed"
-        )
-        hint = "include the router by a name docgen can follow, or give it a catalog of its own (`app:`)"
-        yield Finding(Kind.RUN_TIME_VALUE_UNSTATED, file, line, expression, message, hint)
     for (file, line, expression, reason), operations in undetermined_groups(found.undetermined).items():
         yield Finding(
             Kind.RUN_TIME_VALUE_UNSTATED,
@@ -170,8 +164,10 @@ def _unfollowed(found: RoutesExtraction) -> Iterator[Finding]:
     expression it cannot resolve, a call past the depth bound. Extract says each; check fails on each, so
     that a gap is never passed as clean."""
     for expression, reason, file, line in found.unfollowed:
-        message = f"include_router({expression}) cannot be followed ({reason}): its routes are not listed"
-        hint = "include the router by a name the module defines or imports, or document its routes by hand"
+        message = (
+            f"include_router({expression}) cannot be followed: {reason}; the routes it adds are not listed"
+        )
+        hint = "include the router by a name docgen can follow, or give it a catalog of its own (`app:`)"
         yield Finding(Kind.SOURCE_UNFOLLOWED, file, line, expression, message, hint)
     for where, at, message in found.cuts:
         hint = "what is raised below this call is not listed; call a shallower helper, or document it by hand"

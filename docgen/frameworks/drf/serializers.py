@@ -4,7 +4,8 @@ code wherever the operation validates.
 
 An operation validates when its action is a mixin's `create`, `update` or `partial_update` (each calls
 `serializer.is_valid(raise_exception=True)`), or when its own code calls `.is_valid(raise_exception=True)`.
-The serializer is the view's `serializer_class` (for `self.get_serializer(...)`) or the class the code
+The serializer is the view's `serializer_class` (for `self.get_serializer(...)`,
+`self.serializer_class(...)` or `self.get_serializer_class()(...)`) or the class the code
 instantiates (`serializer = SignUp(data=request.data)`), when it is a class of the source; one chosen at run
 time (`get_serializer_class()`, a setting) is not followed. Their errors answer as a serializer's do:
 `{"non_field_errors": [...]}` from `validate`, `{"email": [...]}` from `validate_email`.
@@ -66,11 +67,7 @@ class SerializerChecks:
             made = target if isinstance(target, ast.Call) else made
             if made is None:
                 continue
-            if (
-                isinstance(made.func, ast.Attribute)
-                and made.func.attr == "get_serializer"
-                and view is not None
-            ):
+            if _declared_call(made.func) and view is not None:
                 found.extend(self._declared(view))
                 continue
             path = self.program.qualify(made.func, function.module)
@@ -92,6 +89,15 @@ class SerializerChecks:
                     key = name.removeprefix("validate_") if name != "validate" else self.non_field_key
                     self.placed[function.path] = key
         return found
+
+
+def _declared_call(func: ast.expr) -> bool:
+    """Whether a call makes the view's declared serializer: `self.get_serializer(...)`,
+    `self.serializer_class(...)` or `self.get_serializer_class()(...)`."""
+    if isinstance(func, ast.Call):
+        func = func.func
+        return isinstance(func, ast.Attribute) and func.attr == "get_serializer_class"
+    return isinstance(func, ast.Attribute) and func.attr in {"get_serializer", "serializer_class"}
 
 
 def _raising(call: ast.Call) -> bool:

@@ -189,7 +189,10 @@ class RaiseFinder:
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
         its own or inherited; the instance itself called (`check = KeyChecker(...)`, then `await
-        check(request)`) runs its class's `__call__`."""
+        check(request)`) runs its class's `__call__`; `super().name(...)` in a method runs the nearest
+        base's."""
+        if isinstance(func, ast.Attribute) and _is_super(func.value):
+            return self._base_method(func.attr, code)
         if isinstance(func, ast.Attribute):
             cls, name = self._instance_class(func.value, code), func.attr
         elif isinstance(func, ast.Name | ast.Call):
@@ -197,6 +200,17 @@ class RaiseFinder:
         else:
             return None
         for path in self.program.ancestry(cls.path) if cls is not None else ():
+            method = self.program.function(f"{path}.{name}")
+            if method is not None:
+                return method
+        return None
+
+    def _base_method(self, name: str, code: Code) -> griffe.Function | None:
+        """The method `name` of the nearest base (in the source) of the class whose method `code` is."""
+        owner = code.path.rsplit(".", 1)[0]
+        if self.program.klass(owner) is None or first_parameter(code.node) not in {"self", "cls"}:
+            return None
+        for path in self.program.ancestry(owner)[1:]:
             method = self.program.function(f"{path}.{name}")
             if method is not None:
                 return method
@@ -352,6 +366,11 @@ def _raised_call(exc: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.Call | 
     if isinstance(exc, ast.Name | ast.Attribute):  # what it names is told by `_classify`
         return ast.copy_location(ast.Call(func=exc, args=[], keywords=[]), exc)
     return None
+
+
+def _is_super(node: ast.expr) -> bool:
+    """Whether `node` is `super()` (or `super(Class, self)`)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
 
 
 def _super_call(node: FunctionNode) -> ast.Call | None:

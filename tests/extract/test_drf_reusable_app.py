@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.extract.test_drf_styles import answers, catalog
+from docgen.kinds.routes.catalog import RoutesExtraction
+from tests.extract.test_drf_styles import MKDOCS, answers, catalog
+from tests.helpers import run_extract_in_memory
 
 URLS = """\
 from django.urls import include, path
@@ -120,3 +122,119 @@ def test_views_bound_by_name_and_what_their_serializers_and_helpers_answer(tmp_p
         # the shortcut's own 404 is caught in `validate` and answered with the app's text instead
         ("post", "/api/reset/confirm/"): [(404, "The token is not valid.", "detail")],
     }
+
+
+TOKEN_URLS = """\
+from django.urls import path
+
+from tokens.views import Obtain, Refresh, Verify
+
+urlpatterns = [
+    path("token/", Obtain.as_view()),
+    path("token/refresh/", Refresh.as_view()),
+    path("token/verify/", Verify.as_view()),
+]
+"""
+TOKEN_VIEWS = """\
+from django.utils.module_loading import import_string
+from rest_framework.generics import GenericAPIView
+from rest_framework.response import Response
+
+from tokens.conf import api_settings
+from tokens.serializers import VerifySerializer
+
+
+class TokenView(GenericAPIView):
+    permission_classes = ()
+    authentication_classes = ()
+    _serializer_class = ""
+
+    def get_serializer_class(self):
+        return import_string(self._serializer_class)
+
+    def post(self, request):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(serializer.validated_data)
+
+
+class Obtain(TokenView):
+    _serializer_class = api_settings.OBTAIN_SERIALIZER
+
+
+class Refresh(GenericAPIView):
+    permission_classes = ()
+    serializer_class = api_settings.REFRESH_SERIALIZER
+
+    def post(self, request):
+        self.serializer_class(data=request.data).is_valid(raise_exception=True)
+        return Response({})
+
+
+class Verify(GenericAPIView):
+    permission_classes = ()
+
+    def get_serializer_class(self):
+        return VerifySerializer
+
+    def post(self, request):
+        self.get_serializer_class()(data=request.data).is_valid(raise_exception=True)
+        return Response({})
+"""
+TOKEN_SERIALIZERS = """\
+from rest_framework import exceptions, serializers
+
+
+class BaseObtain(serializers.Serializer):
+    default_error_messages = {"no_account": "No active account."}
+
+    def validate(self, attrs):
+        if not attrs:
+            raise exceptions.AuthenticationFailed("No active account.", "no_account")
+        return attrs
+
+
+class ObtainSerializer(BaseObtain):
+    def validate(self, attrs):
+        return super().validate(attrs)
+
+
+class VerifySerializer(serializers.Serializer):
+    def validate(self, attrs):
+        raise serializers.ValidationError("Token is blacklisted")
+"""
+TOKEN_FILES = {
+    "proj/urls.py": TOKEN_URLS,
+    "tokens/__init__.py": "",
+    "tokens/conf.py": "class _Settings:\n    OBTAIN_SERIALIZER = ''\n    REFRESH_SERIALIZER = ''\n\n\n"
+    "api_settings = _Settings()\n",
+    "tokens/views.py": TOKEN_VIEWS,
+    "tokens/serializers.py": TOKEN_SERIALIZERS,
+}
+TOKEN_STATED = """\
+          run_time_values:
+            - expression: Obtain.get_serializer_class()
+              value: tokens.serializers.ObtainSerializer
+"""
+
+
+def test_a_serializer_chosen_at_run_time_is_located_until_stated(tmp_path: Path) -> None:
+    found = answers(catalog(tmp_path, TOKEN_FILES))
+    # the one a view's getter names is followed; the others are not guessed
+    assert found == {
+        ("post", "/token/"): [],
+        ("post", "/token/refresh/"): [],
+        ("post", "/token/verify/"): [(400, "Token is blacklisted", "non_field_errors")],
+    }
+    extraction = run_extract_in_memory(tmp_path).results["routes"]
+    assert isinstance(extraction, RoutesExtraction)
+    assert [
+        (path, expression, file, line) for _m, path, expression, _r, file, line in extraction.undetermined
+    ] == [
+        ("/token/", "Obtain.get_serializer_class()", "tokens/views.py", 14),
+        ("/token/refresh/", "api_settings.REFRESH_SERIALIZER", "tokens/views.py", 29),
+    ]
+    stated = answers(catalog(tmp_path, {**TOKEN_FILES, "mkdocs.yml": MKDOCS + TOKEN_STATED}))
+    # the stated serializer's `validate` is followed, into its base's through `super().validate(...)`;
+    # a view without authentication classes of its own falls back to the settings' (403 without a scheme)
+    assert stated[("post", "/token/")] == [(403, "No active account.", "detail")]

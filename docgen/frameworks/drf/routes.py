@@ -41,7 +41,7 @@ class ProjectRoutes:
         self.views = ViewReader(program, classes)
         self.body_key = body_key
         self.implied = ImpliedErrors(program, classes, settings, body_key, resolver.stated)
-        self.serializers = SerializerChecks(program, classes, settings.non_field_key)
+        self.serializers = SerializerChecks(program, classes, settings.non_field_key, resolver.stated)
         self.settings = settings
 
     def endpoints(self, app: str | None) -> list[Endpoint]:
@@ -128,7 +128,8 @@ class ProjectRoutes:
         implied.extend(self.implied.not_allowed(answer))
         dependencies.extend(checks)
         view = owner if isinstance(owner, griffe.Class) else None
-        dependencies.extend(self.serializers.checks(view, answer))
+        chosen = self.serializers.chosen(view, answer)
+        dependencies.extend(self.serializers.checks(chosen))
         if isinstance(owner, griffe.Class):
             calls = (
                 self.views.called_on_self(answer.function)
@@ -145,8 +146,8 @@ class ProjectRoutes:
             file=file,
             line=line,
             implied=tuple(implied),
-            undetermined=self.implied.undetermined(owner, answer),
-            statements=self.implied.statements(owner, answer),
+            undetermined=(*self.implied.undetermined(owner, answer), *chosen.unread),
+            statements=(*self.implied.statements(owner, answer), *chosen.stated),
         )
 
     def _loaded(self, path: str | None) -> str | None:

@@ -34,6 +34,7 @@ from docgen.extract.factories import returned_exceptions
 from docgen.extract.handled import handled_values
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.http_values import detail_text, status_number
+from docgen.extract.local_imports import qualify_here
 from docgen.extract.local_names import LocalNames, local_names
 from docgen.extract.members import first_parameter, property_getter
 from docgen.extract.program import Code, FunctionNode, Program
@@ -149,7 +150,8 @@ class RaiseFinder:
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
                 yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call):
-                callee = self.program.function(self.program.qualify(inner.func, code.module))
+                named = qualify_here(self.program, inner.func, code.module, code.node, anywhere=False)
+                callee = self.program.function(named)
                 callee = callee or self._method_of_instance(inner.func, code)
                 if callee is not None:
                     called = self.program.code(callee)
@@ -242,7 +244,7 @@ class RaiseFinder:
         if code.path not in self._locals:
             self._locals[code.path] = local_names(code.node)
         call = with_local_messages(call, self._locals[code.path], code.module)
-        path = self.program.qualify(call.func, code.module)
+        path = qualify_here(self.program, call.func, code.module, code.node)
         if path is None:
             return None
         ancestry = self.classes.ancestry(path)

@@ -1,7 +1,8 @@
-"""A Litestar application that mounts a library's controller (a package of its own, imported by the
-application module) guarded by instances of a guard class, as plugin libraries ship them: the controller's
-routes are read from the library, and a guard made by a class, or returned by a factory, runs its
-`__call__`. Checked against the application run in Litestar's test client."""
+"""A Litestar application that mounts a library's controller (a package of its own, whose `__init__`
+re-exports it, imported by the application module) guarded by instances of a guard class, as plugin
+libraries ship them: the controller's routes are read from the library, and a guard made by a class, or
+returned by a factory, runs its `__call__`. Checked against the application run in Litestar's test
+client."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tests.extract.test_litestar_styles import catalog, responses
 MAIN = """\
 from litestar import Litestar
 
-from flagslib.controllers import FlagsController
+from flagslib import FlagsController
 
 app = Litestar(route_handlers=[FlagsController])
 """
@@ -79,7 +80,8 @@ def project(tmp_path: Path) -> Iterator[Path]:
 
 def test_a_library_controller_and_its_guard_instances(project: Path) -> None:
     files = {
-        "flagslib/__init__.py": "",
+        # re-exported by the package, as libraries do: the name is followed to the module defining it
+        "flagslib/__init__.py": "from flagslib.controllers import FlagsController\n",
         "flagslib/guards.py": GUARDS,
         "flagslib/controllers.py": CONTROLLERS,
     }

@@ -107,7 +107,7 @@ class _Walker:
             path = self.reader.path_of(node, module) if made is None else None
             if path is not None and self.reader.read_module_of(path):  # a library's router or controller
                 made = self.reader.made_by(node, scope, module)
-                path = path if made is None else None
+                path = self.reader.path_of(node, module) if made is None else None  # its imports followed
             if made is not None:
                 found.append(self.layer(made))
             elif path in self.reader.routes:

@@ -35,6 +35,7 @@ from docgen.extract.factories import returned_exceptions
 from docgen.extract.handled import handled_values
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.http_values import detail_text, status_number
+from docgen.extract.local_imports import qualify_here
 from docgen.extract.local_names import LocalNames, local_names
 from docgen.extract.members import first_parameter, property_getter
 from docgen.extract.program import Code, FunctionNode, Program
@@ -169,7 +170,8 @@ class RaiseFinder:
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
                 yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call):
-                callee = self.program.function(self.program.qualify(inner.func, code.module))
+                named = qualify_here(self.program, inner.func, code.module, code.node, anywhere=False)
+                callee = self.program.function(named)
                 callee = callee or self._method_of_instance(inner.func, code)
                 if callee is not None:
                     called = self.program.code(callee)
@@ -226,7 +228,10 @@ class RaiseFinder:
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
         its own or inherited; the instance itself called (`check = KeyChecker(...)`, then `await
-        check(request)`) runs its class's `__call__`."""
+        check(request)`) runs its class's `__call__`; `super().name(...)` in a method runs the nearest
+        base's."""
+        if isinstance(func, ast.Attribute) and _is_super(func.value):
+            return self._base_method(func.attr, code)
         if isinstance(func, ast.Attribute):
             cls, name = self._instance_class(func.value, code), func.attr
         elif isinstance(func, ast.Name | ast.Call):
@@ -234,6 +239,17 @@ class RaiseFinder:
         else:
             return None
         for path in self.program.ancestry(cls.path) if cls is not None else ():
+            method = self.program.function(f"{path}.{name}")
+            if method is not None:
+                return method
+        return None
+
+    def _base_method(self, name: str, code: Code) -> griffe.Function | None:
+        """The method `name` of the nearest base (in the source) of the class whose method `code` is."""
+        owner = code.path.rsplit(".", 1)[0]
+        if self.program.klass(owner) is None or first_parameter(code.node) not in {"self", "cls"}:
+            return None
+        for path in self.program.ancestry(owner)[1:]:
             method = self.program.function(f"{path}.{name}")
             if method is not None:
                 return method
@@ -265,7 +281,7 @@ class RaiseFinder:
         if code.path not in self._locals:
             self._locals[code.path] = local_names(code.node)
         call = with_local_messages(call, self._locals[code.path], code.module)
-        path = self.program.qualify(call.func, code.module)
+        path = qualify_here(self.program, call.func, code.module, code.node)
         if path is None:
             return None
         ancestry = self.classes.ancestry(path)
@@ -389,6 +405,11 @@ def _raised_call(exc: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.Call | 
     if isinstance(exc, ast.Name | ast.Attribute):  # what it names is told by `_classify`
         return ast.copy_location(ast.Call(func=exc, args=[], keywords=[]), exc)
     return None
+
+
+def _is_super(node: ast.expr) -> bool:
+    """Whether `node` is `super()` (or `super(Class, self)`)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
 
 
 def _super_call(node: FunctionNode) -> ast.Call | None:

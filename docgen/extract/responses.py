@@ -135,7 +135,7 @@ class CallReader:
         if isinstance(node, ast.Dict):
             texts = [
                 (key.value, value)
-                for key, value in zip(node.keys, node.values, strict=True)
+                for key, value in zip(node.keys, map(_first_message, node.values), strict=True)
                 if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value)
             ]
             if texts:  # the message, where a key says so (`{"code": "bad", "message": ...}`), else the first
@@ -174,6 +174,14 @@ class CallReader:
     def _status(self, node: ast.expr, module: griffe.Module) -> int | None:
         resolver, named = self.framework.resolver, self.framework.constant_status
         return status_number(node, module, self.program, resolver, named)
+
+
+def _first_message(node: ast.expr) -> ast.expr:
+    """The first message of a list of them written out (`{"email": [_("Not found")]}`, as REST framework
+    answers errors by field), else `node`."""
+    if isinstance(node, ast.List | ast.Tuple) and node.elts and all(_text_like(item) for item in node.elts):
+        return node.elts[0]
+    return node
 
 
 def _text_like(node: ast.expr) -> bool:

@@ -21,11 +21,12 @@ from docgen.extract.http_values import phrase
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.responses import CallReader
-from docgen.extract.routes import Endpoint, ExceptionArguments, Handler
+from docgen.extract.routes import Endpoint, ExceptionArguments, FrameworkError, Handler
 from docgen.frameworks.drf.handlers import DJANGO_ANSWERED, coerced, exception_handlers
 from docgen.frameworks.drf.implied import names_scheme
 from docgen.frameworks.drf.routes import ProjectRoutes
 from docgen.frameworks.drf.settings import DjangoSettings, read_settings
+from docgen.frameworks.drf.shortcuts import shortcut_errors
 
 API_EXCEPTION = ExceptionArguments(
     status=(None, "status_code"),
@@ -108,6 +109,11 @@ class DRFFramework:
         field's name (see `serializers`)."""
         validation = any(path in _VALIDATION_ERRORS for path in exception)
         return self._placed.get(function) if validation else None
+
+    def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
+        """The 404 of each lookup shortcut (`get_object_or_404(Book, ...)`) `code` calls outside a `try`
+        that catches it: in the view, its hooks and validators, and every helper the walk enters."""
+        return shortcut_errors(program, [code], self.body_key)
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         """REST framework injects nothing through parameters: a view's checks are its classes'."""

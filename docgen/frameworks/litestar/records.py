@@ -15,6 +15,8 @@ Made = tuple[ast.Call, str, griffe.Module]
 module."""
 Item = tuple[ast.expr, str, griffe.Module]
 """An entry of a layer's route handlers, with the scope and module it is written in."""
+Scope = tuple[str, griffe.Module, list[ast.stmt]]
+"""A body the reader reads: its scope (a module path, or a function's), the module, and its statements."""
 
 
 @dataclass(frozen=True)

@@ -105,6 +105,9 @@ class _Walker:
         for node, scope, module in layer.items:
             made = self.reader.made_by(node, scope, module)
             path = self.reader.path_of(node, module) if made is None else None
+            if path is not None and self.reader.read_module_of(path):  # a library's router or controller
+                made = self.reader.made_by(node, scope, module)
+                path = self.reader.path_of(node, module) if made is None else None  # its imports followed
             if made is not None:
                 found.append(self.layer(made))
             elif path in self.reader.routes:

@@ -1,0 +1,103 @@
+"""A Litestar application that mounts a library's controller (a package of its own, whose `__init__`
+re-exports it, imported by the application module) guarded by instances of a guard class, as plugin
+libraries ship them: the controller's routes are read from the library, and a guard made by a class, or
+returned by a factory, runs its `__call__`. Checked against the application run in Litestar's test
+client."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from litestar.testing import TestClient
+
+from tests.extract.test_litestar_styles import catalog, responses
+
+MAIN = """\
+from litestar import Litestar
+
+from flagslib import FlagsController
+
+app = Litestar(route_handlers=[FlagsController])
+"""
+GUARDS = """\
+from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
+
+
+class PermissionGuard:
+    def __init__(self, *permissions: str) -> None:
+        self.permissions = permissions
+
+    async def __call__(self, connection, _) -> None:
+        granted = connection.headers.get("x-permissions")
+        if granted is None:
+            raise NotAuthorizedException(detail="Authentication required")
+        if not set(self.permissions) <= set(granted.split(",")):
+            raise PermissionDeniedException(detail="Missing required permissions")
+
+
+def require_permission(*permissions: str) -> PermissionGuard:
+    return PermissionGuard(*permissions)
+"""
+CONTROLLERS = """\
+from typing import ClassVar
+
+from litestar import Controller, delete, get
+from litestar.exceptions import NotFoundException
+
+from flagslib.guards import PermissionGuard, require_permission
+
+FLAGS = {"beta": True}
+
+
+class FlagsController(Controller):
+    path: ClassVar[str] = "/admin/flags"
+
+    @get("/{key:str}", guards=[require_permission("flags:read")])
+    async def read_flag(self, key: str) -> dict[str, bool]:
+        if key not in FLAGS:
+            raise NotFoundException(detail="No such flag")
+        return {key: FLAGS[key]}
+
+    @delete("/{key:str}", guards=[PermissionGuard("flags:delete")])
+    async def drop_flag(self, key: str) -> None:
+        FLAGS.pop(key, None)
+"""
+GUARDED = [(401, "Authentication required"), (403, "Missing required permissions")]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Path]:
+    sys.path.insert(0, str(tmp_path))
+    yield tmp_path
+    sys.path.remove(str(tmp_path))
+    for name in [name for name in sys.modules if name.split(".")[0] in {"api", "flagslib"}]:
+        del sys.modules[name]
+
+
+def test_a_library_controller_and_its_guard_instances(project: Path) -> None:
+    files = {
+        # re-exported by the package, as libraries do: the name is followed to the module defining it
+        "flagslib/__init__.py": "from flagslib.controllers import FlagsController\n",
+        "flagslib/guards.py": GUARDS,
+        "flagslib/controllers.py": CONTROLLERS,
+    }
+    found = responses(catalog(project, MAIN, files=files))
+    assert found == {
+        ("get", "/admin/flags/{key}"): [*GUARDED, (404, "No such flag")],
+        ("delete", "/admin/flags/{key}"): GUARDED,
+    }
+    app = importlib.import_module("api.main").app
+    with TestClient(app) as client:
+        for method, status, detail, headers in [
+            ("get", 401, "Authentication required", {}),
+            ("get", 403, "Missing required permissions", {"x-permissions": "other"}),
+            ("get", 404, "No such flag", {"x-permissions": "flags:read"}),
+            ("delete", 401, "Authentication required", {}),
+            ("delete", 403, "Missing required permissions", {"x-permissions": "flags:read"}),
+        ]:
+            got = client.request(method, "/admin/flags/nope", headers=headers)
+            assert (got.status_code, got.json()["detail"]) == (status, detail)

@@ -51,10 +51,8 @@ def routes_findings(
         )
     yield from _statuses_unread(fresh, found.sites, name, config.config_file)
     for expression, reason, file, line in found.unfollowed:
-        message = (
-            f"include_router({expression}) cannot be followed: {reason}; the routes it adds are not listed"
-        )
-        hint = "include the router by a name docgen can follow, or give it a catalog of its own (`app:`)"
+        message = f"{expression} cannot be followed: {reason}; the routes it adds are not listed"
+        hint = "include it by a name docgen can follow, or give it a catalog of its own (`source:`, `app:`)"
         yield Finding(Kind.RUN_TIME_VALUE_UNSTATED, file, line, expression, message, hint)
     for (file, line, expression, reason), operations in undetermined_groups(found.undetermined).items():
         yield Finding(

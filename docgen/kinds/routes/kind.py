@@ -108,7 +108,7 @@ class RoutesKind:
         yield from notes_notices(project.notes[name], result.catalog)
         yield from routes_without_status(result.catalog, result.sites)
         for expression, reason, file, line in result.unfollowed:
-            yield f"{file}:{line}: include_router({expression}) cannot be followed: {reason} ({name})"
+            yield f"{file}:{line}: {expression} cannot be followed: {reason} ({name})"
         for method, path, expression, reason, file, line in result.unread:
             yield (
                 f"{file}:{line}: {method.upper()} {path} uses `{expression}`, which cannot be read "

@@ -85,14 +85,15 @@ def test_a_router_included_through_an_attribute_is_a_located_finding(
     assert main(["--config", config, "extract"]) == 0
     line = line_of(root / "shop" / "gaps.py", "        self.app.include_router(self.extra.router)")
     said = capsys.readouterr().err
-    assert f"shop/gaps.py:{line}: include_router(self.extra.router) cannot be followed: the router it" in said
+    assert f"shop/gaps.py:{line}: include_router(self.extra.router) cannot be followed: the router, `" in said
     assert main(["--config", config, "render"]) == 0
     capsys.readouterr()
     assert main(["--config", config, "check"]) == 1
     out = capsys.readouterr().out
     assert (
-        f"shop/gaps.py:{line}: source-unfollowed: self.extra.router: include_router(self.extra.router) "
-        "cannot be followed" in out
+        f"shop/gaps.py:{line}: source-unfollowed: include_router(self.extra.router): "
+        "include_router(self.extra.router) cannot be followed: the router, `self.extra.router`, is not one"
+        in out
     )
 
 

@@ -227,13 +227,14 @@ class RouterReader:
         child = self._key(call.args[0], scope)
         if key is None or child is None:
             assert isinstance(call.func, ast.Attribute)  # `_call` reads attribute calls only
-            unknown = call.args[0] if child is None else call.func.value
-            what = "the router it includes" if child is None else "the application or router it includes into"
+            unknown = ast.unparse(call.args[0] if child is None else call.func.value)
+            what = "the router" if child is None else "the application or router it includes into"
             reason = (
-                f"{what} is not one docgen can find: a module-level FastAPI() or APIRouter(), a function of "
-                "the source that returns one, or a parameter a call of the source passes one to"
+                f"{what}, `{unknown}`, is not one docgen can find: a module-level FastAPI() or APIRouter(), "
+                "a function of the source that returns one, or a parameter a call of the source passes one to"
             )
-            self.unfollowed.append(Unread(ast.unparse(unknown), reason, file, call.lineno))
+            shown = f"include_router({ast.unparse(call.args[0])})"
+            self.unfollowed.append(Unread(shown, reason, file, call.lineno))
             return
         prefix = self._text(_keyword(call, "prefix"), module)
         extra = self._dependencies(_keyword(call, "dependencies"), module)

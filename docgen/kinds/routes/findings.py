@@ -164,10 +164,8 @@ def _unfollowed(found: RoutesExtraction) -> Iterator[Finding]:
     expression it cannot resolve, a call past the depth bound. Extract says each; check fails on each, so
     that a gap is never passed as clean."""
     for expression, reason, file, line in found.unfollowed:
-        message = (
-            f"include_router({expression}) cannot be followed: {reason}; the routes it adds are not listed"
-        )
-        hint = "include the router by a name docgen can follow, or give it a catalog of its own (`app:`)"
+        message = f"{expression} cannot be followed: {reason}; the routes it adds are not listed"
+        hint = "include it by a name docgen can follow, or give it a catalog of its own (`source:`, `app:`)"
         yield Finding(Kind.SOURCE_UNFOLLOWED, file, line, expression, message, hint)
     for where, at, message in found.cuts:
         hint = "what is raised below this call is not listed; call a shallower helper, or document it by hand"

@@ -108,7 +108,7 @@ class RoutesKind:
         yield from notes_notices(project.notes[name], result.catalog)
         yield from routes_without_status(result.catalog, result.sites)
         for expression, reason, file, line in result.unfollowed:
-            yield f"{file}:{line}: include_router({expression}) cannot be followed: {reason} ({name})"
+            yield f"{file}:{line}: {expression} cannot be followed: {reason} ({name})"
         yield from result.cut
         for (file, line, expression, reason), operations in undetermined_groups(result.unread).items():
             yield (

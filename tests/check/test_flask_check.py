@@ -79,6 +79,6 @@ def test_a_blueprint_registered_by_an_expression_docgen_cannot_follow_is_a_locat
     done = check(root)
     assert done.returncode == 1
     assert (
-        f"lending/app.py:{line}: run-time-value-unstated: register_blueprint(plugin.blueprint): "
+        f"lending/app.py:{line}: source-unfollowed: register_blueprint(plugin.blueprint): "
         "register_blueprint(plugin.blueprint) cannot be followed: the blueprint, `plugin.blueprint`, is not"
     ) in done.stdout

@@ -22,10 +22,12 @@ guard). The test below holds the table to the test files: a renamed or deleted t
 | check: 1 on a change or new site, 0 on a harmless edit | C1, O3 | S4 | K1, K2, K3 | D7 | A5 | M2, M3, M4 |
 | a coverage line per catalog | V1 | V1 | V1 | V1 | V1 | V1 |
 | the framework not installed: a located error | I1 | I1 | I1 | I1 | I1 | I1 |
+| a router docgen cannot follow: a located finding | G2 | S5 | K4 | D8 | A6 | L6 |
 
 `-`: Starlette, Flask and aiohttp serve no OpenAPI document of their own; their fragment is validated alone.
-A status docgen cannot read is a located `run-time-value-unstated` (C2); so is an `include_router` it cannot
-follow (G2); FastAPI's dict detail is read inside its body (G3).
+A status docgen cannot read is a located `run-time-value-unstated` (C2), as is a router, blueprint, urls
+module, sub-application or route list it cannot follow (last row); FastAPI's dict detail is read inside its
+body (G3).
 """
 
 from __future__ import annotations
@@ -119,6 +121,23 @@ PROOFS = {
     "M3": ("check/test_litestar_openapi.py", "test_check_fails_on_a_changed_status"),
     "M4": ("check/test_litestar_openapi.py", "test_check_fails_on_an_added_site"),
     "V1": ("extract/test_framework_coverage.py", "test_extract_ends_each_catalog_with_its_coverage_line"),
+    "S5": ("extract/test_starlette_app.py", "test_a_mount_or_route_docgen_cannot_follow_is_a_located_notice"),
+    "K4": (
+        "check/test_flask_check.py",
+        "test_a_blueprint_registered_by_an_expression_docgen_cannot_follow_is_a_located_finding",
+    ),
+    "D8": (
+        "extract/test_drf_styles.py",
+        "test_an_include_docgen_cannot_follow_is_a_located_notice_and_finding",
+    ),
+    "A6": (
+        "extract/test_aiohttp_app.py",
+        "test_a_sub_application_or_table_docgen_cannot_follow_is_a_located_finding",
+    ),
+    "L6": (
+        "extract/test_litestar_styles.py",
+        "test_a_route_handler_entry_docgen_cannot_find_is_a_located_notice_and_finding",
+    ),
     "I1": (
         "extract/test_framework_installed.py",
         "test_a_framework_that_is_not_installed_is_a_located_error",
@@ -135,7 +154,7 @@ def test_every_cell_names_a_proof_and_every_proof_is_a_test_that_exists() -> Non
     table = __doc__ or ""
     rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| item")]
     cells = [cell for row in rows for cell in row.strip("|").split("|")[1:]]
-    assert len(rows) == 14 and all(cell.strip() for cell in cells)  # every item, every framework
+    assert len(rows) == 15 and all(cell.strip() for cell in cells)  # every item, every framework
     named = set(re.findall(r"\b([A-Z]\d)\b", table))
     assert named == set(PROOFS)
     for file, test in PROOFS.values():

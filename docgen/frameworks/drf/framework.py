@@ -21,6 +21,7 @@ from docgen.extract.http_values import phrase
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.responses import CallReader
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import Endpoint, ExceptionArguments, FrameworkError, Handler
 from docgen.frameworks.drf.handlers import DJANGO_ANSWERED, coerced, exception_handlers
 from docgen.frameworks.drf.implied import names_scheme
@@ -82,6 +83,8 @@ class DRFFramework:
         self.resolver = resolver
         self._defaults = dict(_DEFAULTS)
         self._placed: dict[str, str] = {}
+        self.unfollowed: list[Unread] = []
+        """What `endpoints` could not follow (`include(plugin.urls)`), for located findings."""
 
     def constant_status(self, path: str) -> int | None:
         """The status a constant of `rest_framework.status` names (`HTTP_404_NOT_FOUND` is 404)."""
@@ -102,6 +105,7 @@ class DRFFramework:
         routes = ProjectRoutes(program, self.resolver, classes, settings, self.body_key)
         found = routes.endpoints(app)
         self._placed = routes.serializers.placed
+        self.unfollowed = routes.unfollowed
         return found
 
     def body_key_in(self, function: str, exception: list[str]) -> str | None:

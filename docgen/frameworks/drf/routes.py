@@ -15,6 +15,7 @@ from docgen.core.errors import ConfigError
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import METHODS, Endpoint, FrameworkError
 from docgen.frameworks.drf.implied import FRAMEWORK_PACKAGES, ImpliedErrors
 from docgen.frameworks.drf.paths import openapi_path
@@ -43,10 +44,13 @@ class ProjectRoutes:
         self.implied = ImpliedErrors(program, classes, settings, body_key, resolver.stated)
         self.serializers = SerializerChecks(program, classes, settings.non_field_key, resolver.stated)
         self.settings = settings
+        self.unfollowed: list[Unread] = []
+        """The includes `endpoints` could not follow."""
 
     def endpoints(self, app: str | None) -> list[Endpoint]:
         urls = UrlReader(self.program, self.resolver)
         urls.read(self._root(app))
+        self.unfollowed = urls.unfollowed
         found: list[Endpoint] = []
         for pattern in urls.patterns:
             found.extend(self._pattern(pattern))

@@ -69,7 +69,7 @@ class FastAPIFramework:
         return phrase(status)
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
-        starlette = starlette_endpoints(program, self.resolver, app)
+        starlette = starlette_endpoints(program, self.resolver, app, self.unfollowed)
         if starlette is None:
             return application_endpoints(program, self.resolver, app, self.unfollowed)
         self.body_key = ""  # Starlette answers an HTTPException with its detail as plain text

@@ -13,6 +13,7 @@ that says) is left out here too.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 import griffe
@@ -21,6 +22,7 @@ from docgen.core.errors import ConfigError, SourceError, suggest
 from docgen.core.limits import MAX_ROUTER_DEPTH
 from docgen.extract.program import Code, FunctionNode, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import METHODS, Endpoint, schema_path
 from docgen.frameworks.litestar.layers import LayerReader
 from docgen.frameworks.litestar.middleware import applies
@@ -30,15 +32,19 @@ from docgen.frameworks.litestar.records import Auth, Layer, Made, Route
 Child = Layer | Route
 
 
-def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
+def application_endpoints(
+    program: Program, resolver: Resolver, app: str | None, unfollowed: list[Unread]
+) -> list[Endpoint]:
     """Every operation of the application `app` (None: of every application in the source, or without
-    one, of whatever nothing includes), in path then method order."""
+    one, of whatever nothing includes), in path then method order; each entry of a `route_handlers` list
+    that cannot be followed is added to `unfollowed`."""
     walker = _Walker(LayerReader(program, resolver))
     found: list[Endpoint] = []
     for root in walker.roots(app):
         found.extend(
             walker.walk(root, _Above("", [], dict(walker.reader.wired), in_schema=True, auth=[]), ())
         )
+    unfollowed.extend(walker.unfollowed.values())
     order = {method: index for index, method in enumerate(METHODS)}
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 
@@ -51,6 +57,8 @@ class _Walker:
         self.program = reader.program
         self._layers: dict[int, Layer] = {}
         self._controllers: dict[str, Layer | None] = {}
+        self.unfollowed: dict[tuple[str, int, str], Unread] = {}
+        """(file, line, entry) -> an entry of a layer's route handlers that docgen cannot find."""
 
     def roots(self, app: str | None) -> list[Child]:
         apps = {id(made[0]): made for made in self.reader.made if self.reader.is_app(made)}
@@ -114,7 +122,19 @@ class _Walker:
                 found.append(self.reader.routes[path])
             elif path is not None and (controller := self.controller(path)) is not None:
                 found.append(controller)
+            else:
+                self._unfollowed(node, module)
         return found
+
+    def _unfollowed(self, node: ast.expr, module: griffe.Module) -> None:
+        shown, file = ast.unparse(node), self.program.files(module)
+        reason = (
+            f"the route handler, controller or router `{shown}` is not one docgen can find: a decorated "
+            "function, a Controller subclass or a Router of the source, by name or made right there"
+        )
+        self.unfollowed[(file, node.lineno, shown)] = Unread(
+            f"route_handlers: {shown}", reason, file, node.lineno
+        )
 
     def walk(self, child: Child, above: _Above, chain: tuple[Layer, ...]) -> list[Endpoint]:
         """The operations of `child` under the layers `chain`, which give it what `above` holds."""

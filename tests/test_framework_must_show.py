@@ -25,9 +25,9 @@ guard). The test below holds the table to the test files: a renamed or deleted t
 | a router docgen cannot follow: a located finding | G2 | S5 | K4 | D8 | A6 | L6 |
 
 `-`: Starlette, Flask and aiohttp serve no OpenAPI document of their own; their fragment is validated alone.
-A status docgen cannot read is a located `run-time-value-unstated` (C2), as is a router, blueprint, urls
-module, sub-application or route list it cannot follow (last row); FastAPI's dict detail is read inside its
-body (G3).
+A status docgen cannot read is a located `run-time-value-unstated` (C2); a router, blueprint, urls module,
+sub-application or route list it cannot follow is `source-unfollowed` (last row); FastAPI's dict detail is
+read inside its body (G3).
 """
 
 from __future__ import annotations

@@ -339,14 +339,14 @@ def test_a_sub_application_or_table_docgen_cannot_follow_is_a_located_finding(tm
     command = [sys.executable, "-m", "docgen.shell.cli", "--config", str(root / "mkdocs.yml"), "check"]
     done = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False, timeout=300)
     assert done.returncode == 1
-    found = [line for line in done.stdout.splitlines() if ": run-time-value-unstated: " in line]
+    found = [line for line in done.stdout.splitlines() if ": source-unfollowed: " in line]
     where = (
         "is not one docgen can find: a web.Application() or RouteTableDef() of the source, by a module-level "
         "name, one a function returns or one it is given; the routes it adds are not listed"
     )
     assert found == [
-        f"library/app.py:{subapp}: run-time-value-unstated: add_subapp('/plugin', plugin.app): "
+        f"library/app.py:{subapp}: source-unfollowed: add_subapp('/plugin', plugin.app): "
         f"add_subapp('/plugin', plugin.app) cannot be followed: the sub-application, `plugin.app`, {where}",
-        f"library/app.py:{subapp + 1}: run-time-value-unstated: add_routes(plugin.routes): "
+        f"library/app.py:{subapp + 1}: source-unfollowed: add_routes(plugin.routes): "
         f"add_routes(plugin.routes) cannot be followed: the route table, `plugin.routes`, {where}",
     ]

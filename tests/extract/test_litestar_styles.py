@@ -650,7 +650,7 @@ app = Litestar(route_handlers=[books, load_plugin().router])
 
 def test_a_route_handler_entry_docgen_cannot_find_is_a_located_notice_and_finding(tmp_path: Path) -> None:
     """A plugin's router loaded at run time: its routes cannot be listed, and extract says so at the list
-    (check reports it as `run-time-value-unstated`), while the rest of the application is read."""
+    (check reports it as `source-unfollowed`), while the rest of the application is read."""
     from docgen.kinds.routes.catalog import RoutesExtraction
 
     found = catalog(tmp_path, PLUGGED)

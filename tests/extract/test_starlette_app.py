@@ -180,7 +180,7 @@ def test_check_fails_on_a_changed_answer_and_passes_a_harmless_edit(
 
 def test_a_mount_or_route_docgen_cannot_follow_is_a_located_notice(tmp_path: Path) -> None:
     """A plugin's application mounted, and a route it made, both loaded at run time: their routes cannot be
-    listed, and extract says so at the list (check reports it as `run-time-value-unstated`)."""
+    listed, and extract says so at the list (check reports it as `source-unfollowed`)."""
     from docgen.kinds.routes.catalog import RoutesExtraction
 
     root = store_project(tmp_path)

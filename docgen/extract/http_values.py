@@ -28,6 +28,13 @@ def status_number(
     node: ast.expr, module: griffe.Module, program: Program, resolver: Resolver, named: StatusConstant
 ) -> int | None:
     """The status `node` states, or None when it cannot be told without running the code."""
+    if isinstance(node, ast.IfExp):  # `200 if sync else 202`: a success either way is a success
+        branches = [
+            status_number(branch, module, program, resolver, named) for branch in (node.body, node.orelse)
+        ]
+        known = [branch for branch in branches if branch is not None]
+        same = len(known) == 2 and (known[0] == known[1] or max(known) < 400)
+        return known[0] if same else None
     path = program.qualify(node, module) if isinstance(node, ast.Name | ast.Attribute) else None
     if path is not None and named(path) is not None:
         named_status = named(path)

@@ -28,7 +28,8 @@ from docgen.core.errors import SourceError
 from docgen.core.records import record
 from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
-from docgen.extract.bound_calls import bound_call, own_nodes, set_status
+from docgen.extract.bound_calls import bound_call, own_nodes, set_status, with_local_dicts
+from docgen.extract.bound_helpers import bound_helper
 from docgen.extract.calls import unparse
 from docgen.extract.decorators import decorator_wrappers
 from docgen.extract.factories import returned_exceptions
@@ -107,7 +108,7 @@ class RaiseFinder:
         self.resolver = framework.resolver
         self.classes = HttpClasses(program, framework.resolver)
         self.calls = CallReader(program, framework, self.classes)
-        self._locals: dict[str, LocalNames] = {}
+        self._locals: dict[tuple[str, int], LocalNames] = {}
         self.body_key = framework.body_key
         """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
         self.scoped: dict[str, Handler] = {}
@@ -115,6 +116,9 @@ class RaiseFinder:
         self.cuts: dict[str, SourceError] = {}
         """Each call the walks did not follow, past `MAX_CALL_DEPTH` calls below an operation, by where it
         is (`file:line`): the errors raised below it are not listed, and extract says so."""
+        self._bound_at: dict[int, tuple[griffe.Module, int, str]] = {}
+        """A helper's code entered with the values of one call (by the id of its node) -> the module, line
+        and function of that call, where what it answers is placed."""
         self.cut_operations: dict[str, None] = {}
         """The operations (`GET /path`) whose walk left such a call out, in order."""
 
@@ -148,6 +152,19 @@ class RaiseFinder:
         return list(found.values())
 
     def _visit(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
+        """What `_visit_body` finds; in a helper entered with the values one call gives it
+        (`bound_helper`), each error it answers itself is placed at that call, in the caller."""
+        where = self._bound_at.get(id(step[0].node))
+        for item in self._visit_body(step):
+            if where is not None and isinstance(item, Reached):
+                module, line, caller = where
+                placed = dataclasses.replace(
+                    item.raised, file=self.program.files(module), line=line, function=caller
+                )
+                item = Reached(placed, item.via)  # noqa: PLW2901
+            yield item
+
+    def _visit_body(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
         """The HTTP errors `step`'s function raises itself, and the dependencies and functions it calls (for
         the walk to follow), in the order a reader meets them."""
         code, via = step
@@ -162,6 +179,8 @@ class RaiseFinder:
                 yield from self._raised(inner.exc, inner, code, via, taken)
             elif isinstance(inner, ast.Return) and inner.value is not None:
                 returned = bound_call(inner.value, code.node, inner) or inner.value  # `return response`
+                if isinstance(returned, ast.Call):
+                    returned = with_local_dicts(returned, code.node)
                 status = set_status(inner.value, code.node, inner)
                 stated = self.calls.returned(returned, code.module, status)
                 if stated is not None:
@@ -169,13 +188,24 @@ class RaiseFinder:
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
                 yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call):
-                callee = self.program.function(self.program.qualify(inner.func, code.module))
-                callee = callee or self._method_of_instance(inner.func, code)
-                if callee is not None:
-                    called = self.program.code(callee)
-                    yield Into((called, (*via, called.path)), called.path, inner.lineno)
+                yield from self._called(inner, code, via)
             elif isinstance(inner, ast.Attribute) and (read := self._property_of_instance(inner, code)):
                 yield Into((read, (*via, read.path)), read.path, inner.lineno)  # a property runs when read
+
+    def _called(self, call: ast.Call, code: Code, via: tuple[str, ...]) -> Iterator[Into[_Step]]:
+        """The function `call` calls, to follow: a helper that builds its answer from its parameters is
+        entered with this call's values (`bound_helper`), once per call."""
+        callee = self.program.function(self.program.qualify(call.func, code.module))
+        callee = callee or self._method_of_instance(call.func, code)
+        if callee is None:
+            return
+        bound = bound_helper(self.program, self.resolver, call, code, callee)
+        if bound is not None:  # `error_response(404, "No such item")`
+            self._bound_at[id(bound.node)] = (code.module, call.lineno, code.path)
+            yield Into((bound, (*via, callee.path)), f"{callee.path}@{code.path}:{call.lineno}", call.lineno)
+            return
+        called = self.program.code(callee)
+        yield Into((called, (*via, called.path)), called.path, call.lineno)
 
     def _cut(self, endpoint: Endpoint, error: SourceError) -> None:
         self.cuts.setdefault(error.location, error)
@@ -248,9 +278,10 @@ class RaiseFinder:
         if isinstance(made, ast.Name) and first_parameter(code.node) == made.id == "self":
             return self.program.klass(code.path.rsplit(".", 1)[0])
         if isinstance(made, ast.Name):
-            if code.path not in self._locals:
-                self._locals[code.path] = local_names(code.node)
-            names = self._locals[code.path]
+            key = (code.path, id(code.node))
+            if key not in self._locals:
+                self._locals[key] = local_names(code.node)
+            names = self._locals[key]
             if made.id not in names.bound:
                 held = self.program.objects.get(self.program.qualify(made, code.module) or "")
                 return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
@@ -262,9 +293,10 @@ class RaiseFinder:
         return self.program.klass(self.program.qualify(made.func, code.module))
 
     def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
-        if code.path not in self._locals:
-            self._locals[code.path] = local_names(code.node)
-        call = with_local_messages(call, self._locals[code.path], code.module)
+        held = (code.path, id(code.node))  # a helper read with a call's values has locals of its own
+        if held not in self._locals:
+            self._locals[held] = local_names(code.node)
+        call = with_local_messages(call, self._locals[held], code.module)
         path = self.program.qualify(call.func, code.module)
         if path is None:
             return None

@@ -3,14 +3,16 @@ written here, its routes held against the router aiohttp builds from it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
 from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 
 from docgen.shell.cli import main
-from tests.extract.test_aiohttp_styles import catalog
+from tests.extract.test_aiohttp_styles import catalog, errors_by_operation
 
 LOCAL_PREFIXES = """\
 from aiohttp import web
@@ -60,3 +62,76 @@ def test_paths_built_from_locals_of_the_function_that_routes_them(
     assert len(told) == 1 and "`mount`, which cannot be read statically" in told[0]
     fragment = json.loads((tmp_path / "data" / "api.openapi.json").read_text(encoding="utf-8"))
     assert sorted(fragment["paths"]) == ["/v1/portal/{mxid}", "/v1/portal/{mxid}/create"]
+
+
+ERROR_HELPERS = """\
+from aiohttp import web
+
+
+class Api:
+    def __init__(self):
+        self.app = web.Application()
+        self.app.router.add_route("GET", "/portal/{mxid}", self.portal)
+        self.app.router.add_route("POST", "/login", self.login)
+        self.app.router.add_route("POST", "/sync/{mode}", self.sync)
+
+    @staticmethod
+    def error_response(status=200, errcode="", error=""):
+        return web.json_response({"error": error, "errcode": errcode}, status=status)
+
+    def login_response(self, status=200, username="", error="", errcode=""):
+        if username:
+            resp = {"state": "logged-in", "username": username}
+        else:
+            resp = {"error": error, "errcode": errcode}
+        return web.json_response(resp, status=status)
+
+    async def portal(self, request):
+        if request.match_info["mxid"] == "none":
+            return self.error_response(404, "portal_not_found", "Portal not found.")
+        return self.error_response(error="Not yours.", errcode="forbidden", status=403)
+
+    async def login(self, request):
+        if "user" not in request.query:
+            return self.login_response(error="User ID not given.", errcode="mxid_empty", status=400)
+        return self.login_response(username=request.query["user"])
+
+    async def sync(self, request):
+        sync = request.match_info["mode"] == "now"
+        return web.json_response({}, status=200 if sync else 202)
+"""
+
+
+def test_a_helper_that_builds_the_response_is_read_with_the_values_each_call_gives(tmp_path: Path) -> None:
+    """Each call of a helper gives its own status, message and key, placed at the call; a branch the
+    values decide is the one taken; a call that answers a success makes no error."""
+    found = catalog(tmp_path, {"app/main.py": ERROR_HELPERS})
+    assert errors_by_operation(found) == {
+        ("get", "/portal/{mxid}"): [(404, "Portal not found.", "error"), (403, "Not yours.", "error")],
+        ("post", "/login"): [(400, "User ID not given.", "error")],
+        ("post", "/sync/{mode}"): [],
+    }
+    placed = sorted((e.function, e.file) for e in found.errors)
+    assert placed == [("app.main.Api.login", "app/main.py"), *[("app.main.Api.portal", "app/main.py")] * 2]
+    namespace: dict[str, object] = {}
+    exec(compile(ERROR_HELPERS, "app/main.py", "exec"), namespace)  # the test may run the program
+    answers = asyncio.run(_answers(namespace["Api"]().app))  # type: ignore[operator]
+    assert answers == [
+        (404, {"error": "Portal not found.", "errcode": "portal_not_found"}),
+        (403, {"error": "Not yours.", "errcode": "forbidden"}),
+        (400, {"error": "User ID not given.", "errcode": "mxid_empty"}),
+        (200, {"state": "logged-in", "username": "u"}),
+        (202, {}),
+    ]
+
+
+async def _answers(app: web.Application) -> list[tuple[int, object]]:
+    async with TestClient(TestServer(app)) as client:
+        found = []
+        for method, path in [("GET", "/portal/none"), ("GET", "/portal/x"), ("POST", "/login")]:
+            answer = await client.request(method, path)
+            found.append((answer.status, await answer.json()))
+        for method, path in [("POST", "/login?user=u"), ("POST", "/sync/later")]:
+            answer = await client.request(method, path)
+            found.append((answer.status, await answer.json()))
+        return found

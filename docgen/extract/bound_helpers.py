@@ -35,7 +35,8 @@ def bound_helper(
     returned = [
         inner.value
         for inner in own_nodes(node)
-        if isinstance(inner, ast.Return) and isinstance(inner.value, ast.Call)
+        if isinstance(inner, ast.Return)
+        and isinstance(inner.value, ast.Call | ast.Tuple)  # Flask's (body, 404)
     ]
     used = {n.id for value in returned for n in ast.walk(value) if isinstance(n, ast.Name)}
     if not used & set(parameters):

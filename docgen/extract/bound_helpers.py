@@ -5,8 +5,9 @@ web.json_response({"error": error, "errcode": errcode}, status=status)`, called 
 self.error_response(404, "portal_not_found", "Portal not found.")`. Read on its own, the helper's response
 has no status and a template for a detail. Read at a call, each parameter the call gives a constant (or
 leaves at a constant default) stands for that constant, so that the response the helper returns there has
-the status, detail and code the call decides. The walk of a routes catalog enters such a call as its own
-function (`bound_helper`), and places what it answers at the call.
+the status, detail and code the call decides, and an `if` the constants decide takes its branch (a check
+the call turns off, `require_puppeting=False`, answers nothing there). The walk of a routes catalog enters
+such a call as its own function (`bound_helper`), and places what it answers at the call.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def bound_helper(
     program: Program, resolver: Resolver, call: ast.Call, caller: Code, callee: griffe.Function
 ) -> Code | None:
     """`callee`'s code with each parameter `call` gives a constant (or leaves at a constant default)
-    replaced by it, when a call `callee` returns is built from its parameters; None otherwise."""
+    replaced by it, when a call `callee` returns or an `if` of it reads its parameters; None otherwise."""
     node = program.node(callee)
     parameters = _parameters(callee, node)
     returned = [
@@ -38,7 +39,8 @@ def bound_helper(
         if isinstance(inner, ast.Return)
         and isinstance(inner.value, ast.Call | ast.Tuple)  # Flask's (body, 404)
     ]
-    used = {n.id for value in returned for n in ast.walk(value) if isinstance(n, ast.Name)}
+    tests = [inner.test for inner in own_nodes(node) if isinstance(inner, ast.If)]
+    used = {n.id for value in [*returned, *tests] for n in ast.walk(value) if isinstance(n, ast.Name)}
     if not used & set(parameters):
         return None
     given = _given(call, parameters)
@@ -107,11 +109,12 @@ def _truth(test: ast.expr) -> bool | None:
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         inner = _truth(test.operand)
         return None if inner is None else not inner
-    if isinstance(test, ast.BoolOp):
+    if isinstance(test, ast.BoolOp):  # `False and x` is false, `True or x` true, whatever `x` is
         found = [_truth(value) for value in test.values]
-        if None in found:
-            return None
-        return all(found) if isinstance(test.op, ast.And) else any(found)
+        deciding = isinstance(test.op, ast.Or)
+        if deciding in found:
+            return deciding
+        return None if None in found else not deciding
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, right = test.left, test.comparators[0]
         if isinstance(left, ast.Constant) and isinstance(right, ast.Constant):

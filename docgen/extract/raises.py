@@ -75,6 +75,9 @@ class Raised:
     generic: bool = True
     """Made by the framework's own class, function or response (`HTTPBadRequest`, `abort`), rather than
     by an exception class of the application (`ItemNotFound`), which names the error's new id."""
+    origin: str = ""
+    """For an error a helper answers, placed at the call that gives it its values (`bound_helper`): where
+    the helper makes it (`file:line`), which tells apart two errors of one call."""
 
 
 @record
@@ -85,13 +88,13 @@ class Reached:
     via: tuple[str, ...]
 
 
-SiteKey = tuple[str, int, str]
+SiteKey = tuple[str, int, str, str]
 """A raise site: its file, line and what makes it (one line may make two errors: `request.get_json()`
-answers 415 or 400)."""
+answers 415 or 400), and for a helper's error placed at a call, where the helper makes it."""
 
 
 def site_key(raised: Raised) -> SiteKey:
-    return (raised.file, raised.line, raised.exception)
+    return (raised.file, raised.line, raised.exception, raised.origin)
 
 
 _Step = tuple[Code, tuple[str, ...]]
@@ -158,8 +161,9 @@ class RaiseFinder:
         for item in self._visit_body(step):
             if where is not None and isinstance(item, Reached):
                 module, line, caller = where
+                origin = item.raised.origin or f"{item.raised.file}:{item.raised.line}"
                 placed = dataclasses.replace(
-                    item.raised, file=self.program.files(module), line=line, function=caller
+                    item.raised, file=self.program.files(module), line=line, function=caller, origin=origin
                 )
                 item = Reached(placed, item.via)  # noqa: PLW2901
             yield item
@@ -178,19 +182,28 @@ class RaiseFinder:
             if isinstance(inner, ast.Raise) and inner.exc is not None:
                 yield from self._raised(inner.exc, inner, code, via, taken)
             elif isinstance(inner, ast.Return) and inner.value is not None:
-                returned = bound_call(inner.value, code.node, inner) or inner.value  # `return response`
-                if isinstance(returned, ast.Call):
-                    returned = with_local_dicts(returned, code.node)
-                status = set_status(inner.value, code.node, inner)
-                stated = self.calls.returned(returned, code.module, status)
-                if stated is not None:
-                    yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
+                for returned in self._returned_values(inner, code):
+                    status = set_status(inner.value, code.node, inner)
+                    stated = self.calls.returned(returned, code.module, status)
+                    if stated is not None:
+                        yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
                 yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call):
                 yield from self._called(inner, code, via)
             elif isinstance(inner, ast.Attribute) and (read := self._property_of_instance(inner, code)):
                 yield Into((read, (*via, read.path)), read.path, inner.lineno)  # a property runs when read
+
+    def _returned_values(self, at: ast.Return, code: Code) -> list[ast.expr]:
+        """What a `return` hands back that may be a response: the value (a local name, the call it was
+        bound to); where a view's tuple is no `(body, status)`, each call in a returned tuple (`return None,
+        user, web.json_response(..., status=404)`, a helper's answer beside its other results)."""
+        assert at.value is not None
+        value = bound_call(at.value, code.node, at) or at.value  # `return response`
+        values = [value]
+        if isinstance(value, ast.Tuple) and not self.framework.tuple_status:
+            values = [element for element in value.elts if isinstance(element, ast.Call)]
+        return [with_local_dicts(v, code.node) if isinstance(v, ast.Call) else v for v in values]
 
     def _called(self, call: ast.Call, code: Code, via: tuple[str, ...]) -> Iterator[Into[_Step]]:
         """The function `call` calls, to follow: a helper that builds its answer from its parameters is

@@ -135,3 +135,68 @@ async def _answers(app: web.Application) -> list[tuple[int, object]]:
             answer = await client.request(method, path)
             found.append((answer.status, await answer.json()))
         return found
+
+
+CHECKS_AND_TUPLES = """\
+from aiohttp import web
+
+routes = web.RouteTableDef()
+
+
+def find_user(request, must_exist=True):
+    name = request.match_info["name"]
+    if must_exist and name.startswith("x"):
+        return None, web.json_response({"error": "No such user."}, status=404)
+    if name.startswith("-"):
+        return None, web.json_response({"error": "Bad name."}, status=400)
+    return name, None
+
+
+@routes.get("/users/{name}")
+async def read_user(request):
+    user, err = find_user(request)
+    if err is not None:
+        return err
+    return web.json_response({"name": user})
+
+
+@routes.put("/users/{name}")
+async def put_user(request):
+    user, err = find_user(request, must_exist=False)
+    if err is not None:
+        return err
+    return web.json_response({"name": user})
+
+
+app = web.Application()
+app.add_routes(routes)
+"""
+
+
+def test_a_check_a_call_turns_off_and_responses_returned_in_a_tuple(tmp_path: Path) -> None:
+    """A response a helper returns beside its other results is one; a branch a constant argument turns
+    off (`must_exist=False`) answers nothing for that call."""
+    found = catalog(tmp_path, {"app/main.py": CHECKS_AND_TUPLES})
+    assert errors_by_operation(found) == {
+        ("get", "/users/{name}"): [(404, "No such user.", "error"), (400, "Bad name.", "error")],
+        ("put", "/users/{name}"): [(400, "Bad name.", "error")],
+    }
+    namespace: dict[str, object] = {}
+    exec(compile(CHECKS_AND_TUPLES, "app/main.py", "exec"), namespace)  # the test may run the program
+    app = namespace["app"]
+    assert isinstance(app, web.Application)
+    answers = asyncio.run(_sent(app, [("GET", "/users/xo"), ("GET", "/users/-a"), ("PUT", "/users/xo")]))
+    assert answers == [
+        (404, {"error": "No such user."}),
+        (400, {"error": "Bad name."}),
+        (200, {"name": "xo"}),
+    ]
+
+
+async def _sent(app: web.Application, requests: list[tuple[str, str]]) -> list[tuple[int, object]]:
+    async with TestClient(TestServer(app)) as client:
+        found = []
+        for method, path in requests:
+            answer = await client.request(method, path)
+            found.append((answer.status, await answer.json()))
+        return found

@@ -200,3 +200,50 @@ async def _sent(app: web.Application, requests: list[tuple[str, str]]) -> list[t
             answer = await client.request(method, path)
             found.append((answer.status, await answer.json()))
         return found
+
+
+MIXIN = """\
+from aiohttp import web
+
+
+class ServerMixin:
+    def register_routes(self, app):
+        app.router.add_route("GET", "/users/{user_id}", self._query_user)
+
+    async def _query_user(self, request):
+        if "token" not in request.query:
+            return web.json_response({"error": "Invalid auth token"}, status=401)
+        return web.json_response({})
+"""
+
+SERVER = """\
+from aiohttp import web
+
+from app.mixin import ServerMixin
+
+
+class AppService(ServerMixin):
+    def __init__(self):
+        self.live = True
+        self.app = web.Application()
+        self.app.router.add_route("GET", "/live", self._live)
+        self.register_routes(self.app)
+
+    async def _live(self, request):
+        return web.Response(status=200 if self.live else 500, text="{}")
+"""
+
+
+def test_routes_a_method_of_a_mixin_adds_to_the_application_of_self(tmp_path: Path) -> None:
+    """`self.register_routes(self.app)`, a method the server class inherits from a mixin of another module,
+    reads with its parameter standing for the application; `200 if ok else 500` may answer the 500."""
+    found = catalog(tmp_path, {"app/mixin.py": MIXIN, "app/main.py": SERVER})
+    assert errors_by_operation(found) == {
+        ("get", "/live"): [(500, "{}", "")],
+        ("get", "/users/{user_id}"): [(401, "Invalid auth token", "error")],
+    }
+    mixin: dict[str, object] = {}
+    exec(compile(MIXIN, "app/mixin.py", "exec"), mixin)  # the test may run the program
+    routes = web.Application()
+    mixin["ServerMixin"]().register_routes(routes)  # type: ignore[operator]
+    assert [r.resource.canonical for r in routes.router.routes() if r.method == "GET"] == ["/users/{user_id}"]

@@ -247,3 +247,21 @@ def test_routes_a_method_of_a_mixin_adds_to_the_application_of_self(tmp_path: Pa
     routes = web.Application()
     mixin["ServerMixin"]().register_routes(routes)  # type: ignore[operator]
     assert [r.resource.canonical for r in routes.router.routes() if r.method == "GET"] == ["/users/{user_id}"]
+
+
+def test_an_empty_json_object_is_an_error_without_a_message(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        {
+            "app/main.py": """\
+                from aiohttp import web
+
+                async def user(request):
+                    return web.json_response({}, status=404)
+
+                app = web.Application()
+                app.router.add_get("/users/{name}", user)
+                """
+        },
+    )
+    assert [(e.status, e.detail) for e in found.errors] == [(404, "")]

@@ -209,7 +209,9 @@ class RaiseFinder:
         """The function `call` calls, to follow: a helper that builds its answer from its parameters is
         entered with this call's values (`bound_helper`), once per call."""
         callee = self.program.function(self.program.qualify(call.func, code.module))
-        callee = callee or self._method_of_instance(call.func, code)
+        callee = (
+            callee or self._overridden(call.func, code, via[0]) or self._method_of_instance(call.func, code)
+        )
         if callee is None:
             return
         bound = bound_helper(self.program, self.resolver, call, code, callee)
@@ -265,6 +267,26 @@ class RaiseFinder:
         """`raised` with the values the resolver took on trust since `taken` while reading it."""
         assumed = tuple(dict.fromkeys(self.resolver.taken[taken:]))
         return dataclasses.replace(raised, assumed=assumed) if assumed else raised
+
+    def _overridden(self, func: ast.expr, code: Code, root: str) -> griffe.Function | None:
+        """`self.name(...)` in a method of a base class of the class whose method the walk started from
+        (a route handler of `ProvisioningAPI` calling `AuthAPI.post_login_phone`, which calls
+        `self.get_login_response`): the method as that class resolves it, its own override first."""
+        if not (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self" == first_parameter(code.node)
+        ):
+            return None
+        own, started = code.path.rsplit(".", 1)[0], root.rsplit(".", 1)[0]
+        if own == started or self.program.klass(started) is None:
+            return None
+        ancestry = self.program.ancestry(started)
+        if own not in ancestry:
+            return None
+        return next(
+            (m for path in ancestry if (m := self.program.function(f"{path}.{func.attr}")) is not None), None
+        )
 
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),

@@ -265,3 +265,52 @@ def test_an_empty_json_object_is_an_error_without_a_message(tmp_path: Path) -> N
         },
     )
     assert [(e.status, e.detail) for e in found.errors] == [(404, "")]
+
+
+BASE_API = """\
+from aiohttp import web
+
+
+class AuthApi:
+    def login_response(self, status=200, error=""):
+        raise NotImplementedError()
+
+    async def login_phone(self, phone):
+        if not phone:
+            return self.login_response(status=400, error="Phone number not given.")
+        return self.login_response(status=200)
+"""
+
+PROVISIONING = """\
+from aiohttp import web
+
+from app.base import AuthApi
+
+
+class Provisioning(AuthApi):
+    def __init__(self):
+        self.app = web.Application()
+        self.app.router.add_post("/login/phone", self.request_code)
+
+    def login_response(self, status=200, error=""):
+        return web.json_response({"error": error}, status=status)
+
+    async def request_code(self, request):
+        return await self.login_phone(request.query.get("phone", ""))
+"""
+
+
+def test_a_base_class_method_calls_the_override_of_the_class_that_routes(tmp_path: Path) -> None:
+    """`self.login_response(...)` in a method the handler's class inherits is the handler's class's own."""
+    found = catalog(tmp_path, {"app/base.py": BASE_API, "app/main.py": PROVISIONING})
+    assert errors_by_operation(found) == {
+        ("post", "/login/phone"): [(400, "Phone number not given.", "error")]
+    }
+    base: dict[str, object] = {}
+    exec(compile(BASE_API, "app/base.py", "exec"), base)  # the test may run the program
+    namespace: dict[str, object] = {"AuthApi": base["AuthApi"]}
+    exec(compile(PROVISIONING.replace("from app.base import AuthApi", ""), "app/main.py", "exec"), namespace)
+    app = namespace["Provisioning"]().app  # type: ignore[operator]
+    assert asyncio.run(_sent(app, [("POST", "/login/phone")])) == [
+        (400, {"error": "Phone number not given."})
+    ]

@@ -144,6 +144,17 @@ def _replaced(node: FunctionNode, values: dict[str, Scalar]) -> FunctionNode:
                 return statement
             return (statement.body if decided else statement.orelse) or [ast.Pass()]
 
+        def generic_visit(self, node: ast.AST) -> ast.AST:
+            """A block ends at its first `return` or `raise` once the `if`s in it are decided (`if not
+            require_user: return None, None` taken leaves what follows it unreachable)."""
+            node = super().generic_visit(node)
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(node, field, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    ends = [i for i, s in enumerate(block) if isinstance(s, ast.Return | ast.Raise)]
+                    setattr(node, field, block[: ends[0] + 1] if ends else block)
+            return node
+
     made = Replace().visit(copy.deepcopy(node))
     assert isinstance(made, ast.FunctionDef | ast.AsyncFunctionDef)
     return made

@@ -143,8 +143,12 @@ from aiohttp import web
 routes = web.RouteTableDef()
 
 
-def find_user(request, must_exist=True):
-    name = request.match_info["name"]
+def find_user(request, must_exist=True, require_name=True):
+    name = request.query.get("as", request.match_info["name"])
+    if not name:
+        if not require_name:
+            return None, None
+        return None, web.json_response({"error": "No name given."}, status=400)
     if must_exist and name.startswith("x"):
         return None, web.json_response({"error": "No such user."}, status=404)
     if name.startswith("-"):
@@ -162,7 +166,7 @@ async def read_user(request):
 
 @routes.put("/users/{name}")
 async def put_user(request):
-    user, err = find_user(request, must_exist=False)
+    user, err = find_user(request, must_exist=False, require_name=False)
     if err is not None:
         return err
     return web.json_response({"name": user})
@@ -178,7 +182,11 @@ def test_a_check_a_call_turns_off_and_responses_returned_in_a_tuple(tmp_path: Pa
     off (`must_exist=False`) answers nothing for that call."""
     found = catalog(tmp_path, {"app/main.py": CHECKS_AND_TUPLES})
     assert errors_by_operation(found) == {
-        ("get", "/users/{name}"): [(404, "No such user.", "error"), (400, "Bad name.", "error")],
+        ("get", "/users/{name}"): [
+            (400, "No name given.", "error"),
+            (404, "No such user.", "error"),
+            (400, "Bad name.", "error"),
+        ],
         ("put", "/users/{name}"): [(400, "Bad name.", "error")],
     }
     namespace: dict[str, object] = {}

@@ -28,7 +28,8 @@ from docgen.core.errors import SourceError
 from docgen.core.records import record
 from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
-from docgen.extract.bound_calls import bound_call, own_nodes, set_status
+from docgen.extract.bound_calls import bound_call, own_nodes, set_status, with_local_dicts
+from docgen.extract.bound_helpers import bound_helper
 from docgen.extract.calls import unparse
 from docgen.extract.decorators import decorator_wrappers
 from docgen.extract.factories import returned_exceptions
@@ -75,6 +76,9 @@ class Raised:
     generic: bool = True
     """Made by the framework's own class, function or response (`HTTPBadRequest`, `abort`), rather than
     by an exception class of the application (`ItemNotFound`), which names the error's new id."""
+    origin: str = ""
+    """For an error a helper answers, placed at the call that gives it its values (`bound_helper`): where
+    the helper makes it (`file:line`), which tells apart two errors of one call."""
 
 
 @record
@@ -85,13 +89,13 @@ class Reached:
     via: tuple[str, ...]
 
 
-SiteKey = tuple[str, int, str]
+SiteKey = tuple[str, int, str, str]
 """A raise site: its file, line and what makes it (one line may make two errors: `request.get_json()`
-answers 415 or 400)."""
+answers 415 or 400), and for a helper's error placed at a call, where the helper makes it."""
 
 
 def site_key(raised: Raised) -> SiteKey:
-    return (raised.file, raised.line, raised.exception)
+    return (raised.file, raised.line, raised.exception, raised.origin)
 
 
 _Step = tuple[Code, tuple[str, ...]]
@@ -108,7 +112,7 @@ class RaiseFinder:
         self.resolver = framework.resolver
         self.classes = HttpClasses(program, framework.resolver)
         self.calls = CallReader(program, framework, self.classes)
-        self._locals: dict[str, LocalNames] = {}
+        self._locals: dict[tuple[str, int], LocalNames] = {}
         self.body_key = framework.body_key
         """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
         self.scoped: dict[str, Handler] = {}
@@ -116,6 +120,9 @@ class RaiseFinder:
         self.cuts: dict[str, SourceError] = {}
         """Each call the walks did not follow, past `MAX_CALL_DEPTH` calls below an operation, by where it
         is (`file:line`): the errors raised below it are not listed, and extract says so."""
+        self._bound_at: dict[int, tuple[griffe.Module, int, str]] = {}
+        """A helper's code entered with the values of one call (by the id of its node) -> the module, line
+        and function of that call, where what it answers is placed."""
         self.cut_operations: dict[str, None] = {}
         """The operations (`GET /path`) whose walk left such a call out, in order."""
 
@@ -149,6 +156,20 @@ class RaiseFinder:
         return list(found.values())
 
     def _visit(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
+        """What `_visit_body` finds; in a helper entered with the values one call gives it
+        (`bound_helper`), each error it answers itself is placed at that call, in the caller."""
+        where = self._bound_at.get(id(step[0].node))
+        for item in self._visit_body(step):
+            if where is not None and isinstance(item, Reached):
+                module, line, caller = where
+                origin = item.raised.origin or f"{item.raised.file}:{item.raised.line}"
+                placed = dataclasses.replace(
+                    item.raised, file=self.program.files(module), line=line, function=caller, origin=origin
+                )
+                item = Reached(placed, item.via)  # noqa: PLW2901
+            yield item
+
+    def _visit_body(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
         """The HTTP errors `step`'s function raises itself, and the dependencies and functions it calls (for
         the walk to follow), in the order a reader meets them."""
         code, via = step
@@ -162,22 +183,46 @@ class RaiseFinder:
             if isinstance(inner, ast.Raise) and inner.exc is not None:
                 yield from self._raised(inner.exc, inner, code, via, taken)
             elif isinstance(inner, ast.Return) and inner.value is not None:
-                returned = bound_call(inner.value, code.node, inner) or inner.value  # `return response`
-                status = set_status(inner.value, code.node, inner)
-                stated = self.calls.returned(returned, code.module, status)
-                if stated is not None:
-                    yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
+                for returned in self._returned_values(inner, code):
+                    status = set_status(inner.value, code.node, inner)
+                    stated = self.calls.returned(returned, code.module, status)
+                    if stated is not None:
+                        yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
                 yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call):
-                named = qualify_here(self.program, inner.func, code.module, code.node, anywhere=False)
-                callee = self.program.function(named)
-                callee = callee or self._method_of_instance(inner.func, code)
-                if callee is not None:
-                    called = self.program.code(callee)
-                    yield Into((called, (*via, called.path)), called.path, inner.lineno)
+                yield from self._called(inner, code, via)
             elif isinstance(inner, ast.Attribute) and (read := self._property_of_instance(inner, code)):
                 yield Into((read, (*via, read.path)), read.path, inner.lineno)  # a property runs when read
+
+    def _returned_values(self, at: ast.Return, code: Code) -> list[ast.expr]:
+        """What a `return` hands back that may be a response: the value (a local name, the call it was
+        bound to); where a view's tuple is no `(body, status)`, each call in a returned tuple (`return None,
+        user, web.json_response(..., status=404)`, a helper's answer beside its other results)."""
+        assert at.value is not None
+        value = bound_call(at.value, code.node, at) or at.value  # `return response`
+        values = [value]
+        if isinstance(value, ast.Tuple) and not self.framework.tuple_status:
+            values = [element for element in value.elts if isinstance(element, ast.Call)]
+        return [with_local_dicts(v, code.node) if isinstance(v, ast.Call) else v for v in values]
+
+    def _called(self, call: ast.Call, code: Code, via: tuple[str, ...]) -> Iterator[Into[_Step]]:
+        """The function `call` calls, to follow: a helper that builds its answer from its parameters is
+        entered with this call's values (`bound_helper`), once per call."""
+        named = qualify_here(self.program, call.func, code.module, code.node, anywhere=False)
+        callee = self.program.function(named)
+        callee = (
+            callee or self._overridden(call.func, code, via[0]) or self._method_of_instance(call.func, code)
+        )
+        if callee is None:
+            return
+        bound = bound_helper(self.program, self.resolver, call, code, callee)
+        if bound is not None:  # `error_response(404, "No such item")`
+            self._bound_at[id(bound.node)] = (code.module, call.lineno, code.path)
+            yield Into((bound, (*via, callee.path)), f"{callee.path}@{code.path}:{call.lineno}", call.lineno)
+            return
+        called = self.program.code(callee)
+        yield Into((called, (*via, called.path)), called.path, call.lineno)
 
     def _cut(self, endpoint: Endpoint, error: SourceError) -> None:
         self.cuts.setdefault(error.location, error)
@@ -225,6 +270,26 @@ class RaiseFinder:
         assumed = tuple(dict.fromkeys(self.resolver.taken[taken:]))
         return dataclasses.replace(raised, assumed=assumed) if assumed else raised
 
+    def _overridden(self, func: ast.expr, code: Code, root: str) -> griffe.Function | None:
+        """`self.name(...)` in a method of a base class of the class whose method the walk started from
+        (a route handler of `ProvisioningAPI` calling `AuthAPI.post_login_phone`, which calls
+        `self.get_login_response`): the method as that class resolves it, its own override first."""
+        if not (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self" == first_parameter(code.node)
+        ):
+            return None
+        own, started = code.path.rsplit(".", 1)[0], root.rsplit(".", 1)[0]
+        if own == started or self.program.klass(started) is None:
+            return None
+        ancestry = self.program.ancestry(started)
+        if own not in ancestry:
+            return None
+        return next(
+            (m for path in ancestry if (m := self.program.function(f"{path}.{func.attr}")) is not None), None
+        )
+
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
         its own or inherited; the instance itself called (`check = KeyChecker(...)`, then `await
@@ -264,9 +329,10 @@ class RaiseFinder:
         if isinstance(made, ast.Name) and first_parameter(code.node) == made.id == "self":
             return self.program.klass(code.path.rsplit(".", 1)[0])
         if isinstance(made, ast.Name):
-            if code.path not in self._locals:
-                self._locals[code.path] = local_names(code.node)
-            names = self._locals[code.path]
+            key = (code.path, id(code.node))
+            if key not in self._locals:
+                self._locals[key] = local_names(code.node)
+            names = self._locals[key]
             if made.id not in names.bound:
                 held = self.program.objects.get(self.program.qualify(made, code.module) or "")
                 return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
@@ -278,9 +344,10 @@ class RaiseFinder:
         return self.program.klass(self.program.qualify(made.func, code.module))
 
     def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
-        if code.path not in self._locals:
-            self._locals[code.path] = local_names(code.node)
-        call = with_local_messages(call, self._locals[code.path], code.module)
+        held = (code.path, id(code.node))  # a helper read with a call's values has locals of its own
+        if held not in self._locals:
+            self._locals[held] = local_names(code.node)
+        call = with_local_messages(call, self._locals[held], code.module)
         path = qualify_here(self.program, call.func, code.module, code.node)
         if path is None:
             return None

@@ -132,6 +132,8 @@ class CallReader:
         as it is, aiohttp's `text=`) is read as its dict."""
         if isinstance(node, ast.Call) and len(node.args) == 1 and self._is_json_dumps(node.func, module):
             node = node.args[0]
+        if isinstance(node, ast.Dict) and not node.keys:
+            return None, ""  # `json_response({}, status=404)`: an empty object, no text to read
         if isinstance(node, ast.Dict):
             texts = [
                 (key.value, value)

@@ -224,3 +224,37 @@ def test_a_prefix_known_only_at_run_time_is_a_located_finding(
     stated = '          run_time_values: [{expression: url_prefix, value: "/rq"}]\n'
     [operation] = catalog(tmp_path, FACTORY_PREFIX, extra=stated).operations
     assert (operation.path, operation.unresolved) == ("/rq/jobs/{n}", ())
+
+
+ERROR_HELPER = """\
+from flask import Flask, jsonify
+
+app = Flask(__name__)
+
+
+def error(status, message, code="error"):
+    return jsonify(error=message, code=code), status
+
+
+@app.get("/items/<int(signed=True):n>")
+def item(n):
+    if n == 0:
+        return error(404, "No such item", code="missing")
+    if n < 0:
+        return error(400, "Items count from 1")
+    return jsonify(n=n)
+"""
+
+
+def test_an_error_helper_is_read_at_each_call_with_its_values(tmp_path: Path) -> None:
+    found = catalog(tmp_path, ERROR_HELPER)
+    assert responses(found) == {
+        ("get", "/items/{n}"): [(404, "No such item", "error"), (400, "Items count from 1", "error")]
+    }
+    client = _run(ERROR_HELPER).test_client()
+    assert [
+        (a.status_code, a.get_json()["error"]) for a in (client.get("/items/0"), client.get("/items/-1"))
+    ] == [
+        (404, "No such item"),
+        (400, "Items count from 1"),
+    ]

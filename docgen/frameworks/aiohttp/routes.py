@@ -240,10 +240,14 @@ class _Attach:
 
     def _setup_call(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
         """`setup_routes(app)`: the called function's body is read with its parameter standing for `app`."""
-        function = self.program.function(self.program.qualify(call.func, module))
+        function = self.program.function(self.program.qualify(call.func, module)) or self._own_method(
+            call, scope
+        )
         if function is None or function.path in self._entered:
             return
         parameters = [parameter.name for parameter in function.parameters]
+        if isinstance(call.func, ast.Attribute) and parameters[:1] == ["self"]:
+            parameters = parameters[1:]  # `self.register_routes(self.app)`: a method of the server class
         bound = False
         for position, argument in enumerate(call.args[: len(parameters)]):
             key = self.reading.key(argument, scope, module)
@@ -256,6 +260,20 @@ class _Attach:
             for statement in flat(self.program.node(function).body):
                 self._statement(function.path, function.module, statement)
             self._unbound = unbound
+
+    def _own_method(self, call: ast.Call, scope: str) -> griffe.Function | None:
+        """The method `self.name(...)` calls in a method of a class: its own or inherited (a mixin's)."""
+        func = call.func
+        owner = self.reading.owners.get(scope)
+        if owner is None or not (
+            isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+        ):
+            return None
+        for path in self.program.ancestry(owner):
+            found = self.program.function(f"{path}.{func.attr}")
+            if found is not None:
+                return found
+        return None
 
     def _add(
         self,

@@ -174,7 +174,7 @@ class RaiseFinder:
     ) -> Iterator[Reached]:
         """The HTTP error a `raise` makes, or, for `raise error_for(exc)`, each one the function returns."""
         call = _raised_call(exc, code.node, at)
-        raised = self._classify(call, code, at.lineno) if call is not None else None
+        raised = self._classify(call, code, at.lineno, at) if call is not None else None
         if raised is not None:
             yield Reached(self._trusting(raised, taken), via)
         elif call is not None:
@@ -240,10 +240,11 @@ class RaiseFinder:
             return None
         return self.program.klass(self.program.qualify(made.func, code.module))
 
-    def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
+    def _classify(self, call: ast.Call, code: Code, line: int, at: ast.stmt | None = None) -> Raised | None:
         if code.path not in self._locals:
             self._locals[code.path] = local_names(code.node)
-        call = with_local_messages(call, self._locals[code.path], code.module)
+        where = (code.node, at) if at is not None else None
+        call = with_local_messages(call, self._locals[code.path], code.module, where)
         path = qualify_here(self.program, call.func, code.module, code.node)
         if path is None:
             return None

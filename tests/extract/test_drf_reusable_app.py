@@ -238,3 +238,61 @@ def test_a_serializer_chosen_at_run_time_is_located_until_stated(tmp_path: Path)
     # the stated serializer's `validate` is followed, into its base's through `super().validate(...)`;
     # a view without authentication classes of its own falls back to the settings' (403 without a scheme)
     assert stated[("post", "/token/")] == [(403, "No active account.", "detail")]
+
+
+KNOX_VIEWS = """\
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+
+class TokenAuthentication(BaseAuthentication):
+    def authenticate(self, request):
+        auth = get_authorization_header(request).split()
+        if not auth:
+            return None
+        if len(auth) == 1:
+            msg = _("Invalid token header. No credentials provided.")
+            raise exceptions.AuthenticationFailed(msg)
+        elif len(auth) > 2:
+            msg = _("Invalid token header. Token string should not contain spaces.")
+            raise exceptions.AuthenticationFailed(msg)
+        return None
+
+    def authenticate_header(self, request):
+        return "Token"
+
+
+class LoginView(APIView):
+    authentication_classes = api_settings.DEFAULT_AUTHENTICATION_CLASSES
+    permission_classes = (IsAuthenticated,)
+
+    def post(self, request):
+        return Response({})
+"""
+KNOX_SETTINGS = 'REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": ("auth.views.TokenAuthentication",)}\n'
+
+
+def test_rest_frameworks_own_settings_named_by_a_view_and_a_message_bound_in_each_branch(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "proj/urls.py": "from django.urls import path\n\nfrom auth.views import LoginView\n\n"
+        'urlpatterns = [path("login/", LoginView.as_view())]\n',
+        "auth/__init__.py": "",
+        "auth/views.py": KNOX_VIEWS,
+    }
+    found = answers(catalog(tmp_path, files, KNOX_SETTINGS))
+    # `api_settings.DEFAULT_AUTHENTICATION_CLASSES` is the project's list: its first class names a scheme
+    # (`Token`), so REST framework answers 401, and the class's `authenticate` runs before the view
+    assert found == {
+        ("post", "/login/"): [
+            (401, "Authentication credentials were not provided.", "detail"),
+            (401, "Invalid token header. No credentials provided.", "detail"),
+            (401, "Invalid token header. Token string should not contain spaces.", "detail"),
+        ]
+    }

@@ -29,6 +29,7 @@ from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
 from docgen.extract.bound_calls import bound_call, own_nodes, set_status
 from docgen.extract.calls import unparse
+from docgen.extract.class_messages import with_class_messages
 from docgen.extract.decorators import decorator_wrappers
 from docgen.extract.factories import returned_exceptions
 from docgen.extract.handled import handled_values
@@ -245,6 +246,7 @@ class RaiseFinder:
             self._locals[code.path] = local_names(code.node)
         where = (code.node, at) if at is not None else None
         call = with_local_messages(call, self._locals[code.path], code.module, where)
+        call = with_class_messages(call, code, self.program, getattr(self.framework, "instance_dicts", {}))
         path = qualify_here(self.program, call.func, code.module, code.node)
         if path is None:
             return None

@@ -190,7 +190,7 @@ class BaseObtain(serializers.Serializer):
 
     def validate(self, attrs):
         if not attrs:
-            raise exceptions.AuthenticationFailed("No active account.", "no_account")
+            raise exceptions.AuthenticationFailed(self.error_messages["no_account"], "no_account")
         return attrs
 
 
@@ -235,7 +235,8 @@ def test_a_serializer_chosen_at_run_time_is_located_until_stated(tmp_path: Path)
         ("/token/refresh/", "api_settings.REFRESH_SERIALIZER", "tokens/views.py", 29),
     ]
     stated = answers(catalog(tmp_path, {**TOKEN_FILES, "mkdocs.yml": MKDOCS + TOKEN_STATED}))
-    # the stated serializer's `validate` is followed, into its base's through `super().validate(...)`;
+    # the stated serializer's `validate` is followed, into its base's through `super().validate(...)`,
+    # whose `self.error_messages[...]` is the classes' `default_error_messages`;
     # a view without authentication classes of its own falls back to the settings' (403 without a scheme)
     assert stated[("post", "/token/")] == [(403, "No active account.", "detail")]
 

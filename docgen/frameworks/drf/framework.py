@@ -72,6 +72,8 @@ class DRFFramework:
     tuple_status = False
     detail_is_body = True
     import_roots = frozenset({"rest_framework"})
+    instance_dicts: Mapping[str, str] = {"error_messages": "default_error_messages"}
+    """A serializer's or field's `self.error_messages[key]` is its classes' `default_error_messages[key]`."""
     app_files = ("settings.py", "urls.py")
     """Where `docgen init` looks first: a project's settings (ROOT_URLCONF, the exception handler), else
     the URL configuration of a reusable app that has no settings of its own."""

@@ -28,6 +28,7 @@ from docgen.core.records import record
 from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
 from docgen.extract.bound_calls import bound_call, own_nodes, set_status
+from docgen.extract.built_details import built_detail
 from docgen.extract.calls import unparse
 from docgen.extract.class_messages import with_class_messages
 from docgen.extract.decorators import decorator_wrappers
@@ -342,6 +343,9 @@ class RaiseFinder:
             if isinstance(node, ast.Name) and node.id in parameters:
                 position = parameters.index(node.id)
                 node, scope = argument(call, (position, node.id)), module
+            elif isinstance(node, ast.Name) and role is arguments.detail:  # a dict the `__init__` builds
+                node, where = built_detail(self.program.node(init), node.id, call, self.framework.body_key)
+                scope = module if where == "raise" else init.module
             values.append((node, scope))
         status = self._status(values[0][0], values[0][1])
         ancestry = self.classes.ancestry(path)

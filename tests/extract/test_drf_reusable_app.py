@@ -297,3 +297,62 @@ def test_rest_frameworks_own_settings_named_by_a_view_and_a_message_bound_in_eac
             (401, "Invalid token header. Token string should not contain spaces.", "detail"),
         ]
     }
+
+
+DETAIL_DICT = """\
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework.decorators import api_view
+from rest_framework.response import Response
+
+
+class DetailDictMixin:
+    def __init__(self, detail=None, code=None):
+        detail_dict = {"detail": self.default_detail, "code": self.default_code}
+        if isinstance(detail, dict):
+            detail_dict.update(detail)
+        elif detail is not None:
+            detail_dict["detail"] = detail
+        if code is not None:
+            detail_dict["code"] = code
+        super().__init__(detail_dict)
+
+
+class AuthenticationFailed(DetailDictMixin, exceptions.AuthenticationFailed):
+    pass
+
+
+class InvalidToken(AuthenticationFailed):
+    status_code = 401
+    default_detail = _("Token is invalid or expired")
+    default_code = "token_not_valid"
+
+
+@api_view(["POST"])
+def check(request):
+    if "a" in request.data:
+        raise AuthenticationFailed(_("User not found"), code="user_not_found")
+    if "b" in request.data:
+        raise InvalidToken({"detail": _("Given token not valid for any token type"), "messages": []})
+    raise InvalidToken()
+"""
+
+
+def test_an_exception_that_builds_its_detail_dict_in_its_init(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": "from django.urls import path\n\nfrom tokens.views import check\n\n"
+        'urlpatterns = [path("check/", check)]\n',
+        "tokens/__init__.py": "",
+        "tokens/views.py": DETAIL_DICT,
+    }
+    found = answers(catalog(tmp_path, files))
+    # each answers {"detail": ..., "code": ...}: the raise's text, the dict's, else the class's default;
+    # 403 for all, as REST framework turns an `AuthenticationFailed` into one when the view's first
+    # authentication class (SessionAuthentication, the default) names no scheme
+    assert found == {
+        ("post", "/check/"): [
+            (403, "User not found", "detail"),
+            (403, "Given token not valid for any token type", "detail"),
+            (403, "Token is invalid or expired", "detail"),
+        ]
+    }

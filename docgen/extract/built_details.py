@@ -27,8 +27,11 @@ Where = Literal["raise", "init"]
 
 def built_detail(init: FunctionNode, name: str, call: ast.Call, key: str) -> tuple[ast.expr | None, Where]:
     """The node that gives the detail under `key` of the dict `name` that `init` builds, and where it is
-    written (the raise, or the `__init__`); None (from the `__init__`): the class attribute's default."""
+    written (the raise, or the `__init__`); None (from the `__init__`): the class attribute's default. A
+    name `init` binds to anything but a dict literal is given back as it is."""
     literal = _literal(init, name)
+    if literal is None:  # not a dict the `__init__` builds: read as written
+        return ast.Name(id=name, ctx=ast.Load()), "init"
     parameters = [a.arg for a in [*init.args.posonlyargs, *init.args.args]][1:]
     overriding = _overriding(init, name, key)
     if overriding is not None and overriding in parameters:
@@ -39,7 +42,7 @@ def built_detail(init: FunctionNode, name: str, call: ast.Call, key: str) -> tup
                 return inner, "raise"
         elif given is not None and not (isinstance(given, ast.Constant) and given.value is None):
             return given, "raise"
-    value = _value(literal, key) if literal is not None else None
+    value = _value(literal, key)
     if value is None or _is_self_attribute(value):
         return None, "init"
     return value, "init"

@@ -161,3 +161,30 @@ def test_a_router_a_plugin_returns_under_a_prefix_known_at_run_time(tmp_path: Pa
     ]
     stated = responses(catalog(tmp_path, PLUGIN, extra=STATED, files=files))
     assert stated == {("post", "/admin/api/auth/login"): [(401, "Invalid credentials")]}
+
+
+APPENDING_PLUGIN = """\
+from litestar import Router
+from litestar.config.app import AppConfig
+from litestar.plugins import InitPluginProtocol
+
+from api.views import AuthController
+
+
+class WorkflowPlugin(InitPluginProtocol):
+    def __init__(self, config) -> None:
+        self._config = config
+
+    def on_app_init(self, app_config: AppConfig) -> AppConfig:
+        controllers = [AuthController]
+        workflow_router = Router(path=self._config.api_path_prefix, route_handlers=controllers)
+        app_config.route_handlers.append(workflow_router)
+        return app_config
+"""
+
+
+def test_a_router_a_plugin_builds_in_a_local_and_appends(tmp_path: Path) -> None:
+    found = responses(catalog(tmp_path, APPENDING_PLUGIN, files={"api/views.py": VIEWS}))
+    assert found == {
+        ("post", "/{self._config.api_path_prefix}/api/auth/login"): [(401, "Invalid credentials")]
+    }

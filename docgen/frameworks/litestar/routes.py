@@ -73,14 +73,15 @@ class _Walker:
         return self._free()
 
     def _free(self) -> list[Child]:
-        """Without an application: the module-level routers, the controllers and the module-level route
-        handlers that no other of them includes."""
+        """Without an application: the routers (at module level, or built in a function), the controllers
+        and the module-level route handlers that no other of them includes."""
         candidates: list[Child] = [self.layer(m) for k, m in self.reader.bound.items() if ":" not in k]
         # a router a function or method builds and returns (a plugin's `_get_api_router()`), whose path may
         # be known only at run time (`Router(path=self._config.base_url, ...)`: unread, and reported)
-        candidates.extend(
-            self.layer(made) for made in self.reader.returns.values() if not self.reader.is_app(made)
-        )
+        returned = [*self.reader.returns.values()]
+        # and one a plugin's `on_app_init` builds in a local and adds (`app_config.route_handlers.append(r)`)
+        returned += [made for key, made in self.reader.bound.items() if ":" in key]
+        candidates.extend(self.layer(made) for made in returned if not self.reader.is_app(made))
         for path, obj in sorted(self.program.objects.items()):
             if isinstance(obj, griffe.Class) and path == obj.path:
                 controller = self.controller(path)

@@ -141,7 +141,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
 from tokens.conf import api_settings
-from tokens.serializers import VerifySerializer
+from tokens.serializers import CheckSerializer, VerifySerializer
 
 
 class TokenView(GenericAPIView):
@@ -173,9 +173,12 @@ class Refresh(GenericAPIView):
 
 class Verify(GenericAPIView):
     permission_classes = ()
+    serializer_class = CheckSerializer
 
     def get_serializer_class(self):
-        return VerifySerializer
+        if self.request.data.get("strict"):
+            return VerifySerializer
+        return self.serializer_class
 
     def post(self, request):
         self.get_serializer_class()(data=request.data).is_valid(raise_exception=True)
@@ -202,6 +205,11 @@ class ObtainSerializer(BaseObtain):
 class VerifySerializer(serializers.Serializer):
     def validate(self, attrs):
         raise serializers.ValidationError("Token is blacklisted")
+
+
+class CheckSerializer(serializers.Serializer):
+    def validate_token(self, value):
+        raise serializers.ValidationError("Token is malformed")
 """
 TOKEN_FILES = {
     "proj/urls.py": TOKEN_URLS,
@@ -224,7 +232,10 @@ def test_a_serializer_chosen_at_run_time_is_located_until_stated(tmp_path: Path)
     assert found == {
         ("post", "/token/"): [],
         ("post", "/token/refresh/"): [],
-        ("post", "/token/verify/"): [(400, "Token is blacklisted", "non_field_errors")],
+        ("post", "/token/verify/"): [
+            (400, "Token is blacklisted", "non_field_errors"),
+            (400, "Token is malformed", "token"),
+        ],
     }
     extraction = run_extract_in_memory(tmp_path).results["routes"]
     assert isinstance(extraction, RoutesExtraction)

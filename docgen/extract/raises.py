@@ -176,7 +176,7 @@ class RaiseFinder:
     ) -> Iterator[Reached]:
         """The HTTP error a `raise` makes, or, for `raise error_for(exc)`, each one the function returns."""
         call = _raised_call(exc, code.node, at)
-        raised = self._classify(call, code, at.lineno, at) if call is not None else None
+        raised = self._classify(call, code, at.lineno, at, via) if call is not None else None
         if raised is not None:
             yield Reached(self._trusting(raised, taken), via)
         elif call is not None:
@@ -242,7 +242,9 @@ class RaiseFinder:
             return None
         return self.program.klass(self.program.qualify(made.func, code.module))
 
-    def _classify(self, call: ast.Call, code: Code, line: int, at: ast.stmt | None = None) -> Raised | None:
+    def _classify(
+        self, call: ast.Call, code: Code, line: int, at: ast.stmt | None = None, via: tuple[str, ...] = ()
+    ) -> Raised | None:
         if code.path not in self._locals:
             self._locals[code.path] = local_names(code.node)
         where = (code.node, at) if at is not None else None
@@ -257,7 +259,7 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail, key = self._stated(call, code.module, path, ancestry, base)
-        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base)
+        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base, via)
         if handler is not None and base is None:  # an exception of the application's own, and its handler
             read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
             status, detail = read[0] if read[0] is not None else status, read[1] or detail

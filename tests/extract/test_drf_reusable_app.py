@@ -367,3 +367,60 @@ def test_an_exception_that_builds_its_detail_dict_in_its_init(tmp_path: Path) ->
             (403, "Token is invalid or expired", "detail"),
         ]
     }
+
+
+LOGIN = """\
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions, serializers
+from rest_framework.generics import GenericAPIView
+from rest_framework.response import Response
+
+
+class LoginSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+
+    def _validate_email(self, email):
+        if not email:
+            raise exceptions.ValidationError(_('Must include "email" and "password".'))
+
+    @staticmethod
+    def validate_auth_user_status(user):
+        if not user:
+            raise exceptions.ValidationError(_("User account is disabled."))
+
+    def validate_email(self, value):
+        raise serializers.ValidationError("Unknown domain.")
+
+    def validate(self, attrs):
+        self._validate_email(attrs.get("email"))
+        self.validate_auth_user_status(attrs.get("user"))
+        return attrs
+
+
+class LoginView(GenericAPIView):
+    permission_classes = ()
+    serializer_class = LoginSerializer
+
+    def post(self, request):
+        self.serializer = self.get_serializer(data=request.data)
+        self.serializer.is_valid(raise_exception=True)
+        return Response({})
+"""
+
+
+def test_a_serializer_kept_on_the_view_and_the_helpers_its_validate_calls(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": "from django.urls import path\n\nfrom auth.views import LoginView\n\n"
+        'urlpatterns = [path("login/", LoginView.as_view())]\n',
+        "auth/__init__.py": "",
+        "auth/views.py": LOGIN,
+    }
+    # what `validate` raises, itself or through a helper (a static `validate_...` one included), answers
+    # under `non_field_errors`; a field's validator under the field's name
+    assert answers(catalog(tmp_path, files)) == {
+        ("post", "/login/"): [
+            (400, "Unknown domain.", "email"),
+            (400, 'Must include "email" and "password".', "non_field_errors"),
+            (400, "User account is disabled.", "non_field_errors"),
+        ]
+    }

@@ -105,11 +105,12 @@ class DRFFramework:
         self._placed = routes.serializers.placed
         return found
 
-    def body_key_in(self, function: str, exception: list[str]) -> str | None:
-        """A `ValidationError` raised by a serializer's validator answers under the non-field key or the
-        field's name (see `serializers`)."""
-        validation = any(path in _VALIDATION_ERRORS for path in exception)
-        return self._placed.get(function) if validation else None
+    def body_key_in(self, function: str, exception: list[str], via: tuple[str, ...] = ()) -> str | None:
+        """A `ValidationError` raised by a serializer's validator, or a helper it calls, answers under the
+        non-field key or the field's name (see `serializers`): the nearest validator on the way decides."""
+        if not any(path in _VALIDATION_ERRORS for path in exception):
+            return None
+        return next((self._placed[f] for f in (function, *reversed(via)) if f in self._placed), None)
 
     def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
         """The 404 of each lookup shortcut (`get_object_or_404(Book, ...)`) `code` calls outside a `try`

@@ -141,6 +141,7 @@ class SerializerChecks:
             target = call.func.value
             made = names.single_calls.get(target.id) if isinstance(target, ast.Name) else None
             made = target if isinstance(target, ast.Call) else made
+            made = _on_self(node).get(target.attr) if isinstance(target, ast.Attribute) else made
             if made is None:
                 continue
             if _declared_call(made.func) and view is not None:
@@ -158,13 +159,36 @@ class SerializerChecks:
             cls = self.program.klass(own)
             for name in cls.members if cls is not None else ():
                 function = self.program.function(f"{own}.{name}")
-                is_validator = name == "validate" or name.startswith("validate_")
+                # a static or class method named `validate_...` is a helper `validate` calls, not a field's
+                is_validator = name == "validate" or (name.startswith("validate_") and _on_instance(function))
                 if function is not None and is_validator and name not in seen:
                     seen.add(name)
                     found.append(self.program.code(function))
                     key = name.removeprefix("validate_") if name != "validate" else self.non_field_key
                     self.placed[function.path] = key
         return found
+
+
+def _on_instance(function: griffe.Function | None) -> bool:
+    """Whether a method is an instance method (neither `@staticmethod` nor `@classmethod`)."""
+    labels: set[str] = set(function.labels) if function is not None else set()
+    return not ({"staticmethod", "classmethod"} & labels)
+
+
+def _on_self(node: ast.AST) -> dict[str, ast.Call]:
+    """The calls a method assigns to an attribute of `self` (`self.serializer = self.get_serializer(...)`,
+    then `self.serializer.is_valid(raise_exception=True)`), by attribute, when assigned once."""
+    found: dict[str, list[ast.Call]] = {}
+    for statement in ast.walk(node):
+        if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+            for target in statement.targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    found.setdefault(target.attr, []).append(statement.value)
+    return {name: calls[0] for name, calls in found.items() if len(calls) == 1}
 
 
 def _is_declared(node: ast.expr) -> bool:

@@ -21,9 +21,16 @@ from docgen.extract.routes import Framework
 
 
 def raised_body_key(
-    framework: Framework, calls: CallReader, call: ast.Call, code: Code, ancestry: list[str], base: str | None
+    framework: Framework,
+    calls: CallReader,
+    call: ast.Call,
+    code: Code,
+    ancestry: list[str],
+    base: str | None,
+    via: tuple[str, ...] = (),
 ) -> str | None:
-    """The key `call`, raised in `code`, puts its detail under; None: the handler's or the framework's."""
+    """The key `call`, raised in `code` (reached through the functions `via`), puts its detail under; None:
+    the handler's or the framework's."""
     detail = argument(call, framework.http_exceptions[base].detail) if base is not None else None
     if isinstance(detail, ast.Dict):
         key = calls.body(detail, code.module, "")[0]
@@ -32,5 +39,5 @@ def raised_body_key(
         if key is not None and framework.body_key not in BODY_MEDIA:  # sent inside the framework's body
             return f"{framework.body_key}.{key}"
     placed = getattr(framework, "body_key_in", None)
-    found = placed(code.path, ancestry) if placed is not None else None
+    found = placed(code.path, ancestry, via) if placed is not None else None
     return found if isinstance(found, str) else None

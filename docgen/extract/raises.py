@@ -30,7 +30,9 @@ from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
 from docgen.extract.bound_calls import bound_call, own_nodes, set_status, with_local_dicts
 from docgen.extract.bound_helpers import bound_helper
+from docgen.extract.built_details import built_detail
 from docgen.extract.calls import unparse
+from docgen.extract.class_messages import with_class_messages
 from docgen.extract.decorators import decorator_wrappers
 from docgen.extract.factories import returned_exceptions
 from docgen.extract.handled import handled_values
@@ -256,7 +258,7 @@ class RaiseFinder:
     ) -> Iterator[Reached]:
         """The HTTP error a `raise` makes, or, for `raise error_for(exc)`, each one the function returns."""
         call = _raised_call(exc, code.node, at)
-        raised = self._classify(call, code, at.lineno) if call is not None else None
+        raised = self._classify(call, code, at.lineno, at, via) if call is not None else None
         if raised is not None:
             yield Reached(self._trusting(raised, taken), via)
         elif call is not None:
@@ -343,11 +345,15 @@ class RaiseFinder:
             return None
         return self.program.klass(self.program.qualify(made.func, code.module))
 
-    def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
+    def _classify(
+        self, call: ast.Call, code: Code, line: int, at: ast.stmt | None = None, via: tuple[str, ...] = ()
+    ) -> Raised | None:
         held = (code.path, id(code.node))  # a helper read with a call's values has locals of its own
         if held not in self._locals:
             self._locals[held] = local_names(code.node)
-        call = with_local_messages(call, self._locals[held], code.module)
+        where = (code.node, at) if at is not None else None
+        call = with_local_messages(call, self._locals[held], code.module, where)
+        call = with_class_messages(call, code, self.program, getattr(self.framework, "instance_dicts", {}))
         path = qualify_here(self.program, call.func, code.module, code.node)
         if path is None:
             return None
@@ -357,7 +363,7 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail, key = self._stated(call, code.module, path, ancestry, base)
-        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base)
+        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base, via)
         if handler is not None and base is None:  # an exception of the application's own, and its handler
             read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
             status, detail = read[0] if read[0] is not None else status, read[1] or detail
@@ -443,6 +449,9 @@ class RaiseFinder:
             if isinstance(node, ast.Name) and node.id in parameters:
                 position = parameters.index(node.id)
                 node, scope = argument(call, (position, node.id)), module
+            elif isinstance(node, ast.Name) and role is arguments.detail:  # a dict the `__init__` builds
+                node, where = built_detail(self.program.node(init), node.id, call, self.framework.body_key)
+                scope = module if where == "raise" else init.module
             values.append((node, scope))
         status = self._status(values[0][0], values[0][1])
         ancestry = self.classes.ancestry(path)

@@ -141,7 +141,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 
 from tokens.conf import api_settings
-from tokens.serializers import VerifySerializer
+from tokens.serializers import CheckSerializer, VerifySerializer
 
 
 class TokenView(GenericAPIView):
@@ -173,9 +173,12 @@ class Refresh(GenericAPIView):
 
 class Verify(GenericAPIView):
     permission_classes = ()
+    serializer_class = CheckSerializer
 
     def get_serializer_class(self):
-        return VerifySerializer
+        if self.request.data.get("strict"):
+            return VerifySerializer
+        return self.serializer_class
 
     def post(self, request):
         self.get_serializer_class()(data=request.data).is_valid(raise_exception=True)
@@ -190,7 +193,7 @@ class BaseObtain(serializers.Serializer):
 
     def validate(self, attrs):
         if not attrs:
-            raise exceptions.AuthenticationFailed("No active account.", "no_account")
+            raise exceptions.AuthenticationFailed(self.error_messages["no_account"], "no_account")
         return attrs
 
 
@@ -202,6 +205,11 @@ class ObtainSerializer(BaseObtain):
 class VerifySerializer(serializers.Serializer):
     def validate(self, attrs):
         raise serializers.ValidationError("Token is blacklisted")
+
+
+class CheckSerializer(serializers.Serializer):
+    def validate_token(self, value):
+        raise serializers.ValidationError("Token is malformed")
 """
 TOKEN_FILES = {
     "proj/urls.py": TOKEN_URLS,
@@ -224,7 +232,10 @@ def test_a_serializer_chosen_at_run_time_is_located_until_stated(tmp_path: Path)
     assert found == {
         ("post", "/token/"): [],
         ("post", "/token/refresh/"): [],
-        ("post", "/token/verify/"): [(400, "Token is blacklisted", "non_field_errors")],
+        ("post", "/token/verify/"): [
+            (400, "Token is blacklisted", "non_field_errors"),
+            (400, "Token is malformed", "token"),
+        ],
     }
     extraction = run_extract_in_memory(tmp_path).results["routes"]
     assert isinstance(extraction, RoutesExtraction)
@@ -235,6 +246,181 @@ def test_a_serializer_chosen_at_run_time_is_located_until_stated(tmp_path: Path)
         ("/token/refresh/", "api_settings.REFRESH_SERIALIZER", "tokens/views.py", 29),
     ]
     stated = answers(catalog(tmp_path, {**TOKEN_FILES, "mkdocs.yml": MKDOCS + TOKEN_STATED}))
-    # the stated serializer's `validate` is followed, into its base's through `super().validate(...)`;
+    # the stated serializer's `validate` is followed, into its base's through `super().validate(...)`,
+    # whose `self.error_messages[...]` is the classes' `default_error_messages`;
     # a view without authentication classes of its own falls back to the settings' (403 without a scheme)
     assert stated[("post", "/token/")] == [(403, "No active account.", "detail")]
+
+
+KNOX_VIEWS = """\
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
+
+
+class TokenAuthentication(BaseAuthentication):
+    def authenticate(self, request):
+        auth = get_authorization_header(request).split()
+        if not auth:
+            return None
+        if len(auth) == 1:
+            msg = _("Invalid token header. No credentials provided.")
+            raise exceptions.AuthenticationFailed(msg)
+        elif len(auth) > 2:
+            msg = _("Invalid token header. Token string should not contain spaces.")
+            raise exceptions.AuthenticationFailed(msg)
+        return None
+
+    def authenticate_header(self, request):
+        return "Token"
+
+
+class LoginView(APIView):
+    authentication_classes = api_settings.DEFAULT_AUTHENTICATION_CLASSES
+    permission_classes = (IsAuthenticated,)
+
+    def post(self, request):
+        return Response({})
+"""
+KNOX_SETTINGS = 'REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": ("auth.views.TokenAuthentication",)}\n'
+
+
+def test_rest_frameworks_own_settings_named_by_a_view_and_a_message_bound_in_each_branch(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "proj/urls.py": "from django.urls import path\n\nfrom auth.views import LoginView\n\n"
+        'urlpatterns = [path("login/", LoginView.as_view())]\n',
+        "auth/__init__.py": "",
+        "auth/views.py": KNOX_VIEWS,
+    }
+    found = answers(catalog(tmp_path, files, KNOX_SETTINGS))
+    # `api_settings.DEFAULT_AUTHENTICATION_CLASSES` is the project's list: its first class names a scheme
+    # (`Token`), so REST framework answers 401, and the class's `authenticate` runs before the view
+    assert found == {
+        ("post", "/login/"): [
+            (401, "Authentication credentials were not provided.", "detail"),
+            (401, "Invalid token header. No credentials provided.", "detail"),
+            (401, "Invalid token header. Token string should not contain spaces.", "detail"),
+        ]
+    }
+
+
+DETAIL_DICT = """\
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework.decorators import api_view
+from rest_framework.response import Response
+
+
+class DetailDictMixin:
+    def __init__(self, detail=None, code=None):
+        detail_dict = {"detail": self.default_detail, "code": self.default_code}
+        if isinstance(detail, dict):
+            detail_dict.update(detail)
+        elif detail is not None:
+            detail_dict["detail"] = detail
+        if code is not None:
+            detail_dict["code"] = code
+        super().__init__(detail_dict)
+
+
+class AuthenticationFailed(DetailDictMixin, exceptions.AuthenticationFailed):
+    pass
+
+
+class InvalidToken(AuthenticationFailed):
+    status_code = 401
+    default_detail = _("Token is invalid or expired")
+    default_code = "token_not_valid"
+
+
+@api_view(["POST"])
+def check(request):
+    if "a" in request.data:
+        raise AuthenticationFailed(_("User not found"), code="user_not_found")
+    if "b" in request.data:
+        raise InvalidToken({"detail": _("Given token not valid for any token type"), "messages": []})
+    raise InvalidToken()
+"""
+
+
+def test_an_exception_that_builds_its_detail_dict_in_its_init(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": "from django.urls import path\n\nfrom tokens.views import check\n\n"
+        'urlpatterns = [path("check/", check)]\n',
+        "tokens/__init__.py": "",
+        "tokens/views.py": DETAIL_DICT,
+    }
+    found = answers(catalog(tmp_path, files))
+    # each answers {"detail": ..., "code": ...}: the raise's text, the dict's, else the class's default;
+    # 403 for all, as REST framework turns an `AuthenticationFailed` into one when the view's first
+    # authentication class (SessionAuthentication, the default) names no scheme
+    assert found == {
+        ("post", "/check/"): [
+            (403, "User not found", "detail"),
+            (403, "Given token not valid for any token type", "detail"),
+            (403, "Token is invalid or expired", "detail"),
+        ]
+    }
+
+
+LOGIN = """\
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions, serializers
+from rest_framework.generics import GenericAPIView
+from rest_framework.response import Response
+
+
+class LoginSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+
+    def _validate_email(self, email):
+        if not email:
+            raise exceptions.ValidationError(_('Must include "email" and "password".'))
+
+    @staticmethod
+    def validate_auth_user_status(user):
+        if not user:
+            raise exceptions.ValidationError(_("User account is disabled."))
+
+    def validate_email(self, value):
+        raise serializers.ValidationError("Unknown domain.")
+
+    def validate(self, attrs):
+        self._validate_email(attrs.get("email"))
+        self.validate_auth_user_status(attrs.get("user"))
+        return attrs
+
+
+class LoginView(GenericAPIView):
+    permission_classes = ()
+    serializer_class = LoginSerializer
+
+    def post(self, request):
+        self.serializer = self.get_serializer(data=request.data)
+        self.serializer.is_valid(raise_exception=True)
+        return Response({})
+"""
+
+
+def test_a_serializer_kept_on_the_view_and_the_helpers_its_validate_calls(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": "from django.urls import path\n\nfrom auth.views import LoginView\n\n"
+        'urlpatterns = [path("login/", LoginView.as_view())]\n',
+        "auth/__init__.py": "",
+        "auth/views.py": LOGIN,
+    }
+    # what `validate` raises, itself or through a helper (a static `validate_...` one included), answers
+    # under `non_field_errors`; a field's validator under the field's name
+    assert answers(catalog(tmp_path, files)) == {
+        ("post", "/login/"): [
+            (400, "Unknown domain.", "email"),
+            (400, 'Must include "email" and "password".', "non_field_errors"),
+            (400, "User account is disabled.", "non_field_errors"),
+        ]
+    }

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
+from docgen.kinds.routes.catalog import RoutesExtraction
 from tests.extract.test_litestar_styles import catalog, responses
+from tests.helpers import run_extract_in_memory
 
 MAIN = """\
 from litestar import Litestar
@@ -101,3 +103,88 @@ def test_a_library_controller_and_its_guard_instances(project: Path) -> None:
         ]:
             got = client.request(method, "/admin/flags/nope", headers=headers)
             assert (got.status_code, got.json()["detail"]) == (status, detail)
+
+
+PLUGIN = """\
+from litestar.config.app import AppConfig
+from litestar.plugins import InitPluginProtocol
+
+from api.settings import AdminConfig
+
+
+class AdminPlugin(InitPluginProtocol):
+    def __init__(self, config: AdminConfig) -> None:
+        self._config = config
+
+    def on_app_init(self, app_config: AppConfig) -> AppConfig:
+        app_config.route_handlers = [*list(app_config.route_handlers or []), self._get_api_router()]
+        return app_config
+
+    def _get_api_router(self):
+        from litestar import Router
+
+        from api.views import AuthController
+
+        return Router(path=self._config.base_url, route_handlers=[AuthController])
+"""
+VIEWS = """\
+from litestar import Controller, post
+from litestar.exceptions import NotAuthorizedException
+
+
+class AuthController(Controller):
+    path = "/api/auth"
+
+    @post("/login")
+    async def login(self) -> None:
+        raise NotAuthorizedException(detail="Invalid credentials")
+"""
+STATED = """\
+          run_time_values:
+            - expression: self._config.base_url
+              value: /admin
+"""
+
+
+def test_a_router_a_plugin_returns_under_a_prefix_known_at_run_time(tmp_path: Path) -> None:
+    files = {
+        "api/settings.py": "class AdminConfig:\n    base_url: str\n",
+        "api/views.py": VIEWS,
+    }
+    found = responses(catalog(tmp_path, PLUGIN, files=files))
+    # the prefix is kept as written, never a path parameter of the OpenAPI fragment, and located
+    assert found == {("post", "/{self._config.base_url}/api/auth/login"): [(401, "Invalid credentials")]}
+    extraction = run_extract_in_memory(tmp_path).results["api"]
+    assert isinstance(extraction, RoutesExtraction)
+    assert [(expression, file, line) for _m, _p, expression, _r, file, line in extraction.unread] == [
+        ("self._config.base_url", "api/main.py", 20)
+    ]
+    stated = responses(catalog(tmp_path, PLUGIN, extra=STATED, files=files))
+    assert stated == {("post", "/admin/api/auth/login"): [(401, "Invalid credentials")]}
+
+
+APPENDING_PLUGIN = """\
+from litestar import Router
+from litestar.config.app import AppConfig
+from litestar.plugins import InitPluginProtocol
+
+from api.views import AuthController
+
+
+class WorkflowPlugin(InitPluginProtocol):
+    def __init__(self, config) -> None:
+        self._config = config
+
+    def on_app_init(self, app_config: AppConfig) -> AppConfig:
+        controllers = [AuthController]
+        workflow_router = Router(path=self._config.api_path_prefix, route_handlers=controllers)
+        app_config.route_handlers.append(workflow_router)
+        return app_config
+"""
+
+
+def test_a_router_a_plugin_builds_in_a_local_and_appends(tmp_path: Path) -> None:
+    found = responses(catalog(tmp_path, APPENDING_PLUGIN, files={"api/views.py": VIEWS}))
+    assert found == {
+        ("post", "/{self._config.api_path_prefix}/api/auth/login"): [(401, "Invalid credentials")]
+    }

@@ -74,6 +74,8 @@ class DRFFramework:
     detail_is_body = True
     import_roots = frozenset({"rest_framework"})
     installed_modules: Mapping[str, str] = {"rest_framework": "djangorestframework", "django": "django"}
+    instance_dicts: Mapping[str, str] = {"error_messages": "default_error_messages"}
+    """A serializer's or field's `self.error_messages[key]` is its classes' `default_error_messages[key]`."""
     app_files = ("settings.py", "urls.py")
     """Where `docgen init` looks first: a project's settings (ROOT_URLCONF, the exception handler), else
     the URL configuration of a reusable app that has no settings of its own."""
@@ -108,11 +110,12 @@ class DRFFramework:
         self.unfollowed = routes.unfollowed
         return found
 
-    def body_key_in(self, function: str, exception: list[str]) -> str | None:
-        """A `ValidationError` raised by a serializer's validator answers under the non-field key or the
-        field's name (see `serializers`)."""
-        validation = any(path in _VALIDATION_ERRORS for path in exception)
-        return self._placed.get(function) if validation else None
+    def body_key_in(self, function: str, exception: list[str], via: tuple[str, ...] = ()) -> str | None:
+        """A `ValidationError` raised by a serializer's validator, or a helper it calls, answers under the
+        non-field key or the field's name (see `serializers`): the nearest validator on the way decides."""
+        if not any(path in _VALIDATION_ERRORS for path in exception):
+            return None
+        return next((self._placed[f] for f in (function, *reversed(via)) if f in self._placed), None)
 
     def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
         """The 404 of each lookup shortcut (`get_object_or_404(Book, ...)`) `code` calls outside a `try`

@@ -90,23 +90,32 @@ class SerializerChecks:
             getter = self.program.function(f"{own}.get_serializer_class")
             if getter is not None and own.split(".")[0] not in FRAMEWORK_PACKAGES:
                 # named after the view: a base's getter may choose another class for each subclass
-                return self._returned(getter, f"{view.name}.get_serializer_class()")
+                return self._returned(view, getter, f"{view.name}.get_serializer_class()")
         value = assigned(self.program, self.classes, view.path, "serializer_class")
         if value is None or (isinstance(value[0], ast.Constant) and value[0].value is None):
             return Chosen()
-        return self._named([value[0]], value[1], unparse(value[0]), UNREAD_CLASS)
+        return self._named([value], unparse(value[0]), UNREAD_CLASS)
 
-    def _returned(self, getter: griffe.Function, expression: str) -> Chosen:
-        """The classes a view's `get_serializer_class` returns, when each return names one."""
-        returns = [n.value for n in ast.walk(self.program.node(getter)) if isinstance(n, ast.Return)]
-        values = [value for value in returns if value is not None]
-        return self._named(values, getter.module, expression, CHOSEN_IN_CODE, getter.lineno or 1)
+    def _returned(self, view: griffe.Class, getter: griffe.Function, expression: str) -> Chosen:
+        """The classes a view's `get_serializer_class` returns, when each return names one (or the view's
+        `serializer_class`: `return self.serializer_class`, `return super().get_serializer_class()`)."""
+        declared = assigned(self.program, self.classes, view.path, "serializer_class")
+        nodes: list[tuple[ast.expr, griffe.Module]] = []
+        returns = [n for n in ast.walk(self.program.node(getter)) if isinstance(n, ast.Return)]
+        for node in sorted(returns, key=lambda n: (n.lineno, n.col_offset)):  # in source order
+            if node.value is None:
+                continue
+            if _is_declared(node.value) and declared is not None:
+                nodes.append(declared)
+            else:
+                nodes.append((node.value, getter.module))
+        return self._named(nodes, expression, CHOSEN_IN_CODE, getter.lineno or 1)
 
     def _named(
-        self, nodes: list[ast.expr], module: griffe.Module, expression: str, reason: str, line: int = 0
+        self, nodes: list[tuple[ast.expr, griffe.Module]], expression: str, reason: str, line: int = 0
     ) -> Chosen:
         """The source classes `nodes` name, else the classes stated for `expression`, else unread."""
-        paths = [self.program.qualify(node, module) for node in nodes]
+        paths = [self.program.qualify(node, module) for node, module in nodes]
         if nodes and all(path is not None and self.program.klass(path) for path in paths):
             return Chosen(tuple(path for path in paths if path is not None))
         if nodes and all(path is not None and path.split(".")[0] in FRAMEWORK_PACKAGES for path in paths):
@@ -117,8 +126,8 @@ class SerializerChecks:
             for path in stated:
                 self.program.load(path.rpartition(".")[0])
             return Chosen(tuple(stated), stated=(expression,))
-        file = self.program.files(module)
-        where = line or (nodes[0].lineno if nodes else 1)
+        file = self.program.files(nodes[0][1]) if nodes else ""
+        where = line or (nodes[0][0].lineno if nodes else 1)
         return Chosen(unread=(Unread(expression, reason, file, where),))
 
     def _validated(self, view: griffe.Class | None, function: griffe.Function) -> Chosen:
@@ -132,6 +141,7 @@ class SerializerChecks:
             target = call.func.value
             made = names.single_calls.get(target.id) if isinstance(target, ast.Name) else None
             made = target if isinstance(target, ast.Call) else made
+            made = _on_self(node).get(target.attr) if isinstance(target, ast.Attribute) else made
             if made is None:
                 continue
             if _declared_call(made.func) and view is not None:
@@ -149,13 +159,52 @@ class SerializerChecks:
             cls = self.program.klass(own)
             for name in cls.members if cls is not None else ():
                 function = self.program.function(f"{own}.{name}")
-                is_validator = name == "validate" or name.startswith("validate_")
+                # a static or class method named `validate_...` is a helper `validate` calls, not a field's
+                is_validator = name == "validate" or (name.startswith("validate_") and _on_instance(function))
                 if function is not None and is_validator and name not in seen:
                     seen.add(name)
                     found.append(self.program.code(function))
                     key = name.removeprefix("validate_") if name != "validate" else self.non_field_key
                     self.placed[function.path] = key
         return found
+
+
+def _on_instance(function: griffe.Function | None) -> bool:
+    """Whether a method is an instance method (neither `@staticmethod` nor `@classmethod`)."""
+    labels: set[str] = set(function.labels) if function is not None else set()
+    return not ({"staticmethod", "classmethod"} & labels)
+
+
+def _on_self(node: ast.AST) -> dict[str, ast.Call]:
+    """The calls a method assigns to an attribute of `self` (`self.serializer = self.get_serializer(...)`,
+    then `self.serializer.is_valid(raise_exception=True)`), by attribute, when assigned once."""
+    found: dict[str, list[ast.Call]] = {}
+    for statement in ast.walk(node):
+        if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+            for target in statement.targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    found.setdefault(target.attr, []).append(statement.value)
+    return {name: calls[0] for name, calls in found.items() if len(calls) == 1}
+
+
+def _is_declared(node: ast.expr) -> bool:
+    """Whether a getter's return gives the view's declared serializer: `self.serializer_class` or
+    `super().get_serializer_class()`."""
+    if isinstance(node, ast.Attribute):
+        owner = node.value
+        return isinstance(owner, ast.Name) and owner.id == "self" and node.attr == "serializer_class"
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get_serializer_class"
+        and isinstance(node.func.value, ast.Call)
+        and isinstance(node.func.value.func, ast.Name)
+        and node.func.value.func.id == "super"
+    )
 
 
 def _declared_call(func: ast.expr) -> bool:

@@ -108,7 +108,7 @@ class LayerReader:
             self.routes[path] = Route(
                 function,
                 methods,
-                handler_paths(decorator, module, self.resolver),
+                handler_paths(decorator, module, self.resolver, self.program.files(module)),
                 self.guards(keyword(decorator, "guards"), module.path, module),
                 self.dependencies(keyword(decorator, "dependencies"), module.path, module),
                 self.program.file(function),
@@ -165,10 +165,10 @@ class LayerReader:
                     self.registered.setdefault(id(made[0]), []).append((call.args[0], scope, module))
 
     def is_layer_call(self, call: ast.Call, module: griffe.Module) -> bool:
-        return litestar_name(self.program.qualify(call.func, module), "Router", "Litestar")
+        return litestar_name(self.path_of(call.func, module), "Router", "Litestar")
 
     def is_app(self, made: Made) -> bool:
-        return litestar_name(self.program.qualify(made[0].func, made[2]), "Litestar")
+        return litestar_name(self.path_of(made[0].func, made[2]), "Litestar")
 
     def made_by(self, node: ast.expr, scope: str, module: griffe.Module) -> Made | None:
         """The application or router `node` stands for: written right there, a local of the function
@@ -188,7 +188,7 @@ class LayerReader:
         path_node = call.args[0] if is_router and call.args else keyword(call, "path")
         return Layer(
             key=f"{self.program.files(module)}:{call.lineno}:{call.col_offset}",
-            path=path_text(path_node, module, self.resolver),
+            path=path_text(path_node, module, self.resolver, self.program.files(module)),
             guards=self.guards(keyword(call, "guards"), scope, module),
             dependencies=self.dependencies(keyword(call, "dependencies"), scope, module),
             file=self.program.files(module),
@@ -224,7 +224,7 @@ class LayerReader:
         module = klass.module
         return Layer(
             key=path,
-            path=path_text(attributes.get("path"), module, self.resolver),
+            path=path_text(attributes.get("path"), module, self.resolver, self.program.files(module)),
             guards=self.guards(attributes.get("guards"), module.path, module),
             dependencies=self.dependencies(attributes.get("dependencies"), module.path, module),
             file=self.program.file(klass),

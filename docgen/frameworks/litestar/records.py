@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import griffe
 
 from docgen.extract.program import Code
+from docgen.extract.route_paths import PathText
 
 Made = tuple[ast.Call, str, griffe.Module]
 """A `Router(...)` or `Litestar(...)` call, the scope it is written in (a module or function path), its
@@ -33,7 +34,7 @@ class Route:
 
     function: griffe.Function
     methods: list[str]
-    paths: list[str]
+    paths: list[PathText]
     guards: list[Code]
     dependencies: dict[str, Code]
     file: str
@@ -49,7 +50,7 @@ class Layer:
 
     key: str
     """Its identity: the call's position for an application or router, the class path for a controller."""
-    path: str
+    path: PathText
     guards: list[Code]
     dependencies: dict[str, Code]
     file: str

@@ -15,7 +15,6 @@ from docgen.check.stamps import fingerprints, stamp
 from docgen.core import kinds
 from docgen.core.errors import ConfigError, OutputError
 from docgen.core.extras import material_note, require_extra
-from docgen.core.job_summary import as_markdown
 from docgen.core.project import Project, load_project
 from docgen.core.reports import as_github_log, as_json, as_text
 from docgen.core.settings import Settings
@@ -26,7 +25,6 @@ from docgen.extract.pipeline import extract
 from docgen.render.discarded import discarded_edits
 from docgen.render.published import refuse_credentials
 from docgen.render.renderer import RegionReport, render_all, renderer_for
-from docgen.shell.site_build import site_build
 
 
 def _say(message: str) -> None:
@@ -112,6 +110,8 @@ def check_command(settings: Settings, args: argparse.Namespace) -> int:
     _note_material(settings)
     if args.format == "github":
         sys.stdout.write(as_github_log(findings, changed=project.changed))
+        from docgen.core.job_summary import as_markdown  # noqa: PLC0415  (only GitHub's format needs it)
+
         _append_job_summary(as_markdown(findings))
     elif args.format == "json":
         sys.stdout.write(as_json(findings, exit_code=exit_code))
@@ -224,7 +224,8 @@ def publish_command(settings: Settings, args: argparse.Namespace) -> int:
             f"{shown}: no such folder, so the site is not built (or built elsewhere)",
             hint="build the site first (`zensical build`, `mkdocs build`), or pass --site-dir DIR",
         )
-    # Imported here: Markdown and its extensions are needed by this command only.
+    # Imported here: Markdown and its extensions, and what check never needs, are needed by this command only.
+    from docgen.shell.site_build import site_build  # noqa: PLC0415
     from docgen.shell.site_html import built_pages, changelog_html  # noqa: PLC0415
 
     build = site_build(load_project(settings))

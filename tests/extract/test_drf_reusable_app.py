@@ -508,3 +508,48 @@ def test_the_running_project_answers_as_the_catalog_says(tmp_path: Path) -> None
     ]
     assert got[6] == [400, {"email": ["Unknown domain."]}]
     assert (400, "Unknown domain.", "email") in found[("post", "/signin/")]
+
+
+SAVING = """\
+from rest_framework import serializers
+from rest_framework.decorators import api_view
+from rest_framework.generics import CreateAPIView
+from rest_framework.response import Response
+
+
+class InviteSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+
+    def create(self, validated_data):
+        raise serializers.ValidationError("Invitations are closed.")
+
+    def update(self, instance, validated_data):
+        raise serializers.ValidationError("An invitation cannot change.")
+
+
+class Invite(CreateAPIView):
+    permission_classes = ()
+    serializer_class = InviteSerializer
+
+
+@api_view(["PUT"])
+def renew(request):
+    serializer = InviteSerializer(object(), data=request.data)
+    serializer.is_valid(raise_exception=True)
+    serializer.save()
+    return Response({})
+"""
+
+
+def test_what_a_serializers_save_runs(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": "from django.urls import path\n\nfrom invites.views import Invite, renew\n\n"
+        'urlpatterns = [path("invites/", Invite.as_view()), path("renew/", renew)]\n',
+        "invites/__init__.py": "",
+        "invites/views.py": SAVING,
+    }
+    # a `ValidationError` given a text answers a bare list (`["..."]`), recorded under `detail`
+    assert answers(catalog(tmp_path, files)) == {
+        ("post", "/invites/"): [(400, "Invitations are closed.", "detail")],
+        ("put", "/renew/"): [(400, "An invitation cannot change.", "detail")],
+    }

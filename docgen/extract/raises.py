@@ -363,6 +363,9 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail, key = self._stated(call, code.module, path, ancestry, base)
+        by_status: dict[int, Handler] = getattr(self.framework, "status_handlers", {})
+        if base is not None and status in by_status:  # `exception_handlers={404: ...}` answers it first
+            handler = by_status[status]
         own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base, via)
         if handler is not None and base is None:  # an exception of the application's own, and its handler
             read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)

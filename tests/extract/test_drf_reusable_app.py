@@ -5,7 +5,11 @@ message is a translated string in a list. Each value below is what REST framewor
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 from docgen.kinds.routes.catalog import RoutesExtraction
 from tests.extract.test_drf_styles import MKDOCS, answers, catalog
@@ -252,14 +256,10 @@ def test_a_serializer_chosen_at_run_time_is_located_until_stated(tmp_path: Path)
     assert stated[("post", "/token/")] == [(403, "No active account.", "detail")]
 
 
-KNOX_VIEWS = """\
+KNOX_AUTH = """\
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
-from rest_framework.permissions import IsAuthenticated
-from rest_framework.response import Response
-from rest_framework.settings import api_settings
-from rest_framework.views import APIView
 
 
 class TokenAuthentication(BaseAuthentication):
@@ -277,6 +277,12 @@ class TokenAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request):
         return "Token"
+"""
+KNOX_VIEWS = """\
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import APIView
 
 
 class LoginView(APIView):
@@ -286,17 +292,18 @@ class LoginView(APIView):
     def post(self, request):
         return Response({})
 """
-KNOX_SETTINGS = 'REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": ("auth.views.TokenAuthentication",)}\n'
+KNOX_SETTINGS = 'REST_FRAMEWORK = {"DEFAULT_AUTHENTICATION_CLASSES": ("knoxish.auth.TokenAuthentication",)}\n'
 
 
 def test_rest_frameworks_own_settings_named_by_a_view_and_a_message_bound_in_each_branch(
     tmp_path: Path,
 ) -> None:
     files = {
-        "proj/urls.py": "from django.urls import path\n\nfrom auth.views import LoginView\n\n"
+        "proj/urls.py": "from django.urls import path\n\nfrom knoxish.views import LoginView\n\n"
         'urlpatterns = [path("login/", LoginView.as_view())]\n',
-        "auth/__init__.py": "",
-        "auth/views.py": KNOX_VIEWS,
+        "knoxish/__init__.py": "",
+        "knoxish/auth.py": KNOX_AUTH,
+        "knoxish/views.py": KNOX_VIEWS,
     }
     found = answers(catalog(tmp_path, files, KNOX_SETTINGS))
     # `api_settings.DEFAULT_AUTHENTICATION_CLASSES` is the project's list: its first class names a scheme
@@ -410,10 +417,10 @@ class LoginView(GenericAPIView):
 
 def test_a_serializer_kept_on_the_view_and_the_helpers_its_validate_calls(tmp_path: Path) -> None:
     files = {
-        "proj/urls.py": "from django.urls import path\n\nfrom auth.views import LoginView\n\n"
+        "proj/urls.py": "from django.urls import path\n\nfrom logins.views import LoginView\n\n"
         'urlpatterns = [path("login/", LoginView.as_view())]\n',
-        "auth/__init__.py": "",
-        "auth/views.py": LOGIN,
+        "logins/__init__.py": "",
+        "logins/views.py": LOGIN,
     }
     # what `validate` raises, itself or through a helper (a static `validate_...` one included), answers
     # under `non_field_errors`; a field's validator under the field's name
@@ -423,4 +430,126 @@ def test_a_serializer_kept_on_the_view_and_the_helpers_its_validate_calls(tmp_pa
             (400, 'Must include "email" and "password".', "non_field_errors"),
             (400, "User account is disabled.", "non_field_errors"),
         ]
+    }
+
+
+RUNNER = """\
+import json, os, sys
+os.environ["DJANGO_SETTINGS_MODULE"] = "proj.settings"
+import django
+django.setup()
+from rest_framework.test import APIClient
+answers = []
+for method, url, body, headers in json.loads(sys.argv[1]):
+    got = getattr(APIClient(), method)(url, body, format="json", headers=headers)
+    answers.append([got.status_code, got.json()])
+print(json.dumps(answers))
+"""
+RUN_SETTINGS = """\
+SECRET_KEY = "test"
+ROOT_URLCONF = "proj.urls"
+INSTALLED_APPS = ["django.contrib.contenttypes", "django.contrib.auth", "rest_framework"]
+DATABASES = {}
+"""
+
+
+def run_project(root: Path, requests: list[tuple[str, str, dict[str, str], dict[str, str]]]) -> list[Any]:
+    """What the project under `root` answers each request, run with REST framework's test client in a
+    process of its own (Django's settings are one per process)."""
+    settings = root / "proj" / "settings.py"
+    settings.write_text(settings.read_text(encoding="utf-8") + RUN_SETTINGS, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNER, json.dumps(requests)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    answers: list[Any] = json.loads(done.stdout)
+    return answers
+
+
+def test_the_running_project_answers_as_the_catalog_says(tmp_path: Path) -> None:
+    """The knox-like login (the project's scheme-naming class, a message bound in each branch), the detail
+    dict built in `__init__`, and the login serializer's helpers, each against REST framework itself."""
+    files = {
+        "proj/urls.py": "from django.urls import path\n\nfrom knoxish.views import LoginView\n"
+        "from tokens.views import check\nfrom logins.views import LoginView as Login\n\n"
+        'urlpatterns = [path("login/", LoginView.as_view()), path("check/", check),'
+        ' path("signin/", Login.as_view())]\n',
+        "knoxish/__init__.py": "",
+        "knoxish/auth.py": KNOX_AUTH,
+        "knoxish/views.py": KNOX_VIEWS,
+        "tokens/__init__.py": "",
+        "tokens/views.py": DETAIL_DICT,
+        "logins/__init__.py": "",
+        "logins/views.py": LOGIN,
+    }
+    found = answers(catalog(tmp_path, files, KNOX_SETTINGS))
+    got = run_project(
+        tmp_path,
+        [
+            ("post", "/login/", {}, {}),
+            ("post", "/login/", {}, {"Authorization": "Token"}),
+            ("post", "/login/", {}, {"Authorization": "Token a b"}),
+            ("post", "/check/", {"a": "1"}, {}),
+            ("post", "/check/", {"b": "1"}, {}),
+            ("post", "/check/", {}, {}),
+            ("post", "/signin/", {"email": "x@example.org"}, {}),
+        ],
+    )
+    # the project's first authentication class names a scheme here: every refusal is a 401
+    listed = [(status, detail) for status, detail, _key in found[("post", "/login/")]]
+    assert [(status, body["detail"]) for status, body in got[:3]] == listed
+    # after the two refusals of the authentication class, which runs before every view
+    assert [(status, body["detail"]) for status, body in got[3:6]] == [
+        (status, detail) for status, detail, _key in found[("post", "/check/")][2:]
+    ]
+    assert got[6] == [400, {"email": ["Unknown domain."]}]
+    assert (400, "Unknown domain.", "email") in found[("post", "/signin/")]
+
+
+SAVING = """\
+from rest_framework import serializers
+from rest_framework.decorators import api_view
+from rest_framework.generics import CreateAPIView
+from rest_framework.response import Response
+
+
+class InviteSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+
+    def create(self, validated_data):
+        raise serializers.ValidationError("Invitations are closed.")
+
+    def update(self, instance, validated_data):
+        raise serializers.ValidationError("An invitation cannot change.")
+
+
+class Invite(CreateAPIView):
+    permission_classes = ()
+    serializer_class = InviteSerializer
+
+
+@api_view(["PUT"])
+def renew(request):
+    serializer = InviteSerializer(object(), data=request.data)
+    serializer.is_valid(raise_exception=True)
+    serializer.save()
+    return Response({})
+"""
+
+
+def test_what_a_serializers_save_runs(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": "from django.urls import path\n\nfrom invites.views import Invite, renew\n\n"
+        'urlpatterns = [path("invites/", Invite.as_view()), path("renew/", renew)]\n',
+        "invites/__init__.py": "",
+        "invites/views.py": SAVING,
+    }
+    # a `ValidationError` given a text answers a bare list (`["..."]`), recorded under `detail`
+    assert answers(catalog(tmp_path, files)) == {
+        ("post", "/invites/"): [(400, "Invitations are closed.", "detail")],
+        ("put", "/renew/"): [(400, "An invitation cannot change.", "detail")],
     }

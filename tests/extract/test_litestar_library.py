@@ -188,3 +188,30 @@ def test_a_router_a_plugin_builds_in_a_local_and_appends(tmp_path: Path) -> None
     assert found == {
         ("post", "/{self._config.api_path_prefix}/api/auth/login"): [(401, "Invalid credentials")]
     }
+
+
+STATUS_HANDLED = """\
+from litestar import Litestar, Request, Response, get
+from litestar.exceptions import HTTPException
+
+
+def not_found(request: Request, exc: HTTPException) -> Response:
+    return Response({"error": "Nothing here."}, status_code=404)
+
+
+@get("/pages/{slug:str}")
+async def page(slug: str) -> dict[str, str]:
+    raise HTTPException(status_code=404, detail=f"No page {slug}")
+
+
+app = Litestar(route_handlers=[page], exception_handlers={404: not_found})
+"""
+
+
+def test_a_handler_registered_for_a_status_answers_a_raise_with_that_status(project: Path) -> None:
+    found = responses(catalog(project, STATUS_HANDLED))
+    assert found == {("get", "/pages/{slug}"): [(404, "Nothing here.")]}
+    app = importlib.import_module("api.main").app
+    with TestClient(app) as client:
+        got = client.get("/pages/home")
+        assert (got.status_code, got.json()) == (404, {"error": "Nothing here."})

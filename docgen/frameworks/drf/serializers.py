@@ -44,11 +44,19 @@ class Chosen:
     paths: tuple[str, ...] = ()
     unread: tuple[Unread, ...] = ()
     stated: tuple[str, ...] = ()
+    saves: tuple[str, ...] = ()
+    """What `serializer.save()` runs for the operation: `create`, `update` (a serializer's own, followed)."""
 
     def __add__(self, other: Chosen) -> Chosen:
         return Chosen(
-            (*self.paths, *other.paths), (*self.unread, *other.unread), (*self.stated, *other.stated)
+            (*self.paths, *other.paths),
+            (*self.unread, *other.unread),
+            (*self.stated, *other.stated),
+            (*self.saves, *(name for name in other.saves if name not in self.saves)),
         )
+
+    def saving(self, *names: str) -> Chosen:
+        return Chosen(self.paths, self.unread, self.stated, names)
 
 
 class SerializerChecks:
@@ -72,17 +80,30 @@ class SerializerChecks:
     def chosen(self, view: griffe.Class | None, answer: Answer) -> Chosen:
         """The serializers the operation validates with."""
         if isinstance(answer.function, griffe.Class):
-            if answer.action in VALIDATING_ACTIONS and view is not None:
-                return self._declared(view)
+            if answer.action in VALIDATING_ACTIONS and view is not None:  # a mixin's action saves too
+                return self._declared(view).saving("create" if answer.action == "create" else "update")
             return Chosen()
         return self._validated(view, answer.function)
 
     def checks(self, chosen: Chosen) -> list[Code]:
-        """`validate` and `validate_<field>` of each serializer `chosen` names."""
+        """`validate` and `validate_<field>` of each serializer `chosen` names, then the `create` or
+        `update` its `save()` runs, where the serializer writes its own."""
         found: list[Code] = []
         for serializer in chosen.paths:
             found.extend(code for code in self._validators(serializer) if code not in found)
+        for serializer in chosen.paths:
+            for name in chosen.saves:
+                method = self._own_method(serializer, name)
+                if method is not None and method not in found:
+                    found.append(method)
         return found
+
+    def _own_method(self, serializer: str, name: str) -> Code | None:
+        for own in self.classes.ancestry(serializer):
+            function = self.program.function(f"{own}.{name}")
+            if function is not None and own.split(".")[0] not in FRAMEWORK_PACKAGES:
+                return self.program.code(function)
+        return None
 
     def _declared(self, view: griffe.Class) -> Chosen:
         """The view's serializer: what its own `get_serializer_class` returns, else its `serializer_class`."""
@@ -144,12 +165,13 @@ class SerializerChecks:
             made = _on_self(node).get(target.attr) if isinstance(target, ast.Attribute) else made
             if made is None:
                 continue
+            saves = _saves(node, target, made)
             if _declared_call(made.func) and view is not None:
-                found += self._declared(view)
+                found += self._declared(view).saving(*saves)
                 continue
             path = self.program.qualify(made.func, function.module)
             if path is not None and self.program.klass(path) is not None:
-                found += Chosen((path,))
+                found += Chosen((path,), saves=saves)
         return found
 
     def _validators(self, serializer: str) -> list[Code]:
@@ -167,6 +189,23 @@ class SerializerChecks:
                     key = name.removeprefix("validate_") if name != "validate" else self.non_field_key
                     self.placed[function.path] = key
         return found
+
+
+def _saves(node: ast.AST, target: ast.expr, made: ast.Call) -> tuple[str, ...]:
+    """`create` or `update` when the function calls `.save()` on the validated serializer: `update` for one
+    made with an instance (a first argument, or `instance=`), as REST framework chooses."""
+    written = ast.unparse(target)
+    saved = any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr == "save"
+        and ast.unparse(n.func.value) == written
+        for n in ast.walk(node)
+    )
+    if not saved:
+        return ()
+    with_instance = bool(made.args) or any(k.arg == "instance" for k in made.keywords)
+    return ("update",) if with_instance else ("create",)
 
 
 def _on_instance(function: griffe.Function | None) -> bool:

@@ -19,7 +19,7 @@ from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import Unread
 from docgen.extract.routes import Endpoint, ExceptionArguments, Handler
-from docgen.frameworks.litestar.handlers import registered_handlers
+from docgen.frameworks.litestar.handlers import combined, handlers_read
 from docgen.frameworks.litestar.routes import application_endpoints
 
 HTTP_EXCEPTION = ExceptionArguments(
@@ -71,6 +71,9 @@ class LitestarFramework:
         self.resolver = resolver
         self.unfollowed: list[Unread] = []
         """What `endpoints` could not follow (`route_handlers=[plugin.router]`), for located findings."""
+        self.status_handlers: dict[int, Handler] = {}
+        """Status -> the handler registered for it (`exception_handlers={404: ...}`), which answers an HTTP
+        exception raised with that status as an argument too."""
 
     def constant_status(self, path: str) -> int | None:
         """The status a Litestar constant names (`litestar.status_codes.HTTP_404_NOT_FOUND` is 404)."""
@@ -89,4 +92,5 @@ class LitestarFramework:
         return []
 
     def handlers(self, program: Program) -> dict[str, Handler]:
-        return registered_handlers(program, self)
+        found, self.status_handlers = handlers_read(program, self)
+        return combined(program, self, found, self.status_handlers)

@@ -1,5 +1,5 @@
 """`python -m docgen` runs the docgen command."""
 
-from docgen.shell.cli import run
+from docgen.shell.console import run
 
 run()

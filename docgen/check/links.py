@@ -26,7 +26,9 @@ def slugify(title: str) -> str:
 def _lines(text: str) -> Iterator[tuple[int, str]]:
     fence: str | None = None
     for number, line in enumerate(text.splitlines(), start=1):
-        match = _FENCE.match(line)
+        # Each pattern below runs only on a line holding the text any match of it must hold: the same
+        # answers, without running the patterns over every line of every page.
+        match = _FENCE.match(line) if "``" in line or "~~" in line else None
         if match and (fence is None or match.group(1)[0] == fence[0]):
             fence = None if fence else match.group(1)
             continue
@@ -38,15 +40,16 @@ def anchors(text: str) -> set[str]:
     """Every anchor a page defines: heading slugs (deduplicated as MkDocs does) and explicit ids."""
     found: set[str] = set()
     for _number, line in _lines(text):
-        heading = _HEADING.match(line)
+        heading = _HEADING.match(line) if line.startswith("#") else None
         if heading:
             slug = heading.group(2) or slugify(heading.group(1))
             candidate, counter = slug, 1
             while candidate in found:
                 candidate, counter = f"{slug}_{counter}", counter + 1
             found.add(candidate)
-        for match in _EXPLICIT_ID.finditer(line):
-            found.add(match.group(1) or match.group(2))
+        if "id=" in line or ("{" in line and "#" in line):
+            for match in _EXPLICIT_ID.finditer(line):
+                found.add(match.group(1) or match.group(2))
     return found
 
 
@@ -56,7 +59,9 @@ def link_findings(pages: Mapping[str, str], *, display_root: str) -> Iterator[Fi
     for page, text in sorted(pages.items()):
         shown = f"{display_root}/{page}"
         for number, line in _lines(text):
-            for match in _LINK.finditer(_INLINE_CODE.sub("", line)):
+            if "](" not in line and "`" not in line:  # a link needs `](`, which only removing code can join
+                continue
+            for match in _LINK.finditer(_INLINE_CODE.sub("", line) if "`" in line else line):
                 yield from _check(page, match.group(1), pages, known_anchors, shown, number)
 
 

@@ -6,6 +6,7 @@ running it."""
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Iterator
 
 from docgen.extract.program import FunctionNode
@@ -74,3 +75,24 @@ def set_status(value: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.expr | 
         ):
             return statement.value
     return None
+
+
+def with_local_dicts(call: ast.Call, node: FunctionNode) -> ast.Call:
+    """`call` with each argument that is a local name bound once in the function to a dict replaced by that
+    dict (`body = {"error": "No such item"}`, then `json_response(body, status=404)`)."""
+    bound: dict[str, list[ast.expr]] = {}
+    for inner in own_nodes(node):
+        if isinstance(inner, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and inner.value is not None:
+                    bound.setdefault(target.id, []).append(inner.value)
+
+    def local(value: ast.expr) -> ast.expr:
+        found = bound.get(value.id, []) if isinstance(value, ast.Name) else []
+        return found[0] if len(found) == 1 and isinstance(found[0], ast.Dict) else value
+
+    made = copy.copy(call)
+    made.args = [local(argument) for argument in call.args]
+    made.keywords = [ast.keyword(k.arg, local(k.value)) for k in call.keywords]
+    return made

@@ -28,6 +28,15 @@ def status_number(
     node: ast.expr, module: griffe.Module, program: Program, resolver: Resolver, named: StatusConstant
 ) -> int | None:
     """The status `node` states, or None when it cannot be told without running the code."""
+    if isinstance(node, ast.IfExp):  # `200 if ok else 500`: the error it may be; `200 if a else 202`: none
+        branches = [
+            status_number(branch, module, program, resolver, named) for branch in (node.body, node.orelse)
+        ]
+        known = [branch for branch in branches if branch is not None]
+        errors = sorted({branch for branch in known if branch >= 400})
+        if len(known) < 2 or len(errors) > 1:
+            return None
+        return errors[0] if errors else known[0]
     path = program.qualify(node, module) if isinstance(node, ast.Name | ast.Attribute) else None
     if path is not None and named(path) is not None:
         named_status = named(path)

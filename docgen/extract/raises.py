@@ -24,22 +24,34 @@ from collections.abc import Iterator
 
 import griffe
 
+from docgen.core.errors import SourceError
 from docgen.core.records import record
 from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
-from docgen.extract.bound_calls import bound_call, own_nodes, set_status
+from docgen.extract.bound_calls import bound_call, own_nodes, set_status, with_local_dicts
+from docgen.extract.bound_helpers import bound_helper
+from docgen.extract.built_details import built_detail
 from docgen.extract.calls import unparse
+from docgen.extract.class_messages import with_class_messages
 from docgen.extract.decorators import decorator_wrappers
 from docgen.extract.factories import returned_exceptions
 from docgen.extract.handled import handled_values
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.http_values import detail_text, status_number
+from docgen.extract.local_imports import qualify_here
 from docgen.extract.local_names import LocalNames, local_names
 from docgen.extract.members import first_parameter, property_getter
 from docgen.extract.program import Code, FunctionNode, Program
 from docgen.extract.resolve import Assumed
 from docgen.extract.responses import ERROR_STATUS, CallReader, Stated, argument
-from docgen.extract.routes import Endpoint, ExceptionArguments, Framework, Handler, framework_errors
+from docgen.extract.routes import (
+    Endpoint,
+    ExceptionArguments,
+    Framework,
+    FrameworkError,
+    Handler,
+    framework_errors,
+)
 from docgen.extract.targets import final_target, instance_class
 from docgen.extract.translated import with_local_messages
 from docgen.extract.type_aliases import aliased_class
@@ -66,6 +78,9 @@ class Raised:
     generic: bool = True
     """Made by the framework's own class, function or response (`HTTPBadRequest`, `abort`), rather than
     by an exception class of the application (`ItemNotFound`), which names the error's new id."""
+    origin: str = ""
+    """For an error a helper answers, placed at the call that gives it its values (`bound_helper`): where
+    the helper makes it (`file:line`), which tells apart two errors of one call."""
 
 
 @record
@@ -74,6 +89,15 @@ class Reached:
 
     raised: Raised
     via: tuple[str, ...]
+
+
+SiteKey = tuple[str, int, str, str]
+"""A raise site: its file, line and what makes it (one line may make two errors: `request.get_json()`
+answers 415 or 400), and for a helper's error placed at a call, where the helper makes it."""
+
+
+def site_key(raised: Raised) -> SiteKey:
+    return (raised.file, raised.line, raised.exception, raised.origin)
 
 
 _Step = tuple[Code, tuple[str, ...]]
@@ -90,15 +114,23 @@ class RaiseFinder:
         self.resolver = framework.resolver
         self.classes = HttpClasses(program, framework.resolver)
         self.calls = CallReader(program, framework, self.classes)
-        self._locals: dict[str, LocalNames] = {}
+        self._locals: dict[tuple[str, int], LocalNames] = {}
         self.body_key = framework.body_key
         """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
         self.scoped: dict[str, Handler] = {}
         """The handlers of the operation walked that answer before the application's (`Endpoint.handlers`)."""
+        self.cuts: dict[str, SourceError] = {}
+        """Each call the walks did not follow, past `MAX_CALL_DEPTH` calls below an operation, by where it
+        is (`file:line`): the errors raised below it are not listed, and extract says so."""
+        self._bound_at: dict[int, tuple[griffe.Module, int, str]] = {}
+        """A helper's code entered with the values of one call (by the id of its node) -> the module, line
+        and function of that call, where what it answers is placed."""
+        self.cut_operations: dict[str, None] = {}
+        """The operations (`GET /path`) whose walk left such a call out, in order."""
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
         """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
-        found: dict[tuple[str, int], Reached] = {}
+        found: dict[SiteKey, Reached] = {}
         hint = "raise the HTTP error nearer the route, or move the deep call nearer it"
         walk: CallWalk[_Step, Reached] = CallWalk(
             self._visit,
@@ -106,6 +138,7 @@ class RaiseFinder:
             hint=hint,
             name=lambda step: step[0].path,
             file=lambda step: self.program.files(step[0].module),
+            cut=lambda error: self._cut(endpoint, error),
         )
         self.body_key = endpoint.body_key or self.framework.body_key
         self.scoped = {}
@@ -114,48 +147,101 @@ class RaiseFinder:
         for implied in endpoint.implied:
             site = (implied.status, implied.detail, implied.exception, implied.function, implied.file)
             raised = Raised(*site, implied.line, None, self.body_key)
-            found.setdefault((implied.file, implied.line), Reached(raised, (endpoint.function.path,)))
+            found.setdefault(site_key(raised), Reached(raised, (endpoint.function.path,)))
         roots = list(endpoint.dependencies)
         if isinstance(endpoint.function, griffe.Function):  # a class writes no code of its own to follow
             function = self.program.code(endpoint.function)
             roots.extend([*decorator_wrappers(self.program, function), function])
         for root in roots:
             for reached in walk.walk((root, (root.path,)), root.path):
-                key = (reached.raised.file, reached.raised.line)
-                found.setdefault(key, reached)
+                found.setdefault(site_key(reached.raised), reached)
         return list(found.values())
 
     def _visit(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
+        """What `_visit_body` finds; in a helper entered with the values one call gives it
+        (`bound_helper`), each error it answers itself is placed at that call, in the caller."""
+        where = self._bound_at.get(id(step[0].node))
+        for item in self._visit_body(step):
+            if where is not None and isinstance(item, Reached):
+                module, line, caller = where
+                origin = item.raised.origin or f"{item.raised.file}:{item.raised.line}"
+                placed = dataclasses.replace(
+                    item.raised, file=self.program.files(module), line=line, function=caller, origin=origin
+                )
+                item = Reached(placed, item.via)  # noqa: PLW2901
+            yield item
+
+    def _visit_body(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
         """The HTTP errors `step`'s function raises itself, and the dependencies and functions it calls (for
         the walk to follow), in the order a reader meets them."""
         code, via = step
         for dependency in self.framework.parameter_dependencies(self.program, code):
             yield Into((dependency, (*via, dependency.path)), dependency.path, code.node.lineno)
         for answered in framework_errors(self.framework, self.program, code):
-            site = (answered.status, answered.detail, answered.exception, answered.function, answered.file)
-            yield Reached(
-                Raised(*site, answered.line, None, self.framework.body_key), (*via, answered.function)
-            )
+            path = via if answered.function == via[-1] else (*via, answered.function)
+            yield Reached(self._answered(answered), path)
         for inner in own_nodes(code.node):
             taken = len(self.resolver.taken)  # what the resolver takes on trust from here on is this site's
             if isinstance(inner, ast.Raise) and inner.exc is not None:
                 yield from self._raised(inner.exc, inner, code, via, taken)
             elif isinstance(inner, ast.Return) and inner.value is not None:
-                returned = bound_call(inner.value, code.node, inner) or inner.value  # `return response`
-                status = set_status(inner.value, code.node, inner)
-                stated = self.calls.returned(returned, code.module, status)
-                if stated is not None:
-                    yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
+                for returned in self._returned_values(inner, code):
+                    status = set_status(inner.value, code.node, inner)
+                    stated = self.calls.returned(returned, code.module, status)
+                    if stated is not None:
+                        yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call) and (stated := self.calls.raising_call(inner, code.module)):
                 yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call):
-                callee = self.program.function(self.program.qualify(inner.func, code.module))
-                callee = callee or self._method_of_instance(inner.func, code)
-                if callee is not None:
-                    called = self.program.code(callee)
-                    yield Into((called, (*via, called.path)), called.path, inner.lineno)
+                yield from self._called(inner, code, via)
             elif isinstance(inner, ast.Attribute) and (read := self._property_of_instance(inner, code)):
                 yield Into((read, (*via, read.path)), read.path, inner.lineno)  # a property runs when read
+
+    def _returned_values(self, at: ast.Return, code: Code) -> list[ast.expr]:
+        """What a `return` hands back that may be a response: the value (a local name, the call it was
+        bound to); where a view's tuple is no `(body, status)`, each call in a returned tuple (`return None,
+        user, web.json_response(..., status=404)`, a helper's answer beside its other results)."""
+        assert at.value is not None
+        value = bound_call(at.value, code.node, at) or at.value  # `return response`
+        values = [value]
+        if isinstance(value, ast.Tuple) and not self.framework.tuple_status:
+            values = [element for element in value.elts if isinstance(element, ast.Call)]
+        return [with_local_dicts(v, code.node) if isinstance(v, ast.Call) else v for v in values]
+
+    def _called(self, call: ast.Call, code: Code, via: tuple[str, ...]) -> Iterator[Into[_Step]]:
+        """The function `call` calls, to follow: a helper that builds its answer from its parameters is
+        entered with this call's values (`bound_helper`), once per call."""
+        named = qualify_here(self.program, call.func, code.module, code.node, anywhere=False)
+        callee = self.program.function(named)
+        callee = (
+            callee or self._overridden(call.func, code, via[0]) or self._method_of_instance(call.func, code)
+        )
+        if callee is None:
+            return
+        bound = bound_helper(self.program, self.resolver, call, code, callee)
+        if bound is not None:  # `error_response(404, "No such item")`
+            self._bound_at[id(bound.node)] = (code.module, call.lineno, code.path)
+            yield Into((bound, (*via, callee.path)), f"{callee.path}@{code.path}:{call.lineno}", call.lineno)
+            return
+        called = self.program.code(callee)
+        yield Into((called, (*via, called.path)), called.path, call.lineno)
+
+    def _cut(self, endpoint: Endpoint, error: SourceError) -> None:
+        self.cuts.setdefault(error.location, error)
+        self.cut_operations.setdefault(f"{endpoint.method.upper()} {endpoint.path}")
+
+    def _answered(self, answered: FrameworkError) -> Raised:
+        """The site of an error the framework answers, through the handler of the class it raises, if any."""
+        site = (answered.status, answered.detail, answered.exception, answered.function, answered.file)
+        if answered.raised is None:
+            return Raised(*site, answered.line, None, self.framework.body_key)
+        handler = self._handler(self.classes.ancestry(answered.raised))
+        if handler is None:
+            return Raised(*site, answered.line, None, self.body_key)
+        status = handler.status if handler.status is not None else answered.status
+        detail = handler.detail if handler.detail is not None else answered.detail
+        where = (answered.exception, answered.function, answered.file, answered.line)
+        return Raised(status, detail, *where, handler.function.path, handler.body_key)
 
     def _property_of_instance(self, node: ast.Attribute, code: Code) -> Code | None:
         """The getter of the property `node` reads on an instance of a class of the loaded source (`return
@@ -172,7 +258,7 @@ class RaiseFinder:
     ) -> Iterator[Reached]:
         """The HTTP error a `raise` makes, or, for `raise error_for(exc)`, each one the function returns."""
         call = _raised_call(exc, code.node, at)
-        raised = self._classify(call, code, at.lineno) if call is not None else None
+        raised = self._classify(call, code, at.lineno, at, via) if call is not None else None
         if raised is not None:
             yield Reached(self._trusting(raised, taken), via)
         elif call is not None:
@@ -186,10 +272,33 @@ class RaiseFinder:
         assumed = tuple(dict.fromkeys(self.resolver.taken[taken:]))
         return dataclasses.replace(raised, assumed=assumed) if assumed else raised
 
+    def _overridden(self, func: ast.expr, code: Code, root: str) -> griffe.Function | None:
+        """`self.name(...)` in a method of a base class of the class whose method the walk started from
+        (a route handler of `ProvisioningAPI` calling `AuthAPI.post_login_phone`, which calls
+        `self.get_login_response`): the method as that class resolves it, its own override first."""
+        if not (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self" == first_parameter(code.node)
+        ):
+            return None
+        own, started = code.path.rsplit(".", 1)[0], root.rsplit(".", 1)[0]
+        if own == started or self.program.klass(started) is None:
+            return None
+        ancestry = self.program.ancestry(started)
+        if own not in ancestry:
+            return None
+        return next(
+            (m for path in ancestry if (m := self.program.function(f"{path}.{func.attr}")) is not None), None
+        )
+
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
         its own or inherited; the instance itself called (`check = KeyChecker(...)`, then `await
-        check(request)`) runs its class's `__call__`."""
+        check(request)`) runs its class's `__call__`; `super().name(...)` in a method runs the nearest
+        base's."""
+        if isinstance(func, ast.Attribute) and _is_super(func.value):
+            return self._base_method(func.attr, code)
         if isinstance(func, ast.Attribute):
             cls, name = self._instance_class(func.value, code), func.attr
         elif isinstance(func, ast.Name | ast.Call):
@@ -197,6 +306,17 @@ class RaiseFinder:
         else:
             return None
         for path in self.program.ancestry(cls.path) if cls is not None else ():
+            method = self.program.function(f"{path}.{name}")
+            if method is not None:
+                return method
+        return None
+
+    def _base_method(self, name: str, code: Code) -> griffe.Function | None:
+        """The method `name` of the nearest base (in the source) of the class whose method `code` is."""
+        owner = code.path.rsplit(".", 1)[0]
+        if self.program.klass(owner) is None or first_parameter(code.node) not in {"self", "cls"}:
+            return None
+        for path in self.program.ancestry(owner)[1:]:
             method = self.program.function(f"{path}.{name}")
             if method is not None:
                 return method
@@ -211,9 +331,10 @@ class RaiseFinder:
         if isinstance(made, ast.Name) and first_parameter(code.node) == made.id == "self":
             return self.program.klass(code.path.rsplit(".", 1)[0])
         if isinstance(made, ast.Name):
-            if code.path not in self._locals:
-                self._locals[code.path] = local_names(code.node)
-            names = self._locals[code.path]
+            key = (code.path, id(code.node))
+            if key not in self._locals:
+                self._locals[key] = local_names(code.node)
+            names = self._locals[key]
             if made.id not in names.bound:
                 held = self.program.objects.get(self.program.qualify(made, code.module) or "")
                 return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
@@ -224,11 +345,16 @@ class RaiseFinder:
             return None
         return self.program.klass(self.program.qualify(made.func, code.module))
 
-    def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
-        if code.path not in self._locals:
-            self._locals[code.path] = local_names(code.node)
-        call = with_local_messages(call, self._locals[code.path], code.module)
-        path = self.program.qualify(call.func, code.module)
+    def _classify(
+        self, call: ast.Call, code: Code, line: int, at: ast.stmt | None = None, via: tuple[str, ...] = ()
+    ) -> Raised | None:
+        held = (code.path, id(code.node))  # a helper read with a call's values has locals of its own
+        if held not in self._locals:
+            self._locals[held] = local_names(code.node)
+        where = (code.node, at) if at is not None else None
+        call = with_local_messages(call, self._locals[held], code.module, where)
+        call = with_class_messages(call, code, self.program, getattr(self.framework, "instance_dicts", {}))
+        path = qualify_here(self.program, call.func, code.module, code.node)
         if path is None:
             return None
         ancestry = self.classes.ancestry(path)
@@ -237,7 +363,7 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail, key = self._stated(call, code.module, path, ancestry, base)
-        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base)
+        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base, via)
         if handler is not None and base is None:  # an exception of the application's own, and its handler
             read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
             status, detail = read[0] if read[0] is not None else status, read[1] or detail
@@ -323,6 +449,9 @@ class RaiseFinder:
             if isinstance(node, ast.Name) and node.id in parameters:
                 position = parameters.index(node.id)
                 node, scope = argument(call, (position, node.id)), module
+            elif isinstance(node, ast.Name) and role is arguments.detail:  # a dict the `__init__` builds
+                node, where = built_detail(self.program.node(init), node.id, call, self.framework.body_key)
+                scope = module if where == "raise" else init.module
             values.append((node, scope))
         status = self._status(values[0][0], values[0][1])
         ancestry = self.classes.ancestry(path)
@@ -352,6 +481,11 @@ def _raised_call(exc: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.Call | 
     if isinstance(exc, ast.Name | ast.Attribute):  # what it names is told by `_classify`
         return ast.copy_location(ast.Call(func=exc, args=[], keywords=[]), exc)
     return None
+
+
+def _is_super(node: ast.expr) -> bool:
+    """Whether `node` is `super()` (or `super(Class, self)`)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
 
 
 def _super_call(node: FunctionNode) -> ast.Call | None:

@@ -212,7 +212,11 @@ class Resolver:
             return self._arith(_BINARY[type(node.op)], node, left, right)
         if isinstance(node, ast.Tuple | ast.List):
             return tuple(self._eval(item, scope, trail) for item in node.elts)
-        if isinstance(node, ast.Name | ast.Attribute) and self.stated and unparse(node) in self.stated:
+        if (
+            isinstance(node, ast.Name | ast.Attribute | ast.Call)
+            and self.stated
+            and unparse(node) in self.stated
+        ):
             value, where = self.stated[unparse(node)]
             trail.assumed.append(Assumed(unparse(node), value, f"stated in {where}"))
             return value

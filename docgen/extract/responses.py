@@ -6,7 +6,8 @@ Three kinds of call make an error, each declared by the framework with where it 
 (`abort(404)`), and a response returned with an error status (`return JSONResponse(body, status_code=404)`,
 or Flask's `return body, 404`). A response's detail comes from its body: text as it is, or the first text of
 a dict (`{"error": "No such item"}`, whose key is then the body's key). A returned response with a
-success status, or with none (a response's default), is not an error.
+success status, or with none (a response's default), is not an error; one with a status docgen cannot read
+(a helper's parameter) is an error without a status, which extract and check locate.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from docgen.extract.routes import ExceptionArguments, Framework
 
 ERROR_STATUS = 400
 """The first status that is an error: a response below it is a success or a redirect."""
+MESSAGE_KEYS = ("message", "detail", "msg", "error", "description", "title")
+"""Keys of a dict body whose value is the message a client reads, before the dict's first text."""
 
 
 @record
@@ -73,9 +76,13 @@ class CallReader:
             return self._with_status(value, status, module)
         if isinstance(value, ast.Tuple) and self.framework.tuple_status and len(value.elts) in (2, 3):
             return self._with_status(value.elts[0], value.elts[1], module)
-        response = self._response(value, module) if isinstance(value, ast.Call) else None
-        if response is None or response.status is None:
+        if not isinstance(value, ast.Call):
             return None
+        response = self._response(value, module)
+        if response is None:
+            return None
+        if response.status is None:  # given but unreadable: located as an error without a status
+            return response if self._status_given(value, module) else None
         return response if response.status >= ERROR_STATUS else None
 
     def _with_status(self, body: ast.expr, status_node: ast.expr, module: griffe.Module) -> Stated | None:
@@ -125,10 +132,17 @@ class CallReader:
         as it is, aiohttp's `text=`) is read as its dict."""
         if isinstance(node, ast.Call) and len(node.args) == 1 and self._is_json_dumps(node.func, module):
             node = node.args[0]
+        if isinstance(node, ast.Dict) and not node.keys:
+            return None, ""  # `json_response({}, status=404)`: an empty object, no text to read
         if isinstance(node, ast.Dict):
-            for key, value in zip(node.keys, node.values, strict=True):
-                if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value):
-                    return key.value, detail_text(value, module, self.framework.resolver, missing)
+            texts = [
+                (key.value, value)
+                for key, value in zip(node.keys, map(_first_message, node.values), strict=True)
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value)
+            ]
+            if texts:  # the message, where a key says so (`{"code": "bad", "message": ...}`), else the first
+                key, value = next((t for t in texts if t[0] in MESSAGE_KEYS), texts[0])
+                return key, detail_text(value, module, self.framework.resolver, missing)
         if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Dict):
             return self.body(node.args[0], module, missing)  # `jsonify({"error": ...})`: the dict built
         if isinstance(node, ast.Call) and not node.args and node.keywords and node.keywords[0].arg:
@@ -150,9 +164,26 @@ class CallReader:
             return None
         return self.stated(call, module, path, self.classes.ancestry(path), arguments)
 
+    def _status_given(self, call: ast.Call, module: griffe.Module) -> bool:
+        """Whether a response call states a status (which may be one docgen cannot read), not leaving it
+        to the response's default."""
+        path = self.program.qualify(call.func, module) or ""
+        arguments = self.framework.responses.get(path)
+        if arguments is None and isinstance(call.func, ast.Attribute):
+            arguments = self.framework.responses.get(f".{call.func.attr}")
+        return arguments is not None and argument(call, arguments.status) is not None
+
     def _status(self, node: ast.expr, module: griffe.Module) -> int | None:
         resolver, named = self.framework.resolver, self.framework.constant_status
         return status_number(node, module, self.program, resolver, named)
+
+
+def _first_message(node: ast.expr) -> ast.expr:
+    """The first message of a list of them written out (`{"email": [_("Not found")]}`, as REST framework
+    answers errors by field), else `node`."""
+    if isinstance(node, ast.List | ast.Tuple) and node.elts and all(_text_like(item) for item in node.elts):
+        return node.elts[0]
+    return node
 
 
 def _text_like(node: ast.expr) -> bool:

@@ -11,8 +11,9 @@ yields, in the order a reader meets them, what it collects there and an `Into` f
 a function of the loaded source. The walk passes the collected values on and follows each `Into` at once,
 depth first, so values come out in source order. A call that would go past `MAX_CALL_DEPTH` calls below the
 function a walk started from is a `SourceError` (exit 3) located at that call, naming the chain that led
-there, and so is entering more than `MAX_CALL_VISITS` function bodies in one `CallWalk`: a bound reached
-never leaves a call out silently. Both figures are in `docgen.core.limits`.
+there (a search that gives `cut` is told it instead, and the walk goes on without that call, for the search
+to report where it is), and so is entering more than `MAX_CALL_VISITS` function bodies in one `CallWalk`:
+a bound reached never leaves a call out silently. Both figures are in `docgen.core.limits`.
 
 Cycles: `each="path"` walks a function once per path (never again while it is on the way down to itself;
 a callee called several times from one body is followed once per variant), so that every path to a call
@@ -67,8 +68,12 @@ class CallWalk(Generic[State, Found]):
         hint: str,
         name: Callable[[State], str],
         file: Callable[[State], str | None],
+        cut: Callable[[SourceError], None] | None = None,
     ) -> None:
         self.visit = visit
+        self.cut = cut
+        """Where a call past `MAX_CALL_DEPTH` is told, when the search goes on without it (a routes
+        catalog's walk, which says so at the call); None: such a call is an error."""
         self.each = each
         self.hint = hint
         """What to do when a bound is reached, in the search's own terms."""
@@ -102,7 +107,10 @@ class CallWalk(Generic[State, Found]):
             if item.key in (keys if self.each == "path" else self.seen):
                 continue
             if len(keys) > MAX_CALL_DEPTH:
-                raise self._too_deep(item, states)
+                if self.cut is None:
+                    raise self._too_deep(item, states)
+                self.cut(self._too_deep(item, states))
+                continue
             if self.each == "path":
                 if (item.key, item.variant) in followed:
                     continue

@@ -53,6 +53,9 @@ environment:
   DOCGEN_CACHE_DIR   where compiled templates and parsed YAML are kept between runs
                      (default: $XDG_CACHE_HOME/docgen, else ~/.cache/docgen)
   DOCGEN_NO_CACHE=1  compile every template and parse every file afresh, and keep nothing
+  DOCGEN_VERDICTS    a folder of check verdicts: a check whose every input a trusted run has checked
+                     prints that run's report without loading anything (off unless set)
+  DOCGEN_VERDICTS_RECORD=1  a trusted run: write its verdict there (never in a pull request's job)
 
 {_limits_help()}"""
 

@@ -24,7 +24,13 @@ from docgen.core.workflow_commands import inert
 from docgen.core.writer import write_outputs
 from docgen.extract.pipeline import extract
 from docgen.shell.init_config import catalog_name, minimal_config, plugins_span, with_plugin
-from docgen.shell.init_detect import comment_above_raise, find_application, python_files
+from docgen.shell.init_detect import (
+    comment_above_raise,
+    find_application,
+    framework_roots,
+    imported_roots,
+    python_files,
+)
 
 
 def init_command(settings: Settings | None, args: argparse.Namespace) -> int:
@@ -40,15 +46,18 @@ def init_command(settings: Settings | None, args: argparse.Namespace) -> int:
             return minimal_config(name, framework, source)
         return with_plugin(existing, shown, name, framework, source)
 
+    refusals: dict[str, DocgenError] = {}
+
     def tryer(framework: str, source: str) -> Settings | None:
         # A mistake in the configuration (an existing mkdocs.yml's docs_dir, say) is the user's to hear;
-        # what extract refuses only means this module is not the application.
+        # what extract refuses only means this module is not the application, unless the user named it.
         found = settings_from_text(configured(framework, source), root, shown)
         try:
             catalogs = extract(load_project(found, site=False), dump=False).catalogs
         except OutputError:
             raise
-        except DocgenError:
+        except DocgenError as err:
+            refusals.setdefault(framework, err)
             return None
         return (
             found if any(isinstance(c, RoutesCatalog) and c.operations for c in catalogs.values()) else None
@@ -56,9 +65,15 @@ def init_command(settings: Settings | None, args: argparse.Namespace) -> int:
 
     if existing is not None:
         plugins_span(existing.splitlines(keepends=True), shown)  # a mkdocs.yml init cannot add to: refused
-    framework, source, found = find_application(
-        root, python_files(root), tryer, framework=args.framework, source=args.source
-    )
+    try:
+        framework, source, found = find_application(
+            root, python_files(root), tryer, framework=args.framework, source=args.source
+        )
+    except DocgenError:
+        refused = _refusal(root, args.source, refusals) if args.source else None
+        if refused is not None:  # the module the user named: why extract refused it is what they need
+            raise refused from None
+        raise
     outputs = {shown: configured(framework, source), **_pages_and_notes(found)}
     taken = [path for path in outputs if path != shown and (root / path).exists()]
     if taken:
@@ -123,3 +138,11 @@ def _what(path: str, shown: str, created: bool) -> str:
     if path.endswith(".notes.yaml"):
         return "written: one draft entry per error, from the code"
     return "written: the page, with its generated region"
+
+
+def _refusal(root: Path, source: str, refusals: dict[str, DocgenError]) -> DocgenError | None:
+    """Why extract refused the module the user named, read as the framework it imports (None: it imports
+    none, or none refused it)."""
+    imported = imported_roots(root / source)
+    named = [name for name, (roots, _) in framework_roots().items() if roots & imported]
+    return next((refusals[name] for name in named if name in refusals), None)

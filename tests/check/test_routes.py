@@ -96,7 +96,8 @@ def test_a_prefix_that_cannot_be_read_is_a_finding_until_the_configuration_state
     assert main(["--config", str(config), "extract"]) == 0
     fragment = json.loads((root / "data" / "shop-routes.openapi.json").read_text(encoding="utf-8"))
     assert sorted(fragment["paths"]) == [
-        "/items/{item_id}"
+        "/items/{item_id}",
+        "/items/{item_id}/stock",
     ]  # no made-up `{settings.ORDERS_PREFIX}` parameter
     capsys.readouterr()
     assert main(["--config", str(config), "check"]) == 1
@@ -133,3 +134,80 @@ def test_a_prefix_that_cannot_be_read_is_a_finding_until_the_configuration_state
         f"mkdocs.yml:{statement}: run-time-value-stale: settings.ORDERS_PREFIX: run_time_values states "
         "`settings.ORDERS_PREFIX`, which catalog shop-routes no longer needs"
     ]
+
+
+def test_a_changed_status_fails_and_a_harmless_edit_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = shop_project(tmp_path)
+    stock = root / "shop" / "stock.py"
+    edit(stock, "    if amount <= 0:\n", "    # Nothing to add is refused.\n\n    if amount <= 0:\n")
+    capsys.readouterr()
+    assert main(["--config", str(root / "mkdocs.yml"), "check"]) == 0
+    edit(stock, "raise HTTPException(400, _(", "raise HTTPException(422, _(")
+    raise_line = line_of(stock, '        raise HTTPException(422, _("The amount must be a positive number"))')
+    assert findings(root, capsys) == {
+        f"shop/stock.py:{raise_line}: route-changed: 400-the-amount-must-be-a-positive-number: "
+        "the status or detail changed"
+    }
+
+
+UNREAD_STATUSES = """
+
+def status_of(item_id: int) -> int:
+    return 400 + item_id
+
+
+def reply(status: int, message: str) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"detail": message})
+
+
+@router.delete("")
+def clear(item_id: int) -> JSONResponse:
+    if item_id in COUNTING:
+        raise HTTPException(status_of(item_id), "The stock is being counted")
+    return reply(202, "Cleared")
+
+
+@router.post("/recount")
+def recount(item_id: int) -> JSONResponse:
+    return reply(item_id, "Recounted")
+"""
+
+
+def test_a_status_docgen_cannot_read_is_a_located_finding_until_stated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = shop_project(tmp_path)
+    stock = root / "shop" / "stock.py"
+    stock.write_text(stock.read_text(encoding="utf-8") + UNREAD_STATUSES, encoding="utf-8")
+    config = root / "mkdocs.yml"
+    for command in ("extract", "render"):
+        assert main(["--config", str(config), command]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "check"]) == 1
+    out = capsys.readouterr().out
+    unstated = sorted(
+        line.split(": ")[0] for line in out.splitlines() if ": run-time-value-unstated: " in line
+    )
+    raised = line_of(stock, '        raise HTTPException(status_of(item_id), "The stock is being counted")')
+    built = line_of(stock, '    return reply(item_id, "Recounted")')
+    # Neither the raise with a computed status nor the helper's response with its parameter is silent: the
+    # helper is read at each call, with the values the call gives (202 is a success, no error), and what
+    # the call leaves to run time stays the helper's expression, placed at the call.
+    assert unstated == sorted([f"shop/stock.py:{raised}", f"shop/stock.py:{built}"])
+    assert "Cleared" not in (root / "data" / "shop-routes.yaml").read_text(encoding="utf-8")
+    edit(
+        config,
+        "openapi: openapi.json",
+        "openapi: openapi.json\n          run_time_values:\n"
+        "            - {expression: status_of(item_id), value: 409}\n"
+        "            - {expression: status, value: 409}",
+    )
+    assert main(["--config", str(config), "extract"]) == 0
+    catalog = (root / "data" / "shop-routes.yaml").read_text(encoding="utf-8")
+    assert "status: null" not in catalog
+    for command in ("render", "check"):
+        capsys.readouterr()
+        main(["--config", str(config), command])
+    assert "run-time-value-unstated" not in capsys.readouterr().out

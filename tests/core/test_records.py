@@ -106,3 +106,67 @@ def test_records_of_one_field_and_of_none() -> None:
     assert Nothing() == Nothing()
     assert hash(Nothing()) == hash(())
     assert repr(Nothing()) == f"{Nothing.__qualname__}()"  # as a dataclass shows it
+
+
+@record
+class Shaped:
+    name: str
+    tags: list[str] = dataclasses.field(default_factory=list)
+    kind: str = dataclasses.field(default="shaped", init=False)
+    count: int = 1
+
+
+@dataclasses.dataclass
+class ShapedDataclass:
+    name: str
+    tags: list[str] = dataclasses.field(default_factory=list)
+    kind: str = dataclasses.field(default="shaped", init=False)
+    count: int = 1
+
+
+@record
+class SameShape:  # Point's shape (three arguments) with other names: the template is shared, the names not
+    a: str
+    b: str = "b"
+    c: str = "c"
+
+
+def test_the_init_takes_what_a_dataclass_init_takes() -> None:
+    import inspect
+
+    assert str(inspect.signature(Shaped)) == str(inspect.signature(ShapedDataclass))
+    assert Shaped.__init__.__qualname__ == "Shaped.__init__"
+    made = Shaped("a", count=3)
+    assert (made.name, made.tags, made.kind, made.count) == ("a", [], "shaped", 3)
+    assert vars(made) == vars(ShapedDataclass("a", count=3))
+    assert Shaped("b").tags is not Shaped("c").tags  # a fresh value from the factory for each record
+    given = ["x"]
+    assert Shaped("d", given).tags is given
+    assert (SameShape("1").a, SameShape("1", c="3").c, Point(7, line=2).line) == ("1", "3", 2)
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'name'"):
+        Shaped()  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'kind'"):
+        Shaped("e", kind="other")  # type: ignore[call-arg]
+
+
+def test_a_field_without_a_default_after_one_with_a_default_is_refused() -> None:
+    class Unordered:
+        x: int = 0
+        y: int
+
+    with pytest.raises(TypeError, match="non-default argument 'y' follows default argument"):
+        record(Unordered)
+
+
+def test_an_undocumented_record_is_described_as_a_dataclass_is() -> None:
+    @record
+    class Bare:
+        name: str
+        count: int = 1
+
+    @dataclasses.dataclass
+    class BareDataclass:
+        name: str
+        count: int = 1
+
+    assert Bare.__doc__ == BareDataclass.__doc__.replace("BareDataclass", "Bare")  # type: ignore[union-attr]

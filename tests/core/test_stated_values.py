@@ -34,7 +34,8 @@ def test_malformed_statements_are_refused_at_their_lines(tmp_path: Path) -> None
     found = {(error.message, error.line) for error in problems(tmp_path)}
     assert found == {
         (
-            "'catalogs.routes.run_time_values.0.value': expected a text or an integer, got ['/api']",
+            "'catalogs.routes.run_time_values.0.value': expected a text, an integer or a list of class paths "
+            "(package.module.Class), got ['/api']",
             line_of(text, "[/api]"),
         ),
         (

@@ -32,6 +32,16 @@ EXPECTED = {
         403: ["This account is disabled"],
         404: ["No item has the id {item_id}"],
     },
+    # The stock router is nested in the items router: its prefix and its token dependency apply.
+    ("get", "/items/{item_id}/stock"): {
+        401: ["Missing or unknown X-Token header"],
+        404: ["Not Found"],  # FastAPI's own detail for an HTTPException raised without one
+    },
+    ("post", "/items/{item_id}/stock"): {
+        400: ["The amount must be a positive number"],  # a translated message: its message id
+        401: ["Missing or unknown X-Token header"],
+        409: ["The stock is being counted"],  # the 202 made by the same response class is no error
+    },
     ("post", "/v1/orders"): {
         401: ["Missing or unknown X-Token header"],
         402: ["The card was declined"],
@@ -64,6 +74,8 @@ def test_every_operation_with_its_prefix_and_dependencies(tmp_path: Path) -> Non
             "shop.items.rename_item",
             ("shop.deps.require_token", "shop.deps.current_user"),
         ),
+        ("get", "/items/{item_id}/stock"): ("shop.stock.read_stock", ("shop.deps.require_token",)),
+        ("post", "/items/{item_id}/stock"): ("shop.stock.restock", ("shop.deps.require_token",)),
         ("post", "/v1/orders"): ("shop.orders.place_order", ()),
     }
 
@@ -91,6 +103,9 @@ def test_each_error_once_with_its_status_detail_and_handler(tmp_path: Path) -> N
             "shop.orders.place_order",
             "shop.main.payment_declined",
         ),
+        (404, "Not Found", "HTTPException", "shop.stock.read_stock", None),
+        (400, "The amount must be a positive number", "HTTPException", "shop.stock.restock", None),
+        (409, "The stock is being counted", "JSONResponse", "shop.stock.restock", None),
     }
     assert {e.body_key for e in catalog.errors} == {"detail"}
 

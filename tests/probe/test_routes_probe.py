@@ -234,7 +234,7 @@ def test_examples_optional_by_default_required_on_request(
     )
     assert docgen(root, "check") == 1
     out = capsys.readouterr().out
-    assert out.count("example-missing:") == 6  # the catalog's 7 errors but the one with an example
+    assert out.count("example-missing:") == 9  # the catalog's 10 errors but the one with an example
     assert "example-missing: 403-this-account-is-disabled: the error has no example request" in out
 
 

@@ -301,3 +301,20 @@ def test_a_django_project_is_read_from_the_settings_that_install_rest_framework(
     monkeypatch.chdir(tmp_path)
     assert main(["init"]) == 0
     assert "source: shop/settings.py\n" in (tmp_path / "mkdocs.yml").read_text(encoding="utf-8")
+
+
+def test_a_named_source_that_extract_refuses_is_refused_with_extract_s_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--source` names the application: why extract cannot read it is told, not that none was found."""
+    app = (
+        "from flask import Blueprint, Flask\n\napp = Flask(__name__)\nbp = Blueprint('bp', __name__)\n\n"
+        "@bp.get('/x')\ndef x():\n    return 'x'\n\nbp.register_blueprint(bp)\napp.register_blueprint(bp)\n"
+    )
+    (tmp_path / "server.py").write_text(app, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "--source", "server.py"]) != 0
+    err = capsys.readouterr().err
+    assert "server.py:10: the blueprint 'server.bp' is registered inside itself" in err, err
+    assert "no application of" not in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["server.py"]

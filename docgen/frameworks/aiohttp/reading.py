@@ -13,6 +13,7 @@ from docgen.extract.http_values import detail_text
 from docgen.extract.program import Code, FunctionNode, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.routes import METHODS
+from docgen.frameworks.aiohttp.path_values import PathValues
 
 APPS = {"aiohttp.web.Application", "aiohttp.web_app.Application"}
 TABLES = {"aiohttp.web.RouteTableDef", "aiohttp.web_routedef.RouteTableDef"}
@@ -51,6 +52,7 @@ class Reading:
         self.owners: dict[str, str] = {}
         """Scope of a method -> the path of its class, whose `self.app` the method may set up."""
         self.scopes: list[tuple[str, griffe.Module, list[ast.stmt]]] = []
+        self.paths = PathValues(program, resolver)
         for module, tree in program.modules():
             self.scopes.append((module.path, module, flat(tree.body)))
             for statement in tree.body:
@@ -92,6 +94,11 @@ class Reading:
             return f"{scope}:{node.id}"
         path = self.program.qualify(node, module)
         return self.apps[path].key if path in self.apps else None
+
+    def path(self, node: ast.expr, scope: str, module: griffe.Module) -> str:
+        """A path or prefix written in `scope`, its locals read (`PathValues`)."""
+        statements = next((found for name, _, found in self.scopes if name == scope), [])
+        return self.paths.text(node, module, scope, statements)
 
     def text(self, node: ast.expr, module: griffe.Module) -> str:
         """A path or prefix as text: its value, an f-string as a template, else the expression in braces."""

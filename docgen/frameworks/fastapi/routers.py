@@ -17,7 +17,7 @@ import griffe
 
 from docgen.extract.program import Code, FunctionNode, Program
 from docgen.extract.resolve import Resolver
-from docgen.extract.route_paths import PathText, path_text
+from docgen.extract.route_paths import PathText, Unread, path_text
 from docgen.extract.routes import METHODS
 from docgen.frameworks.fastapi.dependencies import depends_target
 from docgen.frameworks.fastapi.scopes import Scope, bindings, called, scopes
@@ -64,6 +64,8 @@ class RouterReader:
         self.routers: dict[str, Router] = {}
         self.returns: dict[str, str] = {}
         """Function path -> the router key it returns."""
+        self.unfollowed: list[Unread] = []
+        """Each `include_router` call whose router, or whose application, cannot be told statically."""
 
     def read(self) -> dict[str, Router]:
         found = scopes(self.program)
@@ -197,17 +199,10 @@ class RouterReader:
             return
         module = scope.module
         key = self._key(call.func.value, scope)
-        if key is None:
-            return
         if call.func.attr == "include_router" and call.args:
-            prefix = self._text(_keyword(call, "prefix"), module)
-            extra = self._dependencies(_keyword(call, "dependencies"), module)
-            child = self._key(call.args[0], scope)
-            if child is not None:
-                self.routers[child].included = True
-                file = self.program.files(module)
-                include = Include(child, prefix, extra, file, call.lineno, condition)
-                self.routers[key].includes.append(include)
+            self._include(scope, call, key, condition)
+        elif key is None:
+            return
         elif call.func.attr == "mount" and len(call.args) >= 2:
             # A mounted application publishes its own OpenAPI document: it is not followed, and it is a
             # root only when `app:` names it (a catalog of its own).
@@ -224,6 +219,27 @@ class RouterReader:
                     self.routers[key].routes.append(
                         (method, path, function, own, file, call.lineno, condition)
                     )
+
+    def _include(self, scope: Scope, call: ast.Call, key: str | None, condition: str | None) -> None:
+        """`parent.include_router(child, ...)`; when either cannot be told statically (`self.x.router`),
+        an `Unread` at the call, so that the routes it would add are never left out in silence."""
+        module, file = scope.module, self.program.files(scope.module)
+        child = self._key(call.args[0], scope)
+        if key is None or child is None:
+            assert isinstance(call.func, ast.Attribute)  # `_call` reads attribute calls only
+            unknown = ast.unparse(call.args[0] if child is None else call.func.value)
+            what = "the router" if child is None else "the application or router it includes into"
+            reason = (
+                f"{what}, `{unknown}`, is not one docgen can find: a module-level FastAPI() or APIRouter(), "
+                "a function of the source that returns one, or a parameter a call of the source passes one to"
+            )
+            shown = f"include_router({ast.unparse(call.args[0])})"
+            self.unfollowed.append(Unread(shown, reason, file, call.lineno))
+            return
+        prefix = self._text(_keyword(call, "prefix"), module)
+        extra = self._dependencies(_keyword(call, "dependencies"), module)
+        self.routers[child].included = True
+        self.routers[key].includes.append(Include(child, prefix, extra, file, call.lineno, condition))
 
     def _text(self, node: ast.expr | None, module: griffe.Module) -> PathText:
         """A path or prefix as text (empty when it is not given), with what it assumes and cannot read."""

@@ -41,7 +41,7 @@ def registered_handlers(
         for statement, outer in _statements(tree):
             registered = _registrations(program, framework, module, statement, outer, by_status)
             for scope, exception, handler in registered:
-                found.setdefault(scope, {})[exception] = reader.answer(handler)
+                found.setdefault(scope, {})[exception] = reader.answer(handler, reader.is_own(exception))
     return found
 
 
@@ -130,19 +130,26 @@ class _Answers:
     def __init__(self, program: Program, framework: Framework) -> None:
         self.program = program
         self.framework = framework
-        self.calls = CallReader(program, framework, HttpClasses(program, framework.resolver))
+        self.classes = HttpClasses(program, framework.resolver)
+        self.calls = CallReader(program, framework, self.classes)
 
-    def answer(self, handler: griffe.Function) -> Handler:
+    def is_own(self, exception: str) -> bool:
+        """Whether `exception` is the application's own (no Werkzeug HTTP exception): its `str(e)` is then
+        the message it was raised with, which the raise gives (a Werkzeug one's is `404 Not Found: ...`)."""
+        return not set(self.classes.ancestry(exception)) & set(self.framework.http_exceptions)
+
+    def answer(self, handler: griffe.Function, own: bool = False) -> Handler:
         node = self.program.node(handler)
         exception = _exception_parameter(node)
         for inner in ast.walk(node):
             if isinstance(inner, ast.Return) and inner.value is not None:
-                return self._returned(handler, node, inner.value, exception)
+                return self._returned(handler, node, inner.value, (exception, own))
         return Handler(handler, None, None, self.framework.body_key)
 
     def _returned(
-        self, handler: griffe.Function, node: FunctionNode, value: ast.expr, exception: str | None
+        self, handler: griffe.Function, node: FunctionNode, value: ast.expr, caught: tuple[str | None, bool]
     ) -> Handler:
+        exception, own = caught
         module = handler.module
         pair = value.elts if isinstance(value, ast.Tuple) and len(value.elts) in (2, 3) else None
         body, status_node = (pair[0], pair[1]) if pair is not None else (value, None)
@@ -157,13 +164,15 @@ class _Answers:
                     handler, stated.status, stated.detail, stated.body_key or self.framework.body_key
                 )
         if isinstance(body, ast.Name) and exception is not None:
-            body = _written_into(node, body.id, exception) or body  # the response of `e.get_response()`
+            body = _written_into(node, body.id, exception) or _bound_once(node, body)
         if _is_exception(body, exception) or self._renders(body, module, exception):
             return Handler(handler, status, None, self.framework.body_key)
+        if own and _is_text_of(_dict_of(body), exception, node):
+            return Handler(handler, status, None, self.framework.body_key)  # `str(e), 400`: the raise's text
         body = _dict_of(body)
-        own = _description_key(body, exception)
-        if own is not None:
-            return Handler(handler, status, None, own)
+        own_key = _description_key(body, (exception, own), node)
+        if own_key is not None:
+            return Handler(handler, status, None, own_key)
         key, detail = self.calls.body(body, module, "")
         return Handler(handler, status, detail, key or self.framework.body_key)
 
@@ -183,9 +192,11 @@ def _dict_of(body: ast.expr) -> ast.expr:
     return body
 
 
-def _description_key(body: ast.expr, exception: str | None) -> str | None:
+def _description_key(body: ast.expr, caught: tuple[str | None, bool], node: FunctionNode) -> str | None:
     """The key under which a body (a dict, or `jsonify(...)` of keywords or of a dict) carries the
-    exception's own description (`{"code": e.code, "description": e.description}` is `description`)."""
+    exception's own description (`{"code": e.code, "description": e.description}` is `description`), or,
+    for an exception of the application's own, its text (`jsonify(error=str(e))`)."""
+    exception, own = caught
     if isinstance(body, ast.Call) and len(body.args) == 1 and isinstance(body.args[0], ast.Dict):
         body = body.args[0]
     if isinstance(body, ast.Dict):
@@ -196,7 +207,47 @@ def _description_key(body: ast.expr, exception: str | None) -> str | None:
         pairs = [(k.arg, k.value) for k in body.keywords if k.arg is not None]
     else:
         return None
-    return next((str(key) for key, value in pairs if _is_description(value, exception)), None)
+    return next(
+        (
+            str(key)
+            for key, value in pairs
+            if _is_description(value, exception) or (own and _is_text_of(value, exception, node))
+        ),
+        None,
+    )
+
+
+def _bound_once(node: FunctionNode, name: ast.Name) -> ast.expr:
+    """The value a local name of the handler is bound to once (`message = str(error)`), else the name."""
+    bound = [
+        inner.value
+        for inner in ast.walk(node)
+        if isinstance(inner, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == name.id for t in inner.targets)
+    ]
+    return bound[0] if len(bound) == 1 else name
+
+
+def _is_text_of(value: ast.expr, exception: str | None, node: FunctionNode) -> bool:
+    """`str(e)`, `f"{e}"` or `e.args[0]`, directly or through a local bound once: the exception's text."""
+    if isinstance(value, ast.Name) and value.id != exception:
+        value = _bound_once(node, value)
+    if isinstance(value, ast.JoinedStr) and len(value.values) == 1:
+        inner = value.values[0]
+        plain = (
+            isinstance(inner, ast.FormattedValue)
+            and inner.format_spec is None
+            and inner.conversion in (-1, 115)
+        )
+        value = inner.value if plain and isinstance(inner, ast.FormattedValue) else value
+    elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "str":
+        value = value.args[0] if len(value.args) == 1 else value
+    elif (
+        isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and value.slice.value == 0
+    ):
+        args = value.value
+        value = args.value if isinstance(args, ast.Attribute) and args.attr == "args" else value
+    return isinstance(value, ast.Name) and value.id == exception
 
 
 def _written_into(node: FunctionNode, name: str, exception: str) -> ast.expr | None:

@@ -11,22 +11,40 @@ from docgen.core.errors import SourceError
 from docgen.extract.calls import unparse
 from docgen.extract.http_values import detail_text
 from docgen.extract.resolve import Resolver, Unresolvable
+from docgen.extract.route_paths import Unread
 
 _VARIABLE = re.compile(r"<(?:[^<>]*:)?(\w+)>")
 """`<name>` or `<converter:name>` (a converter may take arguments: `<any(a, b):kind>`)."""
 
 
-def path_text(node: ast.expr | None, module: griffe.Module, resolver: Resolver) -> str | None:
+def path_text(
+    node: ast.expr | None,
+    module: griffe.Module,
+    resolver: Resolver,
+    unread: dict[str, Unread] | None = None,
+    file: str = "",
+) -> str | None:
     """A rule or prefix as text: its value, an f-string as a template, else the expression in braces; None
-    when it is not given."""
+    when it is not given. Each part kept in braces is added to `unread` (keyed by its text in braces), at
+    `file` and the line of `node`, for the operations under it to report."""
     if node is None or (isinstance(node, ast.Constant) and node.value is None):
         return None
     if isinstance(node, ast.JoinedStr):
-        return detail_text(node, module, resolver, "")
+        text = detail_text(node, module, resolver, "")
+        for part in node.values:
+            expression = unparse(part.value) if isinstance(part, ast.FormattedValue) else None
+            if unread is not None and expression is not None and "{" + expression + "}" in text:
+                found = Unread(expression, "it is formatted at run time", file, node.lineno)
+                unread.setdefault("{" + expression + "}", found)
+        return text
     try:
         value = resolver.evaluate(node, module).value
-    except (Unresolvable, SourceError):  # SourceError: it leads to a module that cannot be read
-        return "{" + unparse(node) + "}"
+    except (Unresolvable, SourceError) as err:  # SourceError: it leads to a module that cannot be read
+        expression = unparse(node)
+        if unread is not None:
+            reason = err.reason if isinstance(err, Unresolvable) else err.message
+            unread.setdefault("{" + expression + "}", Unread(expression, reason, file, node.lineno))
+        return "{" + expression + "}"
     return value if isinstance(value, str) else str(value)
 
 

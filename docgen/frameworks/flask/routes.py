@@ -18,6 +18,7 @@ operations' dependencies.
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Mapping
 
 import griffe
@@ -25,6 +26,7 @@ import griffe
 from docgen.core.errors import ConfigError, suggest
 from docgen.extract.program import FunctionNode, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import METHODS, Endpoint, Handler
 from docgen.frameworks.flask.blueprints import BLUEPRINTS, Above, Owner, Registration, Route, walk
 from docgen.frameworks.flask.paths import path_text
@@ -40,13 +42,18 @@ BEFORE = ("before_request", "url_value_preprocessor")
 
 
 def application_endpoints(
-    program: Program, resolver: Resolver, app: str | None, scoped: Mapping[str, Mapping[str, Handler]]
+    program: Program,
+    resolver: Resolver,
+    app: str | None,
+    scoped: Mapping[str, Mapping[str, Handler]],
+    unfollowed: list[Unread],
 ) -> list[Endpoint]:
     """Every operation of the application `app` (a module-level name or a factory function; None: every
     application not registered in another, or with none, every blueprint nothing registers), in path then
-    method order."""
+    method order; each registration docgen cannot follow is added to `unfollowed`."""
     reader = _Reader(program, resolver)
     owners = reader.read()
+    unfollowed.extend(reader.unfollowed)
     for key, handlers in scoped.items():  # a blueprint's own error handlers
         if key in owners:
             owners[key].handlers = tuple(handlers.items())
@@ -65,7 +72,15 @@ def application_endpoints(
         prefix = root.elsewhere if root.elsewhere is not None else root.prefix  # a blueprint's, as Flask
         found.extend(walk(owners, root, prefix, Above(), ()))
     order = {method: index for index, method in enumerate(METHODS)}
+    found = [_with_unread(endpoint, reader.unread) for endpoint in found]
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
+
+
+def _with_unread(endpoint: Endpoint, unread: Mapping[str, Unread]) -> Endpoint:
+    """`endpoint` with the parts of its path that cannot be read statically (`{url_prefix}`, a parameter
+    of the factory that registers its blueprint), each a located finding; the fragment leaves it out."""
+    parts = tuple(part for text, part in unread.items() if text in endpoint.path)
+    return dataclasses.replace(endpoint, unread=parts) if parts else endpoint
 
 
 class _Reader:
@@ -77,10 +92,14 @@ class _Reader:
         self.owners: dict[str, Owner] = {}
         self.returns: dict[str, str] = {}
         """Factory function path -> the key of the application or blueprint it returns."""
+        self.unfollowed: list[Unread] = []
+        """Each blueprint registered by an expression docgen cannot follow."""
         self.apis: dict[str, tuple[ast.expr | None, str]] = {}
         """Flask-RESTful (or RESTX) `Api` -> the application or blueprint it is made on, and its prefix."""
         self._outer: dict[str, FunctionNode] = {}
         """Factory function path -> its node, whose own functions are routed as closures."""
+        self.unread: dict[str, Unread] = {}
+        """The parts of rules and prefixes that cannot be read statically, by their text in braces."""
 
     def read(self) -> dict[str, Owner]:
         scopes = list(self._scopes())
@@ -124,13 +143,13 @@ class _Reader:
                 continue
             key = f"{module.path}.{target.id}" if scope == module.path else f"{scope}:{target.id}"
             if kind in APIS:  # `Api(app_or_blueprint, prefix=...)`: its resources are routed on that
-                prefix = path_text(_keyword(call, "prefix"), module, self.resolver) or ""
+                prefix = self._path(_keyword(call, "prefix"), module) or ""
                 self.apis[key] = (call.args[0] if call.args else _keyword(call, "app"), prefix)
                 continue
             owner = Owner(key, is_app=kind in APPS)
             if kind in BLUEPRINTS:
                 given = _keyword(call, "url_prefix") or (call.args[5] if len(call.args) > 5 else None)
-                owner.prefix = path_text(given, module, self.resolver)
+                owner.prefix = self._path(given, module)
             self.owners[key] = owner
 
     def _returned(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
@@ -208,9 +227,11 @@ class _Reader:
         file = self.program.files(module)
         if call.func.attr == "register_blueprint" and call.args:
             child = self._key(call.args[0], scope, module)
-            if child is not None:
+            if child is None:
+                self._unfollowed(call.args[0], file, call.lineno)
+            else:
                 self.owners[child].registered = True
-                prefix = path_text(_keyword(call, "url_prefix"), module, self.resolver)
+                prefix = self._path(_keyword(call, "url_prefix"), module)
                 self.owners[key].registrations.append(Registration(child, prefix, file, call.lineno))
         elif call.func.attr == "add_url_rule" and call.args:
             given = _keyword(call, "view_func") or (call.args[2] if len(call.args) > 2 else None)
@@ -235,9 +256,19 @@ class _Reader:
         ):
             return
         child = self._key(call.args[0], scope, module)
-        if child is not None and not self.owners[child].registered:
-            self.owners[child].elsewhere = path_text(_keyword(call, "url_prefix"), module, self.resolver)
+        if child is None:
+            self._unfollowed(call.args[0], self.program.files(module), call.lineno)
+        elif not self.owners[child].registered:
+            self.owners[child].elsewhere = self._path(_keyword(call, "url_prefix"), module)
             self.owners[child].is_app = True  # a root of its own, under its registration's prefix
+
+    def _unfollowed(self, given: ast.expr, file: str, line: int) -> None:
+        """A blueprint registered by an expression docgen cannot follow (`self.plugin.blueprint`)."""
+        reason = (
+            f"the blueprint, `{ast.unparse(given)}`, is not one docgen can find: a module-level "
+            "Blueprint(...), or one a function of the source returns"
+        )
+        self.unfollowed.append(Unread(f"register_blueprint({ast.unparse(given)})", reason, file, line))
 
     def _resource(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
         """`api.add_resource(Resource, "/url", ...)`: a class-based view routed on the Api's application or
@@ -271,7 +302,10 @@ class _Reader:
             self.owners[key].routes.append(route)
 
     def _rule(self, node: ast.expr | None, module: griffe.Module) -> str:
-        return path_text(node, module, self.resolver) or ""
+        return self._path(node, module) or ""
+
+    def _path(self, node: ast.expr | None, module: griffe.Module) -> str | None:
+        return path_text(node, module, self.resolver, self.unread, self.program.files(module))
 
 
 def _keyword(call: ast.Call, name: str) -> ast.expr | None:

@@ -81,13 +81,16 @@ def _against_evidence(
         example = examples.get(entry.id)
         if example is not None:
             yield from _entry_findings(evidence, entry, example, records.get(entry.id), probe)
-    yield from client_findings(evidence, examples, pinned_sdks(RUNNERS_ROOT), probe)
+    # The project's own pins first (an installed docgen's clients run with the SDKs of the project's
+    # environment), then those of the docgen checkout the runners come from.
+    pins = {**pinned_sdks(RUNNERS_ROOT), **pinned_sdks(project.settings.root)}
+    yield from client_findings(evidence, examples, pins, probe)
 
 
 def _entry_findings(
     evidence: Evidence, entry: ErrorEntry, example: Example, record: Record | None, probe: str
 ) -> Iterator[Finding]:
-    shown, line = evidence.file, evidence.record_line(entry.id)
+    shown = evidence.file  # the record's line is looked up only for a finding: it parses the file again
     if record is None:
         yield Finding(
             Kind.EVIDENCE_MISSING, shown, None, entry.id, "probe has not replayed this example", probe
@@ -96,7 +99,7 @@ def _entry_findings(
         yield Finding(
             Kind.EVIDENCE_STALE,
             shown,
-            line,
+            evidence.record_line(entry.id),
             entry.id,
             "the example changed after probe replayed it",
             f"run `{probe}` again and commit the evidence",
@@ -109,7 +112,7 @@ def _entry_findings(
             yield Finding(
                 Kind.EVIDENCE_MISMATCH,
                 shown,
-                line,
+                evidence.record_line(entry.id),
                 entry.id,
                 f"the server answered {seen} to the example; the table says {table}",
                 "fix the server or the example, then run probe again; the table follows the code",

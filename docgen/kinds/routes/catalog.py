@@ -4,8 +4,9 @@ the errors each can answer with (found by following its code), every raise site 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from http import HTTPStatus
+from typing import TypeVar
 
 import griffe
 
@@ -15,9 +16,10 @@ from docgen.core.records import record
 from docgen.core.route_models import AssumedValue, UnreadValue
 from docgen.core.settings import CatalogConfig
 from docgen.extract.detect import detected_framework
+from docgen.extract.installed import require_installed
 from docgen.extract.instance_defaults import instance_field
 from docgen.extract.program import Program
-from docgen.extract.raises import Raised, RaiseFinder, Reached
+from docgen.extract.raises import Raised, RaiseFinder, Reached, SiteKey, site_key
 from docgen.extract.resolve import Resolver, as_json
 from docgen.extract.routes import Endpoint, framework_named
 
@@ -50,6 +52,14 @@ class RoutesExtraction:
     its path is known, the errors those values decide are not listed."""
     statements: frozenset[str] = frozenset()
     """The `run_time_values:` expressions operations took as classes (`Endpoint.statements`)."""
+    unfollowed: tuple[tuple[str, str, str, int], ...] = ()
+    """(expression, reason, file, line): each router the framework could not follow where it is included
+    (a framework's optional `unfollowed`), whose routes the catalog therefore lacks."""
+    cut: tuple[str, ...] = ()
+    """Each call the walks did not follow, past the depth bound, as extract tells it (`file:line: ...`):
+    what is raised below it is not listed."""
+    cuts: tuple[tuple[str, int | None, str], ...] = ()
+    """(file, line, message) of each such call, for check's `source-unfollowed` findings."""
 
 
 def routes_catalog(
@@ -63,6 +73,7 @@ def routes_catalog(
             framework = framework_named(config.framework, resolver)
         else:
             framework = detected_framework(config, program, resolver)
+        require_installed(framework, program, resolver, config)
         endpoints = framework.endpoints(program, config.app)
     except ConfigError as err:
         err.file = config.config_file  # the configuration actually read (under --config, that file)
@@ -97,16 +108,42 @@ def routes_catalog(
         (e.method, e.path, u.expression, u.reason, u.file, u.line) for e in endpoints for u in e.undetermined
     )
     statements = frozenset(s for e in endpoints for s in e.statements)
+    unfollowed = tuple((u.expression, u.reason, u.file, u.line) for u in getattr(framework, "unfollowed", ()))
+    cut = _cut_notice(finder)
+    cuts = tuple(
+        (error.file or config.config_file, error.line, error.message) for error in finder.cuts.values()
+    )
     return RoutesExtraction(
-        catalog, lines, {ids[key]: key for key in sites}, unread, undetermined, statements
+        catalog,
+        lines,
+        {ids[key]: key[:2] for key in sites},
+        unread,
+        undetermined,
+        statements,
+        unfollowed,
+        cut,
+        cuts,
+    )
+
+
+def _cut_notice(finder: RaiseFinder) -> tuple[str, ...]:
+    """One line for the calls the walks left out past the depth bound: the first, and how many more."""
+    if not finder.cuts:
+        return ()
+    first, *others = finder.cuts.values()
+    more = f", and {len(others)} more such call(s)" if others else ""
+    operations = operations_named(list(finder.cut_operations))
+    return (
+        f"{first.location}: {first.message}{more}; these calls are not followed, so what they raise is "
+        f"not listed for {operations}",
     )
 
 
 def undetermined_groups(
     undetermined: Sequence[tuple[str, str, str, str, str, int]],
 ) -> dict[tuple[str, int, str, str], list[str]]:
-    """(file, line, expression, reason) -> the operations (`GET /users/`) it decides errors of: one value
-    a view sets is reported once, not once per operation."""
+    """(file, line, expression, reason) -> the operations (`GET /users/`) whose path or errors it decides:
+    one value a router or a view sets is reported once, not once per operation."""
     groups: dict[tuple[str, int, str, str], list[str]] = {}
     for method, path, expression, reason, file, line in undetermined:
         groups.setdefault((file, line, expression, reason), []).append(f"{method.upper()} {path}")
@@ -119,11 +156,11 @@ def operations_named(operations: Sequence[str], most: int = 3) -> str:
     return shown if len(operations) <= most else f"{shown} and {len(operations) - most} more"
 
 
-def _distinct_sites(reached: Sequence[Sequence[Reached]]) -> dict[tuple[str, int], Raised]:
-    sites: dict[tuple[str, int], Raised] = {}
+def _distinct_sites(reached: Sequence[Sequence[Reached]]) -> dict[SiteKey, Raised]:
+    sites: dict[SiteKey, Raised] = {}
     for found in reached:
         for item in found:
-            sites.setdefault((item.raised.file, item.raised.line), item.raised)
+            sites.setdefault(site_key(item.raised), item.raised)
     return dict(sorted(sites.items()))
 
 
@@ -141,8 +178,8 @@ def _error(site: Raised, error_id: str) -> RouteError:
     )
 
 
-def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[tuple[str, int], str]) -> Operation:
-    errors = tuple((ids[(item.raised.file, item.raised.line)], item.via) for item in found)
+def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[SiteKey, str]) -> Operation:
+    errors = tuple((ids[site_key(item.raised)], item.via) for item in found)
     return Operation(
         method=endpoint.method,
         path=endpoint.path,
@@ -156,16 +193,19 @@ def _operation(endpoint: Endpoint, found: Sequence[Reached], ids: dict[tuple[str
     )
 
 
+_Key = TypeVar("_Key", bound=Hashable)
+
+
 def assign_route_ids(
-    sites: dict[tuple[str, int], Raised],
+    sites: Mapping[_Key, Raised],
     previous: Sequence[RouteError],
-) -> dict[tuple[str, int], str]:
+) -> dict[_Key, str]:
     """A stable id per raise site: the id of the committed error with the same function, status and detail
     (else the same function and detail, else the same status and detail, else the same function and
     status: a reworded detail), otherwise a new one (`_fresh_id`). Each pass runs over every site before
     the next, so an exact match is never taken by a looser one."""
     taken: set[str] = set()
-    ids: dict[tuple[str, int], str] = {}
+    ids: dict[_Key, str] = {}
     keys = (
         lambda e: (e.function, e.status, e.detail),
         lambda e: (e.function, e.detail),

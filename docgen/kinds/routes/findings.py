@@ -49,6 +49,7 @@ def routes_findings(
             f"state its value in {config_file}, catalog {name}, `run_time_values: [{{expression: "
             f"{expression}, value: ...}}]`",
         )
+    yield from _statuses_unread(fresh, found.sites, name, config.config_file)
     for (file, line, expression, reason), operations in undetermined_groups(found.undetermined).items():
         yield Finding(
             Kind.RUN_TIME_VALUE_UNSTATED,
@@ -60,6 +61,7 @@ def routes_findings(
             f"state the classes it names in {config_file}, catalog {name}, `run_time_values: [{{expression: "
             f"{expression}, value: [package.module.Class]}}]`",
         )
+    yield from _unfollowed(found)
     fragment = project.settings.relative(project.settings.fragment_path(name))
     if project.fragments.get(name) != extraction.outputs[fragment]:
         message = "the OpenAPI fragment is out of date" if project.fragments.get(name) else "not written yet"
@@ -157,6 +159,19 @@ class _RoutesDrift:
         )
 
 
+def _unfollowed(found: RoutesExtraction) -> Iterator[Finding]:
+    """What extract could not follow, so that the catalog lacks what is behind it: a router included by an
+    expression it cannot resolve, a call past the depth bound. Extract says each; check fails on each, so
+    that a gap is never passed as clean."""
+    for expression, reason, file, line in found.unfollowed:
+        message = f"{expression} cannot be followed: {reason}; the routes it adds are not listed"
+        hint = "include it by a name docgen can follow, or give it a catalog of its own (`source:`, `app:`)"
+        yield Finding(Kind.SOURCE_UNFOLLOWED, file, line, expression, message, hint)
+    for where, at, message in found.cuts:
+        hint = "what is raised below this call is not listed; call a shallower helper, or document it by hand"
+        yield Finding(Kind.SOURCE_UNFOLLOWED, where, at, "call depth", message, hint)
+
+
 def _unused_statements(
     config: CatalogConfig, fresh: RoutesCatalog, name: str, classes: frozenset[str]
 ) -> Iterator[Finding]:
@@ -171,6 +186,25 @@ def _unused_statements(
             message = f"run_time_values states `{expression}`, which catalog {name} no longer needs"
             hint = "delete the statement, or write the expression as the source now has it"
             yield Finding(Kind.RUN_TIME_VALUE_STALE, config.config_file, line, expression, message, hint)
+
+
+def _statuses_unread(
+    fresh: RoutesCatalog, sites: Mapping[str, tuple[str, int]], name: str, config_file: str
+) -> Iterator[Finding]:
+    """An error whose status docgen cannot read (a variable, a call, a parameter of a helper), at its raise
+    or return: the page shows `?` and the OpenAPI fragment leaves it out until the status is stated."""
+    hint = (
+        "pass a status docgen can read (a number or a status constant), or state the expression that gives "
+        f"it in {config_file}, catalog {name}, `run_time_values: [{{expression: ..., value: 409}}]`"
+    )
+    for error in fresh.errors:
+        if error.status is None:
+            file, line = sites.get(error.id, (error.file, 0))
+            message = (
+                f"{error.exception} '{error.detail}' has a status docgen cannot read statically; the page "
+                "shows `?` and the OpenAPI fragment leaves the error out"
+            )
+            yield Finding(Kind.RUN_TIME_VALUE_UNSTATED, file, line or None, error.id, message, hint)
 
 
 def _operation(catalog: RoutesCatalog, key: Key) -> Operation:

@@ -3,6 +3,7 @@ project without a routes catalog (most JSON-RPC and MCP servers) never imports t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -71,6 +72,7 @@ class RoutesKind:
             run_time_values=stated,
             lines={
                 "source": check.loaded.line_of((*path, "source")),
+                **({"framework": check.loaded.line_of((*path, "framework"))} if framework else {}),
                 **{
                     f"run_time_values.{expression}": check.loaded.line_of(at)
                     for (expression, _), at in stated_at
@@ -105,10 +107,14 @@ class RoutesKind:
         assert isinstance(result, RoutesExtraction)  # the registry hands a kind its own results
         yield from notes_notices(project.notes[name], result.catalog)
         yield from routes_without_status(result.catalog, result.sites)
-        for method, path, expression, reason, file, line in result.unread:
+        for expression, reason, file, line in result.unfollowed:
+            yield f"{file}:{line}: {expression} cannot be followed: {reason} ({name})"
+        yield from result.cut
+        for (file, line, expression, reason), operations in undetermined_groups(result.unread).items():
             yield (
-                f"{file}:{line}: {method.upper()} {path} uses `{expression}`, which cannot be read "
-                f"statically ({reason}); state its value in the catalog's `run_time_values:` ({name})"
+                f"{file}:{line}: the paths of {operations_named(operations)} use `{expression}`, which "
+                f"cannot be read statically ({reason}); state its value in the catalog's `run_time_values:` "
+                f"({name})"
             )
         for (file, line, expression, reason), operations in undetermined_groups(result.undetermined).items():
             yield (
@@ -174,6 +180,10 @@ class RoutesKind:
 KIND = RoutesKind()
 
 
+_CLASS = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
+"""A dotted path naming a class (`djoser.permissions.CurrentUserOrAdmin`), in a stated list of classes."""
+
+
 def stated_values(
     raw: Any, path: tuple[str | int, ...], check: Validator
 ) -> list[tuple[tuple[str, Any], tuple[str | int, ...]]]:
@@ -197,14 +207,13 @@ def stated_values(
         expression, value = item.get("expression"), item.get("value")
         if not (isinstance(expression, str) and expression):
             check.fail((*where, "expression"), "expected the expression as the source writes it", hint)
-        elif isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
+        elif isinstance(value, list) and value and all(isinstance(v, str) and _CLASS.match(v) for v in value):
             found.append(((expression, tuple(value)), where))  # classes a REST framework view chooses
         elif not isinstance(value, str | int) or isinstance(value, bool):
-            check.fail(
-                (*where, "value"),
-                f"expected a text, an integer or a list of class paths, got {value!r}",
-                hint,
+            message = (
+                f"expected a text, an integer or a list of class paths (package.module.Class), got {value!r}"
             )
+            check.fail((*where, "value"), message, hint)
         else:
             found.append(((expression, value), where))
     return found

@@ -319,3 +319,43 @@ def test_an_aiohttp_factory_is_served_by_aiohttp(tmp_path: Path, capsys: pytest.
 
 
 AIOHTTP_404 = "method: GET\npath: /api/v1/books/999"
+
+
+@pytest.mark.server
+def test_an_answer_to_an_error_reworded_since_is_stale(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = fixture_copy("fastapi_app", tmp_path)
+    add_examples(
+        root, SHOP_NOTES, {"404-no-item-has-the-id-item-id": SHOP_EXAMPLES["404-no-item-has-the-id-item-id"]}
+    )
+    assert docgen(root, "probe", "--app", "shop.main:app", "--date", DATE) == 0
+    errors = root / "shop/errors.py"
+    errors.write_text(errors.read_text(encoding="utf-8").replace("No item has the id", "No item has id"))
+    assert docgen(root, "extract") == 0
+    assert docgen(root, "render") == 0
+    capsys.readouterr()
+    assert docgen(root, "check") == 1
+    out = capsys.readouterr().out
+    assert (
+        "evidence-stale: 404-no-item-has-the-id-item-id: probe compared the answer with HTTP 404 'No item "
+        "has the id {item_id}'; the catalog now says HTTP 404 'No item has id {item_id}'"
+    ) in out
+    # The page does not show the answer to the old wording as the application's.
+    page = (root / "docs/index.md").read_text(encoding="utf-8")
+    assert (
+        "one not replayed since its example, status or detail changed (404-no-item-has-the-id-item-id)"
+        in page
+    )
+
+
+def test_an_example_probe_has_not_sent_yet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = fixture_copy("fastapi_app", tmp_path)
+    add_examples(root, SHOP_NOTES, {"401-missing-or-unknown-x-token-header": "method: GET\npath: /items/1"})
+    evidence = {"catalog": "shop-routes", "probed": DATE, "target": "url http://127.0.0.1:1", "source": {}}
+    (root / SHOP_EVIDENCE).write_text(yaml.safe_dump({**evidence, "entries": []}), encoding="utf-8")
+    assert docgen(root, "check") == 1
+    assert (
+        "evidence-missing: 401-missing-or-unknown-x-token-header: probe has not sent this example"
+        in capsys.readouterr().out
+    )

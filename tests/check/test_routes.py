@@ -104,10 +104,10 @@ def test_a_prefix_that_cannot_be_read_is_a_finding_until_the_configuration_state
     include = line_of(main_py, "app.include_router(orders.router, prefix=settings.ORDERS_PREFIX)")
     unstated = [line for line in capsys.readouterr().out.splitlines() if "run-time-value-unstated" in line]
     assert unstated == [
-        f"shop/main.py:{include}: run-time-value-unstated: settings.ORDERS_PREFIX: POST "
-        "{settings.ORDERS_PREFIX}/orders: the path uses `settings.ORDERS_PREFIX`, which cannot be read "
-        "statically (shop.config.Settings.ORDERS_PREFIX has no default: only the environment gives it); the "
-        "OpenAPI fragment leaves the operation out"
+        f"shop/main.py:{include}: run-time-value-unstated: settings.ORDERS_PREFIX: the paths of POST "
+        "{settings.ORDERS_PREFIX}/orders use `settings.ORDERS_PREFIX`, which cannot be read statically "
+        "(shop.config.Settings.ORDERS_PREFIX has no default: only the environment gives it); the OpenAPI "
+        "fragment leaves the operation out"
     ]
     edit(
         config,

@@ -38,14 +38,15 @@ def routes_findings(
     config = project.settings.catalogs[name]
     yield from _unused_statements(config, fresh, name, found.statements)
     config_file = config.config_file
-    for method, path, expression, reason, file, line in found.unread:
+    for (file, line, expression, reason), operations in undetermined_groups(found.unread).items():
+        left_out = "the operation" if len(operations) == 1 else "them"
         yield Finding(
             Kind.RUN_TIME_VALUE_UNSTATED,
             file,
             line,
             expression,
-            f"{method.upper()} {path}: the path uses `{expression}`, which cannot be read statically "
-            f"({reason}); the OpenAPI fragment leaves the operation out",
+            f"the paths of {operations_named(operations)} use `{expression}`, which cannot be read "
+            f"statically ({reason}); the OpenAPI fragment leaves {left_out} out",
             f"state its value in {config_file}, catalog {name}, `run_time_values: [{{expression: "
             f"{expression}, value: ...}}]`",
         )

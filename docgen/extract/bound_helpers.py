@@ -115,6 +115,13 @@ def _truth(test: ast.expr) -> bool | None:
         if deciding in found:
             return deciding
         return None if None in found else not deciding
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In | ast.NotIn):
+        left, right = test.left, test.comparators[0]
+        listed = right.elts if isinstance(right, ast.Tuple | ast.List | ast.Set) else None
+        if isinstance(left, ast.Constant) and listed and all(isinstance(e, ast.Constant) for e in listed):
+            member = any(isinstance(e, ast.Constant) and e.value == left.value for e in listed)
+            return member if isinstance(test.ops[0], ast.In) else not member
+        return None
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, right = test.left, test.comparators[0]
         if isinstance(left, ast.Constant) and isinstance(right, ast.Constant):
@@ -126,14 +133,40 @@ def _truth(test: ast.expr) -> bool | None:
     return None
 
 
-def _replaced(node: FunctionNode, values: dict[str, Scalar]) -> FunctionNode:
-    """A copy of `node` whose reads of the names in `values` are those constants."""
+def for_method(node: FunctionNode, method: str) -> FunctionNode | None:
+    """A copy of `node` as it runs for an operation of HTTP `method`: `request.method` is that method, and
+    the `if`s it decides take their branch (`if request.method == "POST":` in a GET operation answers
+    nothing); None when `node` does not read `request.method`."""
+    if not any(_is_request_method(inner) for inner in ast.walk(node)):
+        return None
+    return _replaced(node, {}, method.upper())
+
+
+def _is_request_method(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "method"
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "request"
+    )
+
+
+def _replaced(node: FunctionNode, values: dict[str, Scalar], method: str | None = None) -> FunctionNode:
+    """A copy of `node` whose reads of the names in `values` are those constants (and of `request.method`,
+    `method`)."""
 
     class Replace(ast.NodeTransformer):
         def visit_Name(self, name: ast.Name) -> ast.expr:
             if isinstance(name.ctx, ast.Load) and name.id in values:
                 return ast.copy_location(ast.Constant(values[name.id]), name)
             return name
+
+        def visit_Attribute(self, attribute: ast.Attribute) -> ast.expr:
+            if method is not None and _is_request_method(attribute):
+                return ast.copy_location(ast.Constant(method), attribute)
+            self.generic_visit(attribute)
+            return attribute
 
         def visit_If(self, statement: ast.If) -> ast.AST | list[ast.stmt]:
             """An `if` whose test the constants decide is the branch it takes (`if username or phone:`

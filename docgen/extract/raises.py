@@ -29,7 +29,7 @@ from docgen.core.records import record
 from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
 from docgen.extract.bound_calls import bound_call, own_nodes, set_status, with_local_dicts
-from docgen.extract.bound_helpers import bound_helper
+from docgen.extract.bound_helpers import bound_helper, for_method
 from docgen.extract.calls import unparse
 from docgen.extract.decorators import decorator_wrappers
 from docgen.extract.factories import returned_exceptions
@@ -123,6 +123,11 @@ class RaiseFinder:
         """A helper's code entered with the values of one call (by the id of its node) -> the module, line
         and function of that call, where what it answers is placed."""
         self.cut_operations: dict[str, None] = {}
+        self.method = ""
+        """The HTTP method of the operation walked, which `request.method` is in its functions."""
+        self._by_method: dict[tuple[int, str], tuple[Code, Code]] = {}
+        """(id of a function's node, method) -> the code and its copy for that method (the code is kept
+        so that the id stays its own)."""
         """The operations (`GET /path`) whose walk left such a call out, in order."""
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
@@ -138,6 +143,7 @@ class RaiseFinder:
             cut=lambda error: self._cut(endpoint, error),
         )
         self.body_key = endpoint.body_key or self.framework.body_key
+        self.method = endpoint.method
         self.scoped = {}
         for path, scoped in endpoint.handlers:
             self.scoped.setdefault(path, scoped)
@@ -158,7 +164,7 @@ class RaiseFinder:
         """What `_visit_body` finds; in a helper entered with the values one call gives it
         (`bound_helper`), each error it answers itself is placed at that call, in the caller."""
         where = self._bound_at.get(id(step[0].node))
-        for item in self._visit_body(step):
+        for item in self._visit_body((self._for_method(step[0]), step[1])):
             if where is not None and isinstance(item, Reached):
                 module, line, caller = where
                 origin = item.raised.origin or f"{item.raised.file}:{item.raised.line}"
@@ -167,6 +173,14 @@ class RaiseFinder:
                 )
                 item = Reached(placed, item.via)  # noqa: PLW2901
             yield item
+
+    def _for_method(self, code: Code) -> Code:
+        """`code` as it runs for the operation walked, when it reads `request.method` (`for_method`)."""
+        key = (id(code.node), self.method)
+        if key not in self._by_method:
+            made = for_method(code.node, self.method)
+            self._by_method[key] = (code, Code(code.path, made, code.module) if made is not None else code)
+        return self._by_method[key][1]
 
     def _visit_body(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
         """The HTTP errors `step`'s function raises itself, and the dependencies and functions it calls (for

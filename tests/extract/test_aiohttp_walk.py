@@ -322,3 +322,30 @@ def test_a_base_class_method_calls_the_override_of_the_class_that_routes(tmp_pat
     assert asyncio.run(_sent(app, [("POST", "/login/phone")])) == [
         (400, {"error": "Phone number not given."})
     ]
+
+
+def test_a_page_rendered_from_a_template_is_no_json_object(tmp_path: Path) -> None:
+    """`text=page.render(state="", error="...")` is an HTML page known when it runs: a template of the
+    call, not the first keyword read as a key with an empty message."""
+    found = catalog(
+        tmp_path,
+        {
+            "app/main.py": """\
+                from aiohttp import web
+                from jinja2 import Template
+
+                PAGE = Template("<p>{{ error }}</p>")
+
+                async def login(request):
+                    return web.Response(
+                        status=403, content_type="text/html", text=PAGE.render(state="", error="No.")
+                    )
+
+                app = web.Application()
+                app.router.add_post("/login", login)
+                """
+        },
+    )
+    assert [(e.status, e.detail, e.body_key) for e in found.errors] == [
+        (403, "{PAGE.render(state='', error='No.')}", "")
+    ]

@@ -90,8 +90,13 @@ def render(results: Mapping[str, Any]) -> str:
     ]
     if results["uncompiled_modules"]:
         lines += ["docgen's modules were **not all byte-compiled**: their counts include compiling them.", ""]
-    lines += ["| comparison | ratio of instructions |", "|---|---|"]
-    lines += [f"| {name} | {ratio:.3f}x |" for name, ratio in results["ratios"].items()]
+    lines += ["| comparison | ratio of instructions | target | |", "|---|---|---|---|"]
+    for name, ratio in results["ratios"].items():
+        target = report.target_of(name)
+        verdict = (
+            ("none (context)", "") if target is None else (f"≤ {target:.2f}x", report.miss_by(ratio, target))
+        )
+        lines.append(f"| {name} | {ratio:.3f}x | {verdict[0]} | {verdict[1]} |")
     lines += ["", "| command | instructions |", "|---|---|"]
     lines += [f"| {name} | {counted:,} |" for name, counted in results["instructions"].items()]
     return "\n".join(lines) + "\n"

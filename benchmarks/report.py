@@ -14,22 +14,23 @@ from pathlib import Path
 from typing import Any
 
 NOTES = Path(__file__).resolve().parent / "notes.md"
-TARGETS = {  # issue 18
-    "check / floor": 1.3,
-    "check / mkdocs build": 0.2,
-    "build with docgen / without": 1.05,
+TARGETS = {  # issue 33
+    "check / floor": 1.6,
+    "check / mkdocs build": 0.15,
+    "build with docgen / without": 1.03,
+    "check / floor, verdict cached": 0.3,
 }
 SCALE_SITES = 10_000
 SCALE_SECONDS = 2.5
 """check at SCALE_SITES: CPU seconds at most."""
-SCALE_FLOOR_RATIO = 2.0
+SCALE_FLOOR_RATIO = 2.5
 """check at SCALE_SITES: at most this times the griffe floor of the same tree."""
 SCALE_MB = 300.0
 EXTRACT_SECONDS = 5.0
 """extract at SCALE_SITES (the earlier line; issue 18 sets none for extract)."""
 SERVE_RATIO = 1.2
 """mkdocs serve: a backend edit shows within this times a plain page edit (without the plugin)."""
-FOREIGN_FLOOR_RATIO = 2.0
+FOREIGN_FLOOR_RATIO = 1.6
 """check of the FastAPI application: at most this times griffe loading its package alone."""
 LINEAR_EXPONENT = 1.15
 """Growth counts as close to linear when time above the smallest run grows as sites**k with k at most this."""
@@ -83,7 +84,7 @@ def _verdict(ok: bool) -> str:
     return "meets" if ok else "**misses**"
 
 
-def _miss_by(value: float, bound: float) -> str:
+def miss_by(value: float, bound: float) -> str:
     """`meets`, or by how much `value` is over `bound`."""
     return "meets" if value <= bound else f"**misses** by {(value / bound - 1) * 100:.0f}%"
 
@@ -98,14 +99,20 @@ def growth_exponent(rows: list[dict[str, Any]], stage: str) -> float | None:
     return math.log((high - base) / (low - base)) / math.log(rows[-1]["sites"] / rows[-2]["sites"])
 
 
+def target_of(comparison: str) -> float | None:
+    """A comparison's target: its own, else that of the same comparison with the caches warm (the runs
+    without a template cache have the same targets); None for the peer, which is context."""
+    return TARGETS.get(comparison, TARGETS.get(comparison.split(",", maxsplit=1)[0]))
+
+
 def _repo_section(repo: dict[str, Any]) -> list[str]:
     lines = ["## This repository", "", "| comparison | ratio of medians | target | |", "|---|---|---|---|"]
     for name, ratio in repo["ratios"].items():
-        target = TARGETS.get(name.split(",")[0])  # the runs without a template cache have the same targets
+        target = target_of(name)
         if target is None:  # the peer row: context, no target
             lines.append(f"| {name} | {ratio:.2f}x | none (context) | |")
             continue
-        lines.append(f"| {name} | {ratio:.2f}x | ≤ {target:.2f}x | {_miss_by(ratio, target)} |")
+        lines.append(f"| {name} | {ratio:.2f}x | ≤ {target:.2f}x | {miss_by(ratio, target)} |")
     lines += [
         "",
         "| command | CPU median | min | max | wall median | peak RSS | runs |",
@@ -152,14 +159,14 @@ def _scale_verdicts(rows: list[dict[str, Any]]) -> list[str]:
         seconds, mb, ratio = check["median_s"], check["median_rss_mb"], check["median_s"] / floor["median_s"]
         lines += [
             f"- check at {SCALE_SITES:,} sites: {seconds:.2f} s CPU (target ≤ {SCALE_SECONDS} s: "
-            f"{_miss_by(seconds, SCALE_SECONDS)}), {ratio:.2f}x the floor of the same tree (target ≤ "
-            f"{SCALE_FLOOR_RATIO:.0f}x: {_miss_by(ratio, SCALE_FLOOR_RATIO)}), {mb:.0f} MB (target ≤ "
-            f"{SCALE_MB:.0f} MB: {_miss_by(mb, SCALE_MB)})",
+            f"{miss_by(seconds, SCALE_SECONDS)}), {ratio:.2f}x the floor of the same tree (target ≤ "
+            f"{SCALE_FLOOR_RATIO:g}x: {miss_by(ratio, SCALE_FLOOR_RATIO)}), {mb:.0f} MB (target ≤ "
+            f"{SCALE_MB:.0f} MB: {miss_by(mb, SCALE_MB)})",
         ]
         if extract:
             lines.append(
                 f"- extract at {SCALE_SITES:,} sites: {extract['median_s']:.2f} s CPU (the earlier line ≤ "
-                f"{EXTRACT_SECONDS:.0f} s: {_miss_by(extract['median_s'], EXTRACT_SECONDS)}), "
+                f"{EXTRACT_SECONDS:.0f} s: {miss_by(extract['median_s'], EXTRACT_SECONDS)}), "
                 f"{extract['median_rss_mb']:.0f} MB"
             )
     exponent = growth_exponent(rows, "check")
@@ -188,7 +195,7 @@ def _serve_section(serve: dict[str, Any]) -> list[str]:
     lines += [
         "",
         f"backend edit / page edit without docgen: {ratio:.2f}x (target ≤ {SERVE_RATIO}x: "
-        f"{_miss_by(ratio, SERVE_RATIO)})",
+        f"{miss_by(ratio, SERVE_RATIO)})",
         "",
     ]
     return lines
@@ -213,8 +220,8 @@ def _foreign_section(foreign: dict[str, Any]) -> list[str]:
             f"| {name} | {summary['median_s']:.3f} s | {summary['min_s']:.3f} s | {summary['max_s']:.3f} s "
             f"| {summary['median_rss_mb']:.0f} MB | {summary['runs']} |"
         )
-    verdict = _miss_by(ratio, FOREIGN_FLOOR_RATIO)
-    lines += ["", f"check / floor: {ratio:.2f}x (target ≤ {FOREIGN_FLOOR_RATIO:.0f}x: {verdict})"]
+    verdict = miss_by(ratio, FOREIGN_FLOOR_RATIO)
+    lines += ["", f"check / floor: {ratio:.2f}x (target ≤ {FOREIGN_FLOOR_RATIO:g}x: {verdict})"]
     if "libraries_ratio" in foreign:
         lines.append(f"(the floor with Jinja and PyYAML imported: {foreign['libraries_ratio']:.2f}x)")
     return [*lines, ""]
@@ -302,6 +309,7 @@ def _repo_figures(repo: dict[str, Any]) -> dict[str, float]:
         "griffe_import": median.get("starting Python and importing griffe", float("nan")),
         "headroom": max(TARGETS["check / floor"] * floor - libraries, 0.0),
         "allowed": TARGETS["check / floor"] * floor,
+        "target": TARGETS["check / floor"],
         "cold_extra": check_cold - check,
         "plugin_cold": build_cold - plain,
         "plugin_cold_share": (build_cold - plain) / plain,

@@ -40,10 +40,11 @@ def test_output_without_a_count_is_an_error_not_zero() -> None:
 def test_the_ratios_are_the_same_comparisons_make_bench_reports() -> None:
     cost = {scenarios.FLOOR_NAME: 100, scenarios.CHECK_NAME: 150, scenarios.CHECK_COLD_NAME: 200}
     cost |= {scenarios.BUILD_NAME: 1000, scenarios.BUILD_COLD_NAME: 1100, scenarios.PLAIN_NAME: 800}
-    ratios = scenarios.repo_ratios({**cost, scenarios.PEER_NAME: 50})
+    ratios = scenarios.repo_ratios({**cost, scenarios.PEER_NAME: 50, scenarios.CHECK_WARM_NAME: 30})
     assert ratios == {
         "check / floor": 1.5,
         "check / floor, no template cache": 2.0,
+        "check / floor, verdict cached": 0.3,
         "check / mkdocs build": 0.15,
         "check / mkdocs build, no template cache": 200 / 1100,
         "build with docgen / without": 1.25,
@@ -57,13 +58,14 @@ def test_the_report_gives_each_ratio_and_count() -> None:
         "machine": {"date": "2026-12-01 23:40 UTC", "commit": "abc1234", "python": "3.11.7"},
         "valgrind": "valgrind-3.19.0",
         "uncompiled_modules": ["docgen/core/models.py"],
-        "ratios": {"build with docgen / without": 1.0689},
+        "ratios": {"build with docgen / without": 1.0689, "check / floor, verdict cached": 0.25},
         "instructions": {"mkdocs build": 5_971_831_528},
     }
     text = instructions.render(results)
     assert "at commit abc1234, with\nvalgrind-3.19.0 (callgrind)" in text
     assert "`PYTHONHASHSEED=0`" in text
-    assert "| build with docgen / without | 1.069x |" in text
+    assert "| build with docgen / without | 1.069x | ≤ 1.03x | **misses** by 4% |" in text
+    assert "| check / floor, verdict cached | 0.250x | ≤ 0.30x | meets |" in text
     assert "| mkdocs build | 5,971,831,528 |" in text
     assert "**not all byte-compiled**" in text
 

@@ -97,6 +97,20 @@ def test_every_engine_builds_the_same_tables(sites: dict[str, Path]) -> None:
         assert {page: table_cells(sites[engine] / page / "index.html") for page in PAGES} == reference, engine
 
 
+def test_every_engine_shows_the_same_changelog_region(sites: dict[str, Path]) -> None:
+    """Outside git, the region says the history is not available (under Zensical, once `docgen publish` has
+    filled it in); tests/shell/test_changelog.py compares the changelog itself, built from a history."""
+
+    def region(site: Path) -> str:
+        text = (site / "developers" / "mcp-errors" / "index.html").read_text(encoding="utf-8")
+        return text.split("docgen:begin error-changelog", 1)[1].split("-->", 1)[1].split("<!-- docgen:end")[0]
+
+    reference = region(sites["mkdocs"])
+    assert "The history of these errors is not available in this build" in reference
+    assert region(sites["properdocs"]) == reference
+    assert region(sites["zensical"]) == reference
+
+
 def test_every_engine_publishes_the_same_catalog_json(sites: dict[str, Path]) -> None:
     reference = published(sites["mkdocs"])
     assert sorted(reference) == [
@@ -134,7 +148,7 @@ def test_publish_refuses_an_unbuilt_site_and_a_folder_outside_the_project(tmp_pa
     (root / "site").mkdir()
     half = run(root, ["docgen", "publish"])
     assert half.returncode == 2
-    assert "docgen publish: error: site/developers/errors-and-retries: no such folder" in half.stderr
+    assert "docgen publish: error: site/developers/errors-and-retries/index.html: no such file" in half.stderr
     outside = run(root, ["docgen", "publish", "--site-dir", str(tmp_path)])
     assert outside.returncode == 2
     assert "is not a folder inside the project; docgen writes only inside it" in outside.stderr

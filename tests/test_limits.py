@@ -135,6 +135,10 @@ def cut(root: Path, located: str, message: str) -> None:
     assert message in line, said
     assert "what they raise is not listed for GET /items/{item_id}" in line, said
     assert "Traceback" not in said and "418" not in (root / "data" / "shop-routes.yaml").read_text("utf-8")
+    assert docgen(root, "render").returncode == 0
+    checked = docgen(root, "check")  # what extract could not follow fails check: never passed as clean
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert f"{located}: source-unfollowed: call depth: {message}" in checked.stdout, checked.stdout
 
 
 @pytest.mark.parametrize("calls_from", [6, 12], ids=["dependencies-then-calls", "dependencies"])

@@ -38,6 +38,7 @@ class Kind(enum.StrEnum):
     OPENAPI_UNDOCUMENTED = "openapi-undocumented"
     OPENAPI_UNRAISED = "openapi-unraised"
     CATALOG_STALE = "catalog-stale"
+    SOURCE_UNFOLLOWED = "source-unfollowed"
     PAGE_STALE = "page-stale"
     REGION_HAND_EDITED = "region-hand-edited"
     PAGE_MISSING_REGION = "page-missing-region"
@@ -90,6 +91,7 @@ GROUPS: dict[str, tuple[Kind, ...]] = {
         Kind.ROUTE_ERROR_REMOVED,
         Kind.ROUTE_CHANGED,
         Kind.CATALOG_STALE,
+        Kind.SOURCE_UNFOLLOWED,
     ),
     "OpenAPI document": (Kind.OPENAPI_UNDOCUMENTED, Kind.OPENAPI_UNRAISED),
     "Page drift": (Kind.PAGE_STALE, Kind.REGION_HAND_EDITED, Kind.PAGE_MISSING_REGION),

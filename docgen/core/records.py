@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import inspect
 from collections.abc import Callable
 from functools import cache
 from operator import attrgetter
@@ -43,9 +44,14 @@ def record(cls: type[_T]) -> type[_T]:
     for method in ("__eq__", "__hash__", "__repr__"):
         if method in cls.__dict__:
             raise TypeError(f"@record gives {cls.__qualname__} its {method}; remove the one it defines")
+    undocumented = not cls.__doc__
+    if undocumented:  # dataclasses would read the signature of a class that has no `__init__` of its own yet
+        cls.__doc__ = cls.__name__
     made: Any = dataclasses.dataclass(init=False, eq=False, repr=False)(cls)
     fields = dataclasses.fields(made)
     made.__init__ = _init(made, fields)
+    if undocumented:  # the text dataclasses gives such a class: its name and its signature
+        made.__doc__ = made.__name__ + str(inspect.signature(made)).replace(" -> None", "")
     # staticmethod: a getter made by a lambda would otherwise be bound to the record it is called on
     made._record_compared = staticmethod(_getter([f.name for f in fields if f.compare]))
     hashed = [f.name for f in fields if (f.compare if f.hash is None else f.hash)]

@@ -220,10 +220,7 @@ def _build_settings(
         check.fail(base, "expected a mapping")
     check.unknown_keys(section, TOP_KEYS, base)
     folders = _folders(section, base, check, root)
-    probe_app = section.get("probe_app")
-    if probe_app is not None and not (isinstance(probe_app, str) and _is_app_spec(probe_app)):
-        check.fail((*base, "probe_app"), f"expected MODULE:ATTR, got {probe_app!r}", "e.g. myapp.main:app")
-        probe_app = None
+    probe_app = _probe_app(section.get("probe_app"), base, check)
     raw_catalogs = section.get("catalogs")
     catalogs: dict[str, CatalogConfig] = {}
     if not isinstance(raw_catalogs, dict) or not raw_catalogs:
@@ -248,6 +245,14 @@ def _build_settings(
         config=loaded,
         probe_app=probe_app,
     )
+
+
+def _probe_app(value: Any, base: tuple[str | int, ...], check: Validator) -> str | None:
+    """`probe_app:`, the application `docgen probe` serves by default, as MODULE:ATTR."""
+    if value is None or (isinstance(value, str) and _is_app_spec(value)):
+        return value
+    check.fail((*base, "probe_app"), f"expected MODULE:ATTR, got {value!r}", "e.g. myapp.main:app")
+    return None
 
 
 def _is_app_spec(spec: str) -> bool:

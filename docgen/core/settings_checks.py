@@ -103,8 +103,11 @@ def python_path_folders(
 def configured_name_lines(
     raw: Mapping[str, Any], path: tuple[str | int, ...], check: Validator
 ) -> dict[str, int]:
-    """The line of each constructor and function name in the configuration, for located errors."""
+    """The line of each constructor and function name in the configuration, and of `framework:`, for
+    located errors."""
     lines: dict[str, int] = {}
+    if "framework" in raw:
+        lines["framework"] = check.loaded.line_of((*path, "framework"))
     for key in ("constructors", "functions"):
         value = raw.get(key)
         items = list(value) if isinstance(value, list | dict) else [value]

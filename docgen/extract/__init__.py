@@ -29,7 +29,8 @@ Owns:
   the application's exception: `handled`; the exceptions a raised function returns: `factories`), through
   the wrappers of its decorators (`decorators`) and the call a returned or raised local name holds
   (`bound_calls`), and the body key a raise decides (`body_keys`), the
-  framework an application imports when its catalog names none (`detect`); the routes
+  framework an application imports when its catalog names none (`detect`), the framework's packages found
+  where docgen reads modules, or a located error naming the package to install (`installed`); the routes
   catalog and its ids are the routes kind's (`docgen.kinds.routes.catalog`);
 - what extract asks of a catalog kind, and the run each kind reads the source through (`kind_stage`);
 - the stage end to end (`pipeline`), each catalog built by its kind (`docgen/kinds/`).

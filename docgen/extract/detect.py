@@ -17,10 +17,7 @@ from docgen.extract.routes import Framework, framework_named
 
 def detected_framework(config: CatalogConfig, program: Program, resolver: Resolver) -> Framework:
     """The one known framework whose packages `program` imports."""
-    imported: dict[str, str] = {}
-    for module, tree in program.modules():
-        for root, line in _import_roots(tree):
-            imported.setdefault(root, f"{program.files(module)}:{line}")
+    imported = imported_roots(program)
     found: list[tuple[Framework, list[str]]] = []
     every_root: set[str] = set()
     for name in FRAMEWORKS.names():
@@ -43,6 +40,16 @@ def detected_framework(config: CatalogConfig, program: Program, resolver: Resolv
         line=config.lines.get("source"),
         hint=f"set 'framework:' to the application's framework: {', '.join(FRAMEWORKS.names())}",
     )
+
+
+def imported_roots(program: Program) -> dict[str, str]:
+    """The top-level package of each absolute import of `program` -> where it is first imported
+    (`shop/main.py:3`)."""
+    imported: dict[str, str] = {}
+    for module, tree in program.modules():
+        for root, line in _import_roots(tree):
+            imported.setdefault(root, f"{program.files(module)}:{line}")
+    return imported
 
 
 def _import_roots(tree: ast.Module) -> Iterator[tuple[str, int]]:

@@ -180,6 +180,11 @@ class SourceModules:
         module = self.module_of(path)
         return module if module is not None and self.visited > before else None
 
+    def installed(self, package: str) -> bool:
+        """Whether a top-level package (`fastapi`) can be found where docgen reads modules: the configured
+        `python_path:` and the environment's import path. Nothing is read or imported."""
+        return self._exists([package])
+
     def _exists(self, parts: Sequence[str]) -> bool:
         return any(_file_for(folder, parts) is not None for folder in self.search_paths)
 

@@ -30,12 +30,15 @@ from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
 from docgen.extract.bound_calls import bound_call, own_nodes, set_status, with_local_dicts
 from docgen.extract.bound_helpers import bound_helper, for_method
+from docgen.extract.built_details import built_detail
 from docgen.extract.calls import unparse
+from docgen.extract.class_messages import with_class_messages
 from docgen.extract.decorators import decorator_wrappers
 from docgen.extract.factories import returned_exceptions
 from docgen.extract.handled import handled_values
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.http_values import detail_text, status_number
+from docgen.extract.local_imports import qualify_here
 from docgen.extract.local_names import LocalNames, local_names
 from docgen.extract.members import first_parameter, property_getter
 from docgen.extract.program import Code, FunctionNode, Program
@@ -222,7 +225,8 @@ class RaiseFinder:
     def _called(self, call: ast.Call, code: Code, via: tuple[str, ...]) -> Iterator[Into[_Step]]:
         """The function `call` calls, to follow: a helper that builds its answer from its parameters is
         entered with this call's values (`bound_helper`), once per call."""
-        callee = self.program.function(self.program.qualify(call.func, code.module))
+        named = qualify_here(self.program, call.func, code.module, code.node, anywhere=False)
+        callee = self.program.function(named)
         callee = (
             callee or self._overridden(call.func, code, via[0]) or self._method_of_instance(call.func, code)
         )
@@ -268,7 +272,7 @@ class RaiseFinder:
     ) -> Iterator[Reached]:
         """The HTTP error a `raise` makes, or, for `raise error_for(exc)`, each one the function returns."""
         call = _raised_call(exc, code.node, at)
-        raised = self._classify(call, code, at.lineno) if call is not None else None
+        raised = self._classify(call, code, at.lineno, at, via) if call is not None else None
         if raised is not None:
             yield Reached(self._trusting(raised, taken), via)
         elif call is not None:
@@ -305,7 +309,10 @@ class RaiseFinder:
     def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
         """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
         its own or inherited; the instance itself called (`check = KeyChecker(...)`, then `await
-        check(request)`) runs its class's `__call__`."""
+        check(request)`) runs its class's `__call__`; `super().name(...)` in a method runs the nearest
+        base's."""
+        if isinstance(func, ast.Attribute) and _is_super(func.value):
+            return self._base_method(func.attr, code)
         if isinstance(func, ast.Attribute):
             cls, name = self._instance_class(func.value, code), func.attr
         elif isinstance(func, ast.Name | ast.Call):
@@ -313,6 +320,17 @@ class RaiseFinder:
         else:
             return None
         for path in self.program.ancestry(cls.path) if cls is not None else ():
+            method = self.program.function(f"{path}.{name}")
+            if method is not None:
+                return method
+        return None
+
+    def _base_method(self, name: str, code: Code) -> griffe.Function | None:
+        """The method `name` of the nearest base (in the source) of the class whose method `code` is."""
+        owner = code.path.rsplit(".", 1)[0]
+        if self.program.klass(owner) is None or first_parameter(code.node) not in {"self", "cls"}:
+            return None
+        for path in self.program.ancestry(owner)[1:]:
             method = self.program.function(f"{path}.{name}")
             if method is not None:
                 return method
@@ -341,12 +359,16 @@ class RaiseFinder:
             return None
         return self.program.klass(self.program.qualify(made.func, code.module))
 
-    def _classify(self, call: ast.Call, code: Code, line: int) -> Raised | None:
+    def _classify(
+        self, call: ast.Call, code: Code, line: int, at: ast.stmt | None = None, via: tuple[str, ...] = ()
+    ) -> Raised | None:
         held = (code.path, id(code.node))  # a helper read with a call's values has locals of its own
         if held not in self._locals:
             self._locals[held] = local_names(code.node)
-        call = with_local_messages(call, self._locals[held], code.module)
-        path = self.program.qualify(call.func, code.module)
+        where = (code.node, at) if at is not None else None
+        call = with_local_messages(call, self._locals[held], code.module, where)
+        call = with_class_messages(call, code, self.program, getattr(self.framework, "instance_dicts", {}))
+        path = qualify_here(self.program, call.func, code.module, code.node)
         if path is None:
             return None
         ancestry = self.classes.ancestry(path)
@@ -355,7 +377,10 @@ class RaiseFinder:
         if base is None and handler is None:
             return None
         status, detail, key = self._stated(call, code.module, path, ancestry, base)
-        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base)
+        by_status: dict[int, Handler] = getattr(self.framework, "status_handlers", {})
+        if base is not None and status in by_status:  # `exception_handlers={404: ...}` answers it first
+            handler = by_status[status]
+        own_key = key or raised_body_key(self.framework, self.calls, call, code, ancestry, base, via)
         if handler is not None and base is None:  # an exception of the application's own, and its handler
             read = handled_values(self.classes, self.framework, call, code.module, ancestry, handler)
             status, detail = read[0] if read[0] is not None else status, read[1] or detail
@@ -441,6 +466,9 @@ class RaiseFinder:
             if isinstance(node, ast.Name) and node.id in parameters:
                 position = parameters.index(node.id)
                 node, scope = argument(call, (position, node.id)), module
+            elif isinstance(node, ast.Name) and role is arguments.detail:  # a dict the `__init__` builds
+                node, where = built_detail(self.program.node(init), node.id, call, self.framework.body_key)
+                scope = module if where == "raise" else init.module
             values.append((node, scope))
         status = self._status(values[0][0], values[0][1])
         ancestry = self.classes.ancestry(path)
@@ -470,6 +498,11 @@ def _raised_call(exc: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.Call | 
     if isinstance(exc, ast.Name | ast.Attribute):  # what it names is told by `_classify`
         return ast.copy_location(ast.Call(func=exc, args=[], keywords=[]), exc)
     return None
+
+
+def _is_super(node: ast.expr) -> bool:
+    """Whether `node` is `super()` (or `super(Class, self)`)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
 
 
 def _super_call(node: FunctionNode) -> ast.Call | None:

@@ -25,6 +25,8 @@ from docgen.extract.routes import ExceptionArguments, Framework
 
 ERROR_STATUS = 400
 """The first status that is an error: a response below it is a success or a redirect."""
+MESSAGE_KEYS = ("message", "detail", "msg", "error", "description", "title")
+"""Keys of a dict body whose value is the message a client reads, before the dict's first text."""
 
 
 DICT_BUILDERS = frozenset({"jsonify", "dict"})
@@ -138,9 +140,14 @@ class CallReader:
         if isinstance(node, ast.Dict) and not node.keys:
             return None, ""  # `json_response({}, status=404)`: an empty object, no text to read
         if isinstance(node, ast.Dict):
-            for key, value in zip(node.keys, node.values, strict=True):
-                if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value):
-                    return key.value, detail_text(value, module, self.framework.resolver, missing)
+            texts = [
+                (key.value, value)
+                for key, value in zip(node.keys, map(_first_message, node.values), strict=True)
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and _text_like(value)
+            ]
+            if texts:  # the message, where a key says so (`{"code": "bad", "message": ...}`), else the first
+                key, value = next((t for t in texts if t[0] in MESSAGE_KEYS), texts[0])
+                return key, detail_text(value, module, self.framework.resolver, missing)
         if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Dict):
             return self.body(node.args[0], module, missing)  # `jsonify({"error": ...})`: the dict built
         if (
@@ -180,6 +187,14 @@ class CallReader:
     def _status(self, node: ast.expr, module: griffe.Module) -> int | None:
         resolver, named = self.framework.resolver, self.framework.constant_status
         return status_number(node, module, self.program, resolver, named)
+
+
+def _first_message(node: ast.expr) -> ast.expr:
+    """The first message of a list of them written out (`{"email": [_("Not found")]}`, as REST framework
+    answers errors by field), else `node`."""
+    if isinstance(node, ast.List | ast.Tuple) and node.elts and all(_text_like(item) for item in node.elts):
+        return node.elts[0]
+    return node
 
 
 def _text_like(node: ast.expr) -> bool:

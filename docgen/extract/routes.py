@@ -211,10 +211,11 @@ class PlacingFramework(Framework, Protocol):
     """Whether a dict given as an HTTP exception's detail is sent as the body itself (REST framework's
     `ValidationError({"email": ...})` answers `{"email": ...}`), rather than under `body_key` (FastAPI)."""
 
-    def body_key_in(self, function: str, exception: list[str]) -> str | None:
-        """The body key an exception (its class and bases, nearest first) raised in `function` answers
-        under when the framework decides it by the place of the raise (REST framework answers a
-        serializer's `validate` with `non_field_errors`); None: the exception's own, or `body_key`."""
+    def body_key_in(self, function: str, exception: list[str], via: tuple[str, ...] = ()) -> str | None:
+        """The body key an exception (its class and bases, nearest first) raised in `function`, reached
+        through the functions `via`, answers under when the framework decides it by the place of the raise
+        (REST framework answers a serializer's `validate`, and the helpers it calls, with
+        `non_field_errors`); None: the exception's own, or `body_key`."""
         ...
 
 

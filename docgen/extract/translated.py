@@ -12,11 +12,15 @@ the same way. The function is recognised by where it is imported from, never by 
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 import griffe
 
 from docgen.extract.imports import MAX_ALIAS_HOPS
 from docgen.extract.local_names import LocalNames
+
+if TYPE_CHECKING:
+    from docgen.extract.program import FunctionNode
 
 TRANSLATION_MODULES = frozenset(
     {
@@ -103,13 +107,21 @@ def _final_path(member: griffe.Object | griffe.Alias, depth: int) -> str | None:
     return None
 
 
-def with_local_messages(call: ast.Call, names: LocalNames, scope: griffe.Object) -> ast.Call:
+def with_local_messages(
+    call: ast.Call, names: LocalNames, scope: griffe.Object, at: tuple[FunctionNode, ast.stmt] | None = None
+) -> ast.Call:
     """`call` with each argument that names a local bound once to a translated message (`msg = _("User
     not found")`, then `raise NotFound(msg)`) replaced by that message's call, so that it reads as its
-    message id; `call` itself when it has none."""
+    message id; `call` itself when it has none. With `at` (the function and the statement the call is
+    in), a local bound in several branches takes the assignment just before that statement in its own
+    block (`if ...: msg = _("A"); raise Failed(msg)` then `elif ...: msg = _("B"); raise Failed(msg)`)."""
 
     def message(node: ast.expr) -> ast.expr:
         bound = names.single_calls.get(node.id) if isinstance(node, ast.Name) else None
+        if bound is None and at is not None:
+            from docgen.extract.bound_calls import bound_call  # noqa: PLC0415 (program imports this module)
+
+            bound = bound_call(node, *at)
         return bound if bound is not None and message_id(bound, scope) is not None else node
 
     arguments = [message(argument) for argument in call.args]

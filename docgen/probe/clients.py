@@ -269,8 +269,8 @@ def require_reachable(url: str) -> None:
     except OSError as err:
         raise ConfigError(
             f"cannot reach {url}: {err.strerror or err}",
-            hint="start the server first (this repository's: python -m backend.app --port 8000), "
-            "or probe with --app, which starts it",
+            hint="start the server first, or probe with --app MODULE:ATTR (or the configuration's "
+            "probe_app), which starts it",
         ) from err
 
 

@@ -65,11 +65,12 @@ def url_target(url: str) -> Target:
     return Target(f"url {url}", url)
 
 
-def load_app(spec: str, root: Path) -> Any:
-    """Import `MODULE:ATTR` from `root` as a fresh module, leaving `sys.modules` as it was found."""
+def load_app(spec: str, root: Path, *, keep: bool = False) -> Any:
+    """Import `MODULE:ATTR` from `root` as a fresh module, leaving `sys.modules` as it was found (with `keep`,
+    leaving the imported modules loaded, for a process that goes on to run the application)."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
-        raise ConfigError(f"--app {spec!r} is not MODULE:ATTR", hint="e.g. --app backend.app.mcp_server:app")
+        raise ConfigError(f"--app {spec!r} is not MODULE:ATTR", hint="e.g. --app myapp.main:app")
     package = module_name.split(".")[0]
     saved = {name: module for name, module in sys.modules.items() if _within(name, package)}
     for name in saved:
@@ -92,10 +93,11 @@ def load_app(spec: str, root: Path) -> Any:
             hint=f"run `python -c 'import {module_name}'` from the project root to see the traceback",
         ) from err
     finally:
-        sys.path.remove(str(root))
-        for name in [name for name in sys.modules if _within(name, package)]:
-            del sys.modules[name]
-        sys.modules.update(saved)
+        if not keep:
+            sys.path.remove(str(root))
+            for name in [name for name in sys.modules if _within(name, package)]:
+                del sys.modules[name]
+            sys.modules.update(saved)
     if not hasattr(module, attribute):
         raise ConfigError(
             f"--app: module {module_name} has no {attribute!r}", hint="name the ASGI app object"
@@ -130,8 +132,8 @@ async def _observe_all(
             except httpx.HTTPError as err:
                 raise ConfigError(
                     f"cannot reach {target.url}: {type(err).__name__} {err}".rstrip(),
-                    hint="start the server first (this repository's: python -m backend.app --port 8000), "
-                    "or probe in process with --app",
+                    hint="start the server first, or probe in process with --app MODULE:ATTR (or the "
+                    "configuration's probe_app)",
                 ) from err
     return seen
 

@@ -1,8 +1,9 @@
 """Serve a WSGI application on 127.0.0.1 with the standard library: `python -m docgen.probe.wsgi_server
-MODULE:ATTR PORT`, run by `docgen probe` from the project root (`docgen.probe.apps`).
+MODULE:ATTR PORT [--factory]`, run by `docgen probe` from the project root (`docgen.probe.apps`).
 
 wsgiref's server handles one request at a time; a thread per request keeps a slow answer from holding up
 the next. It logs nothing but errors, which go to the log probe shows when the server does not start.
+With `--factory`, ATTR is called with no argument and what it returns is served.
 """
 
 from __future__ import annotations
@@ -23,11 +24,17 @@ class _QuietHandler(WSGIRequestHandler):
         """Log no request: probe records the answers itself."""
 
 
-def main(argv: list[str]) -> int:
-    spec, port = argv
+def application(spec: str, *, factory: bool) -> Any:
+    """The object `MODULE:ATTR` names, imported from the working folder (called, when it is a factory)."""
     module_name, _, attribute = spec.partition(":")
     sys.path.insert(0, ".")
-    app = getattr(importlib.import_module(module_name), attribute)
+    found = getattr(importlib.import_module(module_name), attribute)
+    return found() if factory else found
+
+
+def main(argv: list[str]) -> int:
+    spec, port, *flags = argv
+    app = application(spec, factory="--factory" in flags)
     server = make_server("127.0.0.1", int(port), app, _ThreadingServer, _QuietHandler)
     server.serve_forever()
     return 0

@@ -12,6 +12,7 @@ from docgen.core.evidence import Evidence
 from docgen.core.models import Catalog
 from docgen.core.notes import Notes
 from docgen.core.records import record
+from docgen.core.route_evidence import RouteEvidence
 from docgen.core.spec import Spec
 
 SymbolLines = Callable[[str, str], tuple[int, int] | None]
@@ -43,6 +44,7 @@ class RenderInputs:
         publish_conditions, public_constants: From each catalog's configuration (see README.md).
         histories: Errors catalog name -> its history from git, or None where the site build found none;
             None as a whole where no history is asked for (see docgen/kinds/errors/changelog.py).
+        replies: Routes catalog name -> what its application answered to the examples (probe's evidence).
     """
 
     catalogs: Mapping[str, Catalog]
@@ -63,6 +65,7 @@ class RenderInputs:
     public_constants: Mapping[str, frozenset[str]] = field(default_factory=dict)
     """Catalog name -> the constants its configuration lists as public (never refused as credentials)."""
     histories: Mapping[str, History | None] | None = None
+    replies: Mapping[str, RouteEvidence] = field(default_factory=dict)
     """Only the MkDocs plugin's site renderer has them: committed pages hold the changelog's placeholder."""
 
     def notes_of(self, catalog: str) -> Notes:

@@ -256,6 +256,7 @@ def renderer_for(
         publish_conditions=frozenset(n for n, c in settings.catalogs.items() if c.publish_conditions),
         public_constants={n: frozenset(c.public_constants) for n, c in settings.catalogs.items()},
         histories=histories,
+        replies=project.replies,
     )
     return Renderer(inputs)
 

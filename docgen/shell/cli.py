@@ -145,11 +145,13 @@ def _add_probe(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _add_publish(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     publish = commands.add_parser(
         "publish",
-        help="add the catalogs' JSON to a site built without the MkDocs plugin (Zensical)",
-        description="Write into a built site what the docgen MkDocs plugin publishes beside the pages: "
-        "each catalog a page draws on as JSON, and the schema those files name. Needed only when the site "
-        "engine runs no MkDocs plugin (Zensical); `mkdocs build` and `properdocs build` publish the same "
-        "files themselves. Build the site first.",
+        help="add the catalogs' JSON and the errors' changelog to a site built without the MkDocs plugin "
+        "(Zensical)",
+        description="Write into a built site what the docgen MkDocs plugin adds to it: each catalog a page "
+        "draws on as JSON, the schema those files name, and the errors' changelog from git in place of the "
+        "placeholder the built pages (and the search index) hold. Needed only when the site engine runs no "
+        "MkDocs plugin (Zensical); `mkdocs build` and `properdocs build` do the same themselves. Build the "
+        "site first.",
         epilog="example:\n  zensical build && docgen publish && docgen check",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -8,14 +8,13 @@ import datetime
 import os
 import sys
 from collections.abc import Mapping
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from docgen.check.run import check_report, run_check
 from docgen.check.stamps import fingerprints, stamp
 from docgen.core import kinds
 from docgen.core.errors import ConfigError, OutputError
 from docgen.core.extras import material_note, require_extra
-from docgen.core.job_summary import as_markdown
 from docgen.core.project import Project, load_project
 from docgen.core.reports import as_github_log, as_json, as_text
 from docgen.core.settings import Settings
@@ -26,7 +25,6 @@ from docgen.extract.pipeline import extract
 from docgen.render.discarded import discarded_edits
 from docgen.render.published import refuse_credentials
 from docgen.render.renderer import RegionReport, render_all, renderer_for
-from docgen.shell.site_build import site_build
 
 
 def _say(message: str) -> None:
@@ -112,6 +110,8 @@ def check_command(settings: Settings, args: argparse.Namespace) -> int:
     _note_material(settings)
     if args.format == "github":
         sys.stdout.write(as_github_log(findings, changed=project.changed))
+        from docgen.core.job_summary import as_markdown  # noqa: PLC0415  (only GitHub's format needs it)
+
         _append_job_summary(as_markdown(findings))
     elif args.format == "json":
         sys.stdout.write(as_json(findings, exit_code=exit_code))
@@ -215,7 +215,8 @@ def _page_of(settings: Settings, given: Path, pages: Mapping[str, str]) -> tuple
 
 def publish_command(settings: Settings, args: argparse.Namespace) -> int:
     """`docgen publish`: write into a site an engine built without the MkDocs plugin (Zensical) the files the
-    plugin publishes beside the pages: each catalog's JSON and their schema, byte for byte the same."""
+    plugin publishes beside the pages: each catalog's JSON and their schema, byte for byte the same, and the
+    errors' changelog in place of the placeholder the built pages hold (`docgen.shell.site_html`)."""
     site = _site_dir(settings, args.site_dir)
     shown = settings.relative(site)
     if not site.is_dir():
@@ -223,15 +224,19 @@ def publish_command(settings: Settings, args: argparse.Namespace) -> int:
             f"{shown}: no such folder, so the site is not built (or built elsewhere)",
             hint="build the site first (`zensical build`, `mkdocs build`), or pass --site-dir DIR",
         )
+    # Imported here: Markdown and its extensions, and what check never needs, are needed by this command only.
+    from docgen.shell.site_build import site_build  # noqa: PLC0415
+    from docgen.shell.site_html import built_pages, changelog_html  # noqa: PLC0415
+
     build = site_build(load_project(settings))
-    folders = sorted({str(PurePosixPath(path).parent) for path in build.published})
-    unbuilt = [folder for folder in folders if not (site / folder).is_dir()]
+    unbuilt = [page for page in built_pages(settings, build) if not (site / page).is_file()]
     if unbuilt:
         raise ConfigError(
-            f"{shown}/{unbuilt[0]}: no such folder, so the site is not built (or built elsewhere)",
+            f"{shown}/{unbuilt[0]}: no such file, so the site is not built (or built elsewhere)",
             hint="build the site first (`zensical build`, `mkdocs build`), or pass --site-dir DIR",
         )
-    outputs = {f"{shown}/{path}": text for path, text in build.published.items()}
+    files = {**build.published, **changelog_html(settings, build, site)}
+    outputs = {f"{shown}/{path}": text for path, text in files.items()}
     changed = write_outputs(settings.root, outputs)
     for path in sorted(outputs):
         _say(f"{path}: {'written' if path in changed else 'unchanged'}")

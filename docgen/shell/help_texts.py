@@ -53,6 +53,9 @@ environment:
   DOCGEN_CACHE_DIR   where compiled templates and parsed YAML are kept between runs
                      (default: $XDG_CACHE_HOME/docgen, else ~/.cache/docgen)
   DOCGEN_NO_CACHE=1  compile every template and parse every file afresh, and keep nothing
+  DOCGEN_VERDICTS    a folder of check verdicts: a check whose every input a trusted run has checked
+                     prints that run's report without loading anything (off unless set)
+  DOCGEN_VERDICTS_RECORD=1  a trusted run: write its verdict there (never in a pull request's job)
 
 {_limits_help()}"""
 
@@ -77,8 +80,9 @@ This is the only command that runs the server. Choose how (without either, the c
 `probe_app: MODULE:ATTR` is served as with --app):
   --app MODULE:ATTR   import the ASGI app from the project root and call it in process (no network). The
                       module is imported afresh on every run, so its rate limiter starts empty. For a routes
-                      catalog (an HTTP API), serve the ASGI app under uvicorn, or the WSGI app under the
-                      standard library's server, on a free port of 127.0.0.1 (told apart by how it is called).
+                      catalog (an HTTP API), serve the ASGI app under uvicorn, the WSGI app under the
+                      standard library's server, or the aiohttp app under aiohttp, on a free port of
+                      127.0.0.1 (told apart by how it is called; ATTR may be a factory taking no argument).
   --url URL           send real HTTP requests to a server you started, e.g. http://127.0.0.1:8000/mcp (for
                       an HTTP API, its root: each example's path is added to it).
                       The rate-limit example sends RATE_LIMIT_REQUESTS + 1 requests, so it spends this

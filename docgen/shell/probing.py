@@ -249,8 +249,8 @@ def _closing(args: argparse.Namespace, done: list[Probed], skipped: list[str], *
             "`docgen render` so the pages show the evidence"
         )
         return 0
-    if not clients:  # an HTTP API's evidence: check holds the catalog to it; no page shows it yet
-        _say("every example reproduced; commit the evidence, which `docgen check` holds the catalog to")
+    if not clients:  # an HTTP API's own answers: no client ran
+        _say("every example reproduced; run `docgen render` so the route pages show the answers")
         return 0
     _say("every row a client can trigger reproduced; run `docgen render` so the pages show the evidence")
     return 0

@@ -2,8 +2,8 @@
 error's example, and work out the evidence and the report before anything is written.
 
 The application is served once for every routes catalog probed: ASGI under uvicorn, WSGI under the standard
-library's server (`docgen.probe.apps`), on a free port of 127.0.0.1. Nothing here runs the official MCP
-clients: an HTTP API's own answer is the evidence.
+library's server, aiohttp under its own runner (`docgen.probe.apps`), on a free port of 127.0.0.1. Nothing
+here runs the official MCP clients: an HTTP API's own answer is the evidence.
 """
 
 from __future__ import annotations
@@ -22,9 +22,8 @@ from docgen.core.yamlio import dump_yaml
 from docgen.examples.routes import RouteExample, route_examples
 from docgen.extract.pipeline import Extraction
 from docgen.kinds.routes.catalog import RoutesExtraction
-from docgen.probe.apps import interface_of, served
+from docgen.probe.apps import detect, served_on_loopback
 from docgen.probe.clients import require_reachable
-from docgen.probe.replay import load_app
 from docgen.probe.routes import build_route_evidence, observe_routes, route_report
 
 
@@ -101,12 +100,12 @@ def _serving(settings: Settings, run: RouteRun) -> Iterator[tuple[str, str]]:
         require_reachable(run.url)
         yield run.url.rstrip("/"), f"url {run.url}"
         return
-    interface = interface_of(load_app(run.app, settings.root), run.app)
+    served = detect(run.app, settings.root)
     with (
         tempfile.TemporaryDirectory(prefix="docgen-probe-") as logs,
-        served(run.app, interface, settings.root, Path(logs) / "server.log") as base,
+        served_on_loopback(run.app, served, settings.root, Path(logs) / "server.log") as base,
     ):
-        yield base, f"app {run.app} ({interface})"
+        yield base, f"app {run.app} ({served.label})"
 
 
 def _located(row: str, sites: Mapping[str, tuple[str, int]]) -> str:

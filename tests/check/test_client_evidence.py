@@ -144,3 +144,22 @@ def test_a_lock_file_past_a_bound_is_a_located_error(pins_root: Path, case: tupl
         pinned_sdks(pins_root)
     assert caught.value.file == "clients/package-lock.json"
     assert message in caught.value.message
+
+
+def test_a_project_s_own_pin_is_the_one_its_evidence_is_held_to(
+    repo_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An installed docgen has no requirements/ of its own: the project's pin of the Python SDK decides.
+    from docgen.shell.cli import main
+    from tests.helpers import copy_project
+
+    root = copy_project(repo_root, tmp_path / "project")
+    (root / "requirements").mkdir()
+    (root / "requirements" / "server.txt").write_text("fastapi==0.165.0\nmcp==2.4.0\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["--config", str(root / "mkdocs.yml"), "check"]) == 1
+    stale = [line for line in capsys.readouterr().out.splitlines() if ": evidence-stale: mcp" in line]
+    assert stale == [
+        "requirements/server.txt:2: evidence-stale: mcp: mcp is pinned at 2.4.0, but the client evidence was "
+        "taken with 2.3.0 (data/mcp-errors.evidence.yaml); what that client surfaces may have changed"
+    ]

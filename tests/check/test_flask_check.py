@@ -63,3 +63,22 @@ def test_a_comment_and_a_blank_line_change_nothing(tmp_path: Path) -> None:
     )
     done = check(root)
     assert (done.returncode, done.stdout) == (0, "docgen check: the docs match the code.\n")
+
+
+def test_a_blueprint_registered_by_an_expression_docgen_cannot_follow_is_a_located_finding(
+    tmp_path: Path,
+) -> None:
+    """A plugin hook registering a blueprint it is handed: its routes cannot be listed, and check says so
+    at the registration rather than pass in silence."""
+    root = lending_project(tmp_path)
+    app = root / "lending" / "app.py"
+    text = app.read_text(encoding="utf-8")
+    hook = "def install_plugin(plugin):\n    app.register_blueprint(plugin.blueprint, url_prefix='/plugin')\n"
+    app.write_text(f"{text}\n\n{hook}", encoding="utf-8")
+    line = len(app.read_text(encoding="utf-8").splitlines())
+    done = check(root)
+    assert done.returncode == 1
+    assert (
+        f"lending/app.py:{line}: source-unfollowed: register_blueprint(plugin.blueprint): "
+        "register_blueprint(plugin.blueprint) cannot be followed: the blueprint, `plugin.blueprint`, is not"
+    ) in done.stdout

@@ -156,3 +156,17 @@ def test_a_field_without_a_default_after_one_with_a_default_is_refused() -> None
 
     with pytest.raises(TypeError, match="non-default argument 'y' follows default argument"):
         record(Unordered)
+
+
+def test_an_undocumented_record_is_described_as_a_dataclass_is() -> None:
+    @record
+    class Bare:
+        name: str
+        count: int = 1
+
+    @dataclasses.dataclass
+    class BareDataclass:
+        name: str
+        count: int = 1
+
+    assert Bare.__doc__ == BareDataclass.__doc__.replace("BareDataclass", "Bare")  # type: ignore[union-attr]

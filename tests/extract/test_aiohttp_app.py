@@ -311,3 +311,42 @@ def test_the_site_builds_strict_and_publishes_the_plain_text_bodies(tmp_path: Pa
     bodies = {error["id"]: (error["body_key"], error["detail"]) for error in published["errors"]}
     assert bodies["404-404-not-found"] == (TEXT, "404: Not Found")
     assert bodies["401-sign-in-first"] == ("error", "Sign in first")
+
+
+PLUGIN = """
+
+PLUGINS: list[object] = []
+
+
+def install_plugins(app: web.Application) -> None:
+    for plugin in PLUGINS:
+        app.add_subapp("/plugin", plugin.app)
+        app.add_routes(plugin.routes)
+"""
+
+
+def test_a_sub_application_or_table_docgen_cannot_follow_is_a_located_finding(tmp_path: Path) -> None:
+    """Plugins added by the application's own hook: their routes cannot be listed, and check says so at each
+    call, while the application the hook is given is followed."""
+    root = library_project(tmp_path)
+    app = root / "library" / "app.py"
+    text = app.read_text(encoding="utf-8").replace(
+        "    return app\n", "    install_plugins(app)\n    return app\n"
+    )
+    app.write_text(text + PLUGIN, encoding="utf-8")
+    lines = app.read_text(encoding="utf-8").splitlines()
+    subapp = lines.index('        app.add_subapp("/plugin", plugin.app)') + 1
+    command = [sys.executable, "-m", "docgen.shell.cli", "--config", str(root / "mkdocs.yml"), "check"]
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False, timeout=300)
+    assert done.returncode == 1
+    found = [line for line in done.stdout.splitlines() if ": source-unfollowed: " in line]
+    where = (
+        "is not one docgen can find: a web.Application() or RouteTableDef() of the source, by a module-level "
+        "name, one a function returns or one it is given; the routes it adds are not listed"
+    )
+    assert found == [
+        f"library/app.py:{subapp}: source-unfollowed: add_subapp('/plugin', plugin.app): "
+        f"add_subapp('/plugin', plugin.app) cannot be followed: the sub-application, `plugin.app`, {where}",
+        f"library/app.py:{subapp + 1}: source-unfollowed: add_routes(plugin.routes): "
+        f"add_routes(plugin.routes) cannot be followed: the route table, `plugin.routes`, {where}",
+    ]

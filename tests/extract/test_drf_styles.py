@@ -387,3 +387,49 @@ def test_an_errors_catalog_of_the_framework_records_rest_frameworks_codes(tmp_pa
         ("too_long", 400, "A loan lasts 30 days at most."),
         ("invalid", 400, "Name the book."),
     ]
+
+
+PLUGIN_URLS = """\
+from django.urls import include, path
+from rest_framework.routers import DefaultRouter
+
+from proj import plugins, views
+
+router = DefaultRouter()
+router.register("notes", views.NoteViewSet, basename="note")
+
+urlpatterns = [
+    path("api/", include(router.urls)),
+    path("plugins/", include(plugins.PLUGIN.urls)),
+    path("admin/", include(plugins.load_urls())),
+]
+"""
+
+PLUGINS = """\
+import importlib
+
+
+def load_urls():
+    return importlib.import_module("proj.more_urls").urlpatterns
+
+
+PLUGIN = importlib.import_module("proj.plugin")
+"""
+
+
+def test_an_include_docgen_cannot_follow_is_a_located_notice_and_finding(tmp_path: Path) -> None:
+    """`include(plugin.urls)` of an object made at run time, and `include(load_urls())`: their patterns
+    cannot be listed, and extract and check say so at each include rather than leave them out in silence."""
+    from docgen.kinds.routes.catalog import RoutesExtraction
+
+    files = {"proj/urls.py": PLUGIN_URLS, "proj/plugins.py": PLUGINS, "proj/views.py": VIEWSET}
+    catalog(tmp_path, files)
+    result = run_extract_in_memory(tmp_path).results["routes"]
+    assert isinstance(result, RoutesExtraction)
+    assert [(shown, file, line) for shown, _reason, file, line in result.unfollowed] == [
+        ("include(plugins.PLUGIN.urls)", "proj/urls.py", 11),
+        ("include(plugins.load_urls())", "proj/urls.py", 12),
+    ]
+    assert ("get", "/api/notes/") in {
+        (o.method, o.path) for o in result.catalog.operations
+    }  # the rest is read

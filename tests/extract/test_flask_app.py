@@ -237,3 +237,15 @@ def test_extraction_never_imports_the_application_or_flask(tmp_path: Path) -> No
         """
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, capture_output=True)
+
+
+def test_successes_made_the_way_errors_are_made_are_not_errors(lending: ModuleType, tmp_path: Path) -> None:
+    """`return jsonify(...), 201` and `make_response(jsonify(...), 201)` build responses as the 400 and 409
+    of the same views do; the application answers them with a success, and the catalog lists none."""
+    catalog = catalog_of(lending_project(tmp_path))
+    client = lending.create_app().test_client()
+    added = client.post("/api/books", headers=MEMBER, json={"title": "Persuasion"})
+    lent = client.post("/api/loans/1", headers=MEMBER)
+    assert (added.status_code, lent.status_code) == (201, 201)
+    statuses = {errors.status for errors in catalog.errors if errors.function.endswith(("add_book", "post"))}
+    assert 201 not in statuses and statuses == {400, 409}

@@ -627,3 +627,36 @@ def test_a_litestar_application_is_detected_from_its_imports(tmp_path: Path) -> 
     found = run_extract_in_memory(tmp_path).catalogs["api"]
     assert isinstance(found, RoutesCatalog)
     assert (found.framework, [o.path for o in found.operations]) == ("litestar", ["/ping"])
+
+
+PLUGGED = """\
+import importlib
+
+from litestar import Litestar, get
+
+
+@get("/books")
+async def books() -> list[str]:
+    return []
+
+
+def load_plugin() -> object:
+    return importlib.import_module("api.plugin")
+
+
+app = Litestar(route_handlers=[books, load_plugin().router])
+"""
+
+
+def test_a_route_handler_entry_docgen_cannot_find_is_a_located_notice_and_finding(tmp_path: Path) -> None:
+    """A plugin's router loaded at run time: its routes cannot be listed, and extract says so at the list
+    (check reports it as `source-unfollowed`), while the rest of the application is read."""
+    from docgen.kinds.routes.catalog import RoutesExtraction
+
+    found = catalog(tmp_path, PLUGGED)
+    assert [(o.method, o.path) for o in found.operations] == [("get", "/books")]
+    result = run_extract_in_memory(tmp_path).results["api"]
+    assert isinstance(result, RoutesExtraction)
+    assert [(shown, file, line) for shown, _reason, file, line in result.unfollowed] == [
+        ("route_handlers: load_plugin().router", "api/main.py", 15)
+    ]

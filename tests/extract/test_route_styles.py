@@ -212,6 +212,52 @@ def test_routers_included_by_the_lifespan_through_helpers(tmp_path: Path) -> Non
     assert responses(found) == {("get", "/api/v1/wallet/{wallet_id}"): [(404, "Wallet not found.")]}
 
 
+def test_a_router_subclass_imported_inside_the_function_that_includes_it(tmp_path: Path) -> None:
+    # airflow: `public_router = AirflowRouter(prefix="/api/v2")` (AirflowRouter extends APIRouter),
+    # included by `init_views(app)`, which imports it in its own body.
+    found = catalog(
+        tmp_path,
+        """\
+        from fastapi import FastAPI
+        from api.views import init_views
+
+        def create_app() -> FastAPI:
+            app = FastAPI()
+            init_views(app)
+            return app
+        """,
+        files={
+            "api/views.py": """\
+            from fastapi import FastAPI
+
+            def init_views(app: FastAPI) -> None:
+                from api.routes import public_router
+
+                app.include_router(public_router)
+            """,
+            "api/router.py": """\
+            from fastapi import APIRouter
+
+            class AirflowRouter(APIRouter):
+                pass
+            """,
+            "api/routes.py": """\
+            from fastapi import HTTPException
+            from api.router import AirflowRouter
+
+            public_router = AirflowRouter(prefix="/api/v2")
+
+            @public_router.delete("/connections/{connection_id}")
+            def delete_connection(connection_id: str):
+                raise HTTPException(404, f"No connection `{connection_id}`")
+            """,
+        },
+    )
+    assert responses(found) == {
+        ("delete", "/api/v2/connections/{connection_id}"): [(404, "No connection `{connection_id}`")]
+    }
+
+
 def test_dependencies_in_parameters_decorators_routers_and_factories(tmp_path: Path) -> None:
     found = catalog(
         tmp_path,

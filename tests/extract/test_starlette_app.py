@@ -25,7 +25,8 @@ TOKEN = {"x-token": "secret-token"}
 
 # What a reader of the fixture finds by hand: per operation, each (status, detail) in catalog order.
 EXPECTED = {
-    ("post", "/api/admin/reset"): [(403, "Forbidden")],
+    # The decorator's wrapper runs first; the raise without a detail gets Starlette's status phrase.
+    ("post", "/api/admin/reset"): [(401, "Only staff may administer the store"), (403, "Forbidden")],
     ("get", "/api/v1/items/{item_id}"): [
         (401, "Missing or unknown X-Token header"),
         (404, "No item has the id {item_id}"),
@@ -108,7 +109,8 @@ def test_the_catalog_is_what_the_application_answers(tmp_path: Path, client: Any
             "The name is longer than 40 characters",
         ),
         (client.post("/api/v1/items/2/buy", headers=TOKEN), "Item {exc.item_id} is out of stock"),
-        (client.post("/api/admin/reset"), "Forbidden"),
+        (client.post("/api/admin/reset"), "Only staff may administer the store"),
+        (client.post("/api/admin/reset", headers={"x-staff": "yes"}), "Forbidden"),
     ]
     for response, detail in answers:
         error = by_detail[detail]
@@ -174,3 +176,34 @@ def test_check_fails_on_a_changed_answer_and_passes_a_harmless_edit(
     assert old in text
     items.write_text(text.replace(old, new, 1), encoding="utf-8")
     assert _check(root).returncode == exit_code
+
+
+def test_a_mount_or_route_docgen_cannot_follow_is_a_located_notice(tmp_path: Path) -> None:
+    """A plugin's application mounted, and a route it made, both loaded at run time: their routes cannot be
+    listed, and extract says so at the list (check reports it as `source-unfollowed`)."""
+    from docgen.kinds.routes.catalog import RoutesExtraction
+
+    root = store_project(tmp_path)
+    main = root / "store" / "main.py"
+    text = main.read_text(encoding="utf-8")
+    old = 'api = [Mount("/v1", routes=[Mount("/items", routes=items.routes)])]'
+    assert old in text
+    text = text.replace(old, old[:-1] + ', Mount("/plugin", app=PLUGIN.app), PLUGIN.route]')
+    text = text.replace(
+        "\n\nasync def health", "\n\nPLUGIN = importlib.import_module('store.plugin')\n\n\nasync def health"
+    )
+    main.write_text("import importlib\n" + text, encoding="utf-8")
+    line = (
+        main.read_text(encoding="utf-8")
+        .splitlines()
+        .index(old[:-1] + ', Mount("/plugin", app=PLUGIN.app), PLUGIN.route]')
+        + 1
+    )
+    result = run_extract_in_memory(root).results["store-routes"]
+    assert isinstance(result, RoutesExtraction)
+    assert [(shown, file, at) for shown, _reason, file, at in result.unfollowed] == [
+        ("routes: PLUGIN.app", "store/main.py", line),
+        ("routes: PLUGIN.route", "store/main.py", line),
+    ]
+    found = {(o.method, o.path): [e for e, _ in o.errors] for o in result.catalog.operations}
+    assert found.keys() == EXPECTED.keys()  # the rest of the application is read as before

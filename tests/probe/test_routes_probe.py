@@ -14,7 +14,7 @@ import yaml
 from docgen.core.errors import CatalogError
 from docgen.core.notes import WrittenExample
 from docgen.examples.requests import Where, resolve
-from docgen.probe.apps import served
+from docgen.probe.apps import Served, served_on_loopback
 from docgen.shell.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "servers"
@@ -88,6 +88,17 @@ def test_fastapi_examples_are_replayed_and_recorded(
     assert order["observed"]["headers"] == {"content-type": "application/json"}
     assert all(record["reproduced"] for record in records.values())
     assert set(evidence["source"]) >= {"shop/deps.py:require_token", "shop/orders.py:place_order"}
+    # The route page shows the answers once rendered; until then check says the page is behind.
+    assert docgen(root, "check") == 1
+    assert "page-stale" in capsys.readouterr().out
+    assert docgen(root, "render") == 0
+    page = (root / "docs/index.md").read_text(encoding="utf-8")
+    assert "**Reproduced against the application on 2026-12-05:** all three examples sent answered" in page
+    assert (
+        "| [409-item-exc-item-id-is-out-of-stock]"
+        "(#route-post-v1-orders-409-item-exc-item-id-is-out-of-stock) "
+        "| `POST /v1/orders` | `409` Item 2 is out of stock |"
+    ) in page
     # check holds the catalog to the evidence, and finds nothing to say.
     assert docgen(root, "check") == 0
 
@@ -127,6 +138,7 @@ def test_flask_examples_are_replayed_from_the_configured_app(
     assert blank["reproduced"] is True
     assert evidence["entries"][0]["observed"]["detail"].startswith("The requested URL was not found")
     assert "written (app lending.app:app (wsgi), 2026-12-05)" in capsys.readouterr().err
+    assert docgen(root, "render") == 0
     assert docgen(root, "check") == 0
 
 
@@ -158,6 +170,10 @@ def test_a_wrong_answer_is_reported_at_the_raise_and_by_check(
     report = capsys.readouterr().out
     assert '"kind": "evidence-mismatch"' in report
     assert "the application answered HTTP 200 None to the example" in report
+    assert docgen(root, "render") == 0
+    page = (root / "docs/index.md").read_text(encoding="utf-8")
+    assert "the one example sent did not answer as the table says." in page
+    assert "| `GET /items/1` | `200` (no detail) (not as the table says) |" in page
 
 
 def test_an_example_changed_after_probe_is_stale(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -184,6 +200,13 @@ def test_an_example_changed_after_probe_is_stale(tmp_path: Path, capsys: pytest.
     )
     assert "evidence-stale: shop/deps.py:require_token: changed after probe ran" in out
     assert "hint: run `docgen probe --app MODULE:ATTR` again" in out  # no probe_app: the hint names no app
+    # The page shows no old answer as the application's: the example changed since it was sent.
+    assert docgen(root, "render") == 0
+    assert (
+        "**Reproduced against the application on 2026-12-05:** no example is replayed since its last change; "
+        "one not replayed since its example, status or detail changed "
+        "(401-missing-or-unknown-x-token-header)."
+    ) in (root / "docs/index.md").read_text(encoding="utf-8")
 
 
 def test_examples_optional_by_default_required_on_request(
@@ -268,7 +291,7 @@ def test_a_running_server_is_probed_at_its_url(tmp_path: Path, capsys: pytest.Ca
             )
         },
     )
-    with served("lending.app:app", "wsgi", root, tmp_path / "server.log") as base:
+    with served_on_loopback("lending.app:app", Served("wsgi"), root, tmp_path / "server.log") as base:
         assert docgen(root, "probe", "--url", base + "/", "--date", DATE) == 0
     evidence = read(root, LENDING_EVIDENCE)
     assert evidence["target"] == f"url {base}/"
@@ -277,4 +300,62 @@ def test_a_running_server_is_probed_at_its_url(tmp_path: Path, capsys: pytest.Ca
     assert record["request"] == {"method": "GET", "target": "/api/books/1?api_key=<withheld>&page=2"}
     assert record["observed"]["status"] == 401
     assert "sk_live" not in (root / LENDING_EVIDENCE).read_text(encoding="utf-8")
-    assert "every example reproduced; commit the evidence" in capsys.readouterr().err
+    assert "every example reproduced; run `docgen render` so the route pages show the answers" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.server
+def test_an_aiohttp_factory_is_served_by_aiohttp(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = fixture_copy("aiohttp_app", tmp_path)
+    add_examples(root, "data/library-routes.notes.yaml", {"404-no-book-has-the-id-book-id": AIOHTTP_404})
+    assert docgen(root, "probe", "--app", "library.app:create_app", "--date", DATE) == 0
+    evidence = read(root, "data/library-routes.evidence.yaml")
+    assert evidence["target"] == "app library.app:create_app (aiohttp, from a factory)"
+    record = evidence["entries"][0]
+    assert record["observed"]["status"] == 404
+    assert record["observed"]["detail"] == "No book has the id 999"  # a text body: the whole of it
+    assert record["reproduced"] is True
+
+
+AIOHTTP_404 = "method: GET\npath: /api/v1/books/999"
+
+
+@pytest.mark.server
+def test_an_answer_to_an_error_reworded_since_is_stale(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = fixture_copy("fastapi_app", tmp_path)
+    add_examples(
+        root, SHOP_NOTES, {"404-no-item-has-the-id-item-id": SHOP_EXAMPLES["404-no-item-has-the-id-item-id"]}
+    )
+    assert docgen(root, "probe", "--app", "shop.main:app", "--date", DATE) == 0
+    errors = root / "shop/errors.py"
+    errors.write_text(errors.read_text(encoding="utf-8").replace("No item has the id", "No item has id"))
+    assert docgen(root, "extract") == 0
+    assert docgen(root, "render") == 0
+    capsys.readouterr()
+    assert docgen(root, "check") == 1
+    out = capsys.readouterr().out
+    assert (
+        "evidence-stale: 404-no-item-has-the-id-item-id: probe compared the answer with HTTP 404 'No item "
+        "has the id {item_id}'; the catalog now says HTTP 404 'No item has id {item_id}'"
+    ) in out
+    # The page does not show the answer to the old wording as the application's.
+    page = (root / "docs/index.md").read_text(encoding="utf-8")
+    assert (
+        "one not replayed since its example, status or detail changed (404-no-item-has-the-id-item-id)"
+        in page
+    )
+
+
+def test_an_example_probe_has_not_sent_yet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = fixture_copy("fastapi_app", tmp_path)
+    add_examples(root, SHOP_NOTES, {"401-missing-or-unknown-x-token-header": "method: GET\npath: /items/1"})
+    evidence = {"catalog": "shop-routes", "probed": DATE, "target": "url http://127.0.0.1:1", "source": {}}
+    (root / SHOP_EVIDENCE).write_text(yaml.safe_dump({**evidence, "entries": []}), encoding="utf-8")
+    assert docgen(root, "check") == 1
+    assert (
+        "evidence-missing: 401-missing-or-unknown-x-token-header: probe has not sent this example"
+        in capsys.readouterr().out
+    )

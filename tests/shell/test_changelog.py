@@ -11,7 +11,9 @@ import json
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -248,3 +250,108 @@ def test_a_shallow_clone_says_the_history_is_unavailable_and_passes_strict(
     assert "changelog is not available in this build (a shallow clone)" in done.stderr
     built = (tmp_path / "site" / BUILT_PAGE).read_text(encoding="utf-8")
     assert "The history of these errors is not available in this build" in built
+
+
+ZENSICAL = [["zensical", "build", "--strict"], ["docgen", "publish"]]
+"""README's sequence for a site built by Zensical, which runs no MkDocs plugin."""
+
+
+def zensical_site(history_root: Path, target: Path, *, directory_urls: bool = True) -> Path:
+    """A full clone of the history built by Zensical, then completed by `docgen publish`, as README says."""
+    full_clone(history_root, target)
+    if not directory_urls:
+        with (target / "mkdocs.yml").open("a", encoding="utf-8") as config:
+            config.write("use_directory_urls: false\n")
+    for command in ZENSICAL:
+        done = run_tool(target, command)
+        assert done.returncode == 0, f"{command}: {done.stdout}{done.stderr}"
+    return target / "site"
+
+
+def full_clone(root: Path, target: Path) -> None:
+    subprocess.run(["git", "clone", "-q", root.as_uri(), str(target)], check=True, capture_output=True)
+
+
+def run_tool(root: Path, command: list[str]) -> subprocess.CompletedProcess[str]:
+    """One of the environment's commands (zensical, docgen), run in `root` as a user runs it."""
+    tool = str(Path(sys.executable).parent / command[0])
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [tool, *command[1:]], cwd=root, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def changelog_region(page: Path) -> str:
+    text = page.read_text(encoding="utf-8")
+    return text.split("docgen:begin error-changelog", 1)[1].split("-->", 1)[1].split("<!-- docgen:end", 1)[0]
+
+
+def changelog_search_text(site: Path, location: str) -> str:
+    items = json.loads((site / "search.json").read_text(encoding="utf-8"))["items"]
+    (text,) = [item["text"] for item in items if item["location"] == location]
+    return str(text)
+
+
+def test_zensical_with_docgen_publish_shows_the_changelog_the_plugin_does(
+    history: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    root, commits = history
+    clone = tmp_path / "clone"
+    site = zensical_site(root, clone)
+    assert mkdocs_build(clone, clone / "mkdocs").returncode == 0
+    rows = changelog_rows(site / BUILT_PAGE)
+    assert rows == changelog_rows(clone / "mkdocs" / BUILT_PAGE)
+    assert {commit[:7] for commit in commits.values()} == {row[4] for row in rows}
+    # The same HTML, not only the same cells: the site's Markdown extensions convert the region.
+    assert changelog_region(site / BUILT_PAGE) == changelog_region(clone / "mkdocs" / BUILT_PAGE)
+    # A site the plugin built holds the changelog already: publishing into it changes no page.
+    done = run_tool(clone, ["docgen", "publish", "--site-dir", "mkdocs"])
+    assert done.returncode == 0 and "mkdocs/developers/mcp-errors/index.html: unchanged" in done.stderr
+    searched = changelog_search_text(site, "developers/mcp-errors/#changelog")
+    assert "written when the site is built" not in searched
+    assert all(commit[:7] in searched for commit in commits.values())
+    assert f"<code>{FIRST_WORDING}</code> → <code>{REWORDED}</code> editorial" in searched
+    again = run_tool(clone, ["docgen", "publish"])
+    assert again.returncode == 0 and "site/developers/mcp-errors/index.html: unchanged" in again.stderr
+
+
+def test_docgen_publish_fills_the_changelog_without_directory_urls(
+    history: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    root, commits = history
+    site = zensical_site(root, tmp_path / "clone", directory_urls=False)
+    rows = changelog_rows(site / "developers" / "mcp-errors.html")
+    assert {commit[:7] for commit in commits.values()} == {row[4] for row in rows}
+    assert "written when the site is built" not in changelog_search_text(
+        site, "developers/mcp-errors.html#changelog"
+    )
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda region: region.replace("<!-- docgen:begin error-changelog", "<!-- gone"),
+            "the region 'error-changelog' is not found in the built page",
+        ),
+        (
+            lambda region: region.replace("This list is written", "This list was written"),
+            "the region 'error-changelog' holds neither the committed placeholder nor the changelog",
+        ),
+    ],
+)
+def test_docgen_publish_refuses_a_built_page_whose_placeholder_it_cannot_find(
+    history: tuple[Path, dict[str, str]], tmp_path: Path, edit: Any, message: str
+) -> None:
+    root, _ = history
+    clone = tmp_path / "clone"
+    full_clone(root, clone)
+    assert run_tool(clone, ZENSICAL[0]).returncode == 0
+    page = clone / "site" / BUILT_PAGE
+    page.write_text(edit(page.read_text(encoding="utf-8")), encoding="utf-8")
+    built = page.read_bytes()
+    done = run_tool(clone, ["docgen", "publish"])
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"docgen publish: error: site/{BUILT_PAGE.as_posix()}: {message}")
+    assert page.read_bytes() == built  # nothing half-written
+    assert not (clone / "site" / BUILT_JSON).exists()

@@ -17,6 +17,7 @@ from docgen.core.route_models import TEXT_BODY
 from docgen.extract.http_values import phrase
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import Endpoint, ExceptionArguments, Handler
 from docgen.frameworks.aiohttp.middlewares import middleware_handlers
 from docgen.frameworks.aiohttp.routes import application_endpoints
@@ -52,10 +53,13 @@ class AiohttpFramework:
     }
     tuple_status = False
     import_roots = frozenset({"aiohttp"})
+    installed_modules: Mapping[str, str] = {"aiohttp": "aiohttp"}
     openapi_guide = "README: An aiohttp application"
 
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
+        self.unfollowed: list[Unread] = []
+        """What `endpoints` could not follow (`add_subapp("/x", self.sub)`), for located findings."""
 
     def constant_status(self, path: str) -> int | None:
         """aiohttp names no statuses of its own."""
@@ -69,7 +73,7 @@ class AiohttpFramework:
         return f"{status}: {phrase(status)}"
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
-        return application_endpoints(program, self.resolver, app)
+        return application_endpoints(program, self.resolver, app, self.unfollowed)
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         """aiohttp injects nothing into a handler's parameters."""

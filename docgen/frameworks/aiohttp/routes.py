@@ -29,12 +29,16 @@ from docgen.frameworks.aiohttp.paths import openapi_path, subapp_prefix
 from docgen.frameworks.aiohttp.reading import App, Reading, decorator_wrappers, flat, guards
 
 
-def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
+def application_endpoints(
+    program: Program, resolver: Resolver, app: str | None, unfollowed: list[Unread]
+) -> list[Endpoint]:
     """Every operation of the application `app` (None: of every application that is no other's
     sub-application, or, in a source without an application, of every route table none adds), in path then
-    method order."""
+    method order; what cannot be followed is added to `unfollowed`."""
     reading = Reading(program, resolver)
-    apps = _Attach(reading).read()
+    attach = _Attach(reading)
+    apps = attach.read()
+    unfollowed.extend(attach.unfollowed)
     added = {key for found in apps.values() for key in found.tables}
     roots = [found for found in apps.values() if found.is_app and not found.mounted]
     roots = roots or [found for found in apps.values() if not found.is_app and found.key not in added]
@@ -96,11 +100,18 @@ class _Attach:
         self._entered: set[str] = set()
         self._resources: dict[str, tuple[str, ast.expr]] = {}
         """Key of a name bound to `app.router.add_resource(path)` -> the application's key and the path."""
+        self._unfound: list[tuple[str | None, Unread]] = []
+        """(the scope read unbound, or None, and what) for each `add_routes`/`add_subapp` whose table or
+        application cannot be found."""
+        self._unbound: str | None = None
+        """The scope being read without an application bound to its parameters (None: a setup function read
+        for the application a call gives it)."""
 
     def read(self) -> dict[str, App]:
         for scope, module, statements in self.reading.scopes:
             if scope in self._entered:  # a setup function already read for the application it was given
                 continue
+            self._unbound = scope
             for statement in statements:
                 self._statement(scope, module, statement)
         return self.apps
@@ -160,18 +171,16 @@ class _Attach:
             )
             return
         key = self.reading.key(func.value, scope, module)
+        name, args = func.attr, call.args
         if key is None:
+            if name in ("add_routes", "add_subapp") and args:
+                self._unfollowed(call, module, func.value, "the application it adds to")
             self._setup_call(scope, module, call)
             return
-        name, args = func.attr, call.args
         if name == "add_routes" and args:
-            self._add_routes(key, scope, module, args[0])
+            self._add_routes(key, scope, module, args[0], call)
         elif name == "add_subapp" and len(args) == 2:
-            child = self.reading.key(args[1], scope, module)
-            prefix = self.reading.path(args[0], scope, module)
-            if child is not None and prefix is not None:
-                self.apps[child].mounted = True
-                self.apps[key].subapps.append((prefix, child))
+            self._add_subapp(key, scope, module, call)
         elif name.removeprefix("add_") in METHODS and len(args) >= 2:
             self._add(key, scope, module, [name.removeprefix("add_")], args[0], args[1], call.lineno)
         elif name == "add_view" and len(args) >= 2:
@@ -179,12 +188,43 @@ class _Attach:
         elif name == "add_route" and len(args) >= 3:
             self._add(key, scope, module, self._methods(args[0], module), args[1], args[2], call.lineno)
 
-    def _add_routes(self, key: str, scope: str, module: griffe.Module, routes: ast.expr) -> None:
+    def _add_subapp(self, key: str, scope: str, module: griffe.Module, call: ast.Call) -> None:
+        """`app.add_subapp(prefix, sub)`: the sub-application's routes under the prefix."""
+        child = self.reading.key(call.args[1], scope, module)
+        prefix = self.reading.path(call.args[0], scope, module)
+        if child is None:
+            self._unfollowed(call, module, call.args[1], "the sub-application")
+        elif prefix is not None:
+            self.apps[child].mounted = True
+            self.apps[key].subapps.append((prefix, child))
+
+    def _unfollowed(self, call: ast.Call, module: griffe.Module, unknown: ast.expr, what: str) -> None:
+        """An `add_routes` or `add_subapp` whose application, table or sub-application cannot be found."""
+        assert isinstance(call.func, ast.Attribute)  # read from `x.add_routes(...)`/`x.add_subapp(...)`
+        reason = (
+            f"{what}, `{ast.unparse(unknown)}`, is not one docgen can find: a web.Application() or "
+            "RouteTableDef() of the source, by a module-level name, one a function returns or one it is given"
+        )
+        shown = f"{call.func.attr}({', '.join(ast.unparse(a) for a in call.args)})"
+        self._unfound.append((self._unbound, Unread(shown, reason, self.program.files(module), call.lineno)))
+
+    @property
+    def unfollowed(self) -> list[Unread]:
+        """Each `add_routes`/`add_subapp` whose table or application cannot be found, but those read in a
+        setup function before a call of the source gave it its application (it is read again, bound)."""
+        return [unread for scope, unread in self._unfound if scope is None or scope not in self._entered]
+
+    def _add_routes(
+        self, key: str, scope: str, module: griffe.Module, routes: ast.expr, call: ast.Call
+    ) -> None:
         """`add_routes(table)`, or a list of `web.get(path, handler)`, `web.route(method, path, handler)`,
         `web.view(path, View)`."""
         table = self.reading.key(routes, scope, module)
         if table is not None:
             self.apps[key].tables.append(table)
+            return
+        if not isinstance(routes, ast.List | ast.Tuple):
+            self._unfollowed(call, module, routes, "the route table")
             return
         for item in routes.elts if isinstance(routes, ast.List | ast.Tuple) else ():
             path = self.program.qualify(item.func, module) if isinstance(item, ast.Call) else None
@@ -216,8 +256,10 @@ class _Attach:
                 bound = True
         if bound:
             self._entered.add(function.path)
+            unbound, self._unbound = self._unbound, None
             for statement in flat(self.program.node(function).body):
                 self._statement(function.path, function.module, statement)
+            self._unbound = unbound
 
     def _own_method(self, call: ast.Call, scope: str) -> griffe.Function | None:
         """The method `self.name(...)` calls in a method of a class: its own or inherited (a mixin's)."""

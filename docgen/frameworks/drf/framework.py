@@ -21,11 +21,13 @@ from docgen.extract.http_values import phrase
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.responses import CallReader
-from docgen.extract.routes import Endpoint, ExceptionArguments, Handler
+from docgen.extract.route_paths import Unread
+from docgen.extract.routes import Endpoint, ExceptionArguments, FrameworkError, Handler
 from docgen.frameworks.drf.handlers import DJANGO_ANSWERED, coerced, exception_handlers
 from docgen.frameworks.drf.implied import names_scheme
 from docgen.frameworks.drf.routes import ProjectRoutes
 from docgen.frameworks.drf.settings import DjangoSettings, read_settings
+from docgen.frameworks.drf.shortcuts import shortcut_errors
 
 API_EXCEPTION = ExceptionArguments(
     status=(None, "status_code"),
@@ -71,6 +73,9 @@ class DRFFramework:
     tuple_status = False
     detail_is_body = True
     import_roots = frozenset({"rest_framework"})
+    installed_modules: Mapping[str, str] = {"rest_framework": "djangorestframework", "django": "django"}
+    instance_dicts: Mapping[str, str] = {"error_messages": "default_error_messages"}
+    """A serializer's or field's `self.error_messages[key]` is its classes' `default_error_messages[key]`."""
     app_files = ("settings.py", "urls.py")
     """Where `docgen init` looks first: a project's settings (ROOT_URLCONF, the exception handler), else
     the URL configuration of a reusable app that has no settings of its own."""
@@ -80,6 +85,8 @@ class DRFFramework:
         self.resolver = resolver
         self._defaults = dict(_DEFAULTS)
         self._placed: dict[str, str] = {}
+        self.unfollowed: list[Unread] = []
+        """What `endpoints` could not follow (`include(plugin.urls)`), for located findings."""
 
     def constant_status(self, path: str) -> int | None:
         """The status a constant of `rest_framework.status` names (`HTTP_404_NOT_FOUND` is 404)."""
@@ -100,13 +107,20 @@ class DRFFramework:
         routes = ProjectRoutes(program, self.resolver, classes, settings, self.body_key)
         found = routes.endpoints(app)
         self._placed = routes.serializers.placed
+        self.unfollowed = routes.unfollowed
         return found
 
-    def body_key_in(self, function: str, exception: list[str]) -> str | None:
-        """A `ValidationError` raised by a serializer's validator answers under the non-field key or the
-        field's name (see `serializers`)."""
-        validation = any(path in _VALIDATION_ERRORS for path in exception)
-        return self._placed.get(function) if validation else None
+    def body_key_in(self, function: str, exception: list[str], via: tuple[str, ...] = ()) -> str | None:
+        """A `ValidationError` raised by a serializer's validator, or a helper it calls, answers under the
+        non-field key or the field's name (see `serializers`): the nearest validator on the way decides."""
+        if not any(path in _VALIDATION_ERRORS for path in exception):
+            return None
+        return next((self._placed[f] for f in (function, *reversed(via)) if f in self._placed), None)
+
+    def framework_errors(self, program: Program, code: Code) -> list[FrameworkError]:
+        """The 404 of each lookup shortcut (`get_object_or_404(Book, ...)`) `code` calls outside a `try`
+        that catches it: in the view, its hooks and validators, and every helper the walk enters."""
+        return shortcut_errors(program, [code], self.body_key)
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         """REST framework injects nothing through parameters: a view's checks are its classes'."""

@@ -202,6 +202,9 @@ class ImpliedErrors:
     def _classes(self, node: ast.expr, module: griffe.Module, line: int) -> Setting:
         """The classes a list names; an item naming none is taken from the configuration's statement of
         its expression, else kept as unread."""
+        configured = self._configured(node, module)
+        if configured is not None:  # `authentication_classes = api_settings.DEFAULT_AUTHENTICATION_CLASSES`
+            return configured
         items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
         paths: list[str] = []
         unread: list[Unread] = []
@@ -218,6 +221,17 @@ class ImpliedErrors:
                 file = self.program.files(module)
                 unread.append(Unread(expression, UNREAD_CLASSES, file, getattr(item, "lineno", line)))
         return Setting(tuple(paths), module, line, tuple(unread), tuple(stated))
+
+    def _configured(self, node: ast.expr, module: griffe.Module) -> Setting | None:
+        """The project's own setting, when a view names REST framework's (`api_settings.DEFAULT_...`)."""
+        path = self.program.qualify(node, module) or ""
+        name = path.removeprefix("rest_framework.settings.api_settings.")
+        settings = {
+            "DEFAULT_AUTHENTICATION_CLASSES": self.settings.authentication,
+            "DEFAULT_PERMISSION_CLASSES": self.settings.permissions,
+            "DEFAULT_THROTTLE_CLASSES": self.settings.throttles,
+        }
+        return settings.get(name) if name != path else None
 
     def _stated(self, expression: str) -> list[str]:
         """The classes the configuration states for `expression` (one dotted path, or a list of them), each

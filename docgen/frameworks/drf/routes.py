@@ -7,18 +7,20 @@ loaded module with the shortest path that defines `urlpatterns` (the configured 
 
 from __future__ import annotations
 
+import ast
+
 import griffe
 
 from docgen.core.errors import ConfigError
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import METHODS, Endpoint, FrameworkError
 from docgen.frameworks.drf.implied import FRAMEWORK_PACKAGES, ImpliedErrors
 from docgen.frameworks.drf.paths import openapi_path
 from docgen.frameworks.drf.serializers import SerializerChecks
 from docgen.frameworks.drf.settings import DjangoSettings
-from docgen.frameworks.drf.shortcuts import shortcut_errors
 from docgen.frameworks.drf.urls import Pattern, Registration, UrlReader
 from docgen.frameworks.drf.views import Answer, ViewReader
 
@@ -40,12 +42,15 @@ class ProjectRoutes:
         self.views = ViewReader(program, classes)
         self.body_key = body_key
         self.implied = ImpliedErrors(program, classes, settings, body_key, resolver.stated)
-        self.serializers = SerializerChecks(program, classes, settings.non_field_key)
+        self.serializers = SerializerChecks(program, classes, settings.non_field_key, resolver.stated)
         self.settings = settings
+        self.unfollowed: list[Unread] = []
+        """The includes `endpoints` could not follow."""
 
     def endpoints(self, app: str | None) -> list[Endpoint]:
         urls = UrlReader(self.program, self.resolver)
         urls.read(self._root(app))
+        self.unfollowed = urls.unfollowed
         found: list[Endpoint] = []
         for pattern in urls.patterns:
             found.extend(self._pattern(pattern))
@@ -69,7 +74,7 @@ class ProjectRoutes:
         return min(defining, key=lambda path: (path.count("."), path))
 
     def _pattern(self, pattern: Pattern) -> list[Endpoint]:
-        cls, mapping = self.views.view_class(pattern.view, pattern.module)
+        cls, mapping = self.views.view_class(*self._bound_view(pattern))
         owner: griffe.Class | griffe.Function | None
         if cls is not None:
             owner = self.program.klass(self._loaded(cls))
@@ -81,6 +86,23 @@ class ProjectRoutes:
         return [
             self._endpoint(owner, answer, pattern.path, file, pattern.line) for answer in answers if owner
         ]
+
+    def _bound_view(self, pattern: Pattern) -> tuple[ast.expr, griffe.Module]:
+        """The view as written, or, for a module-level name bound to one (`confirm = Confirm.as_view()`,
+        then `path("confirm/", confirm)`), the call that binds it, with the module it is written in."""
+        path = self._loaded(self.program.qualify(pattern.view, pattern.module))
+        owner, _, name = (path or "").rpartition(".")
+        module = self.program.load(owner) if owner and self.program.function(path) is None else None
+        tree = self.program.trees.modules.get(module.path) if module is not None else None
+        for statement in tree.body if tree is not None else []:
+            if (
+                isinstance(statement, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
+                and isinstance(statement.value, ast.Call)
+            ):
+                assert module is not None  # a tree is only read from a loaded module
+                return statement.value, module
+        return pattern.view, pattern.module
 
     def _registration(self, registration: Registration) -> list[Endpoint]:
         owner = self.program.klass(self._loaded(registration.viewset))
@@ -110,7 +132,8 @@ class ProjectRoutes:
         implied.extend(self.implied.not_allowed(answer))
         dependencies.extend(checks)
         view = owner if isinstance(owner, griffe.Class) else None
-        dependencies.extend(self.serializers.checks(view, answer))
+        chosen = self.serializers.chosen(view, answer)
+        dependencies.extend(self.serializers.checks(chosen))
         if isinstance(owner, griffe.Class):
             calls = (
                 self.views.called_on_self(answer.function)
@@ -119,8 +142,6 @@ class ProjectRoutes:
             )
             implied.extend(self.implied.lookup(owner, answer, calls))
             dependencies.extend(self.views.hooks(owner.path, answer))
-        own = [self.program.code(answer.function)] if isinstance(answer.function, griffe.Function) else []
-        implied.extend(shortcut_errors(self.program, [*own, *dependencies], self.body_key))
         return Endpoint(
             method=answer.method,
             path=path,
@@ -129,8 +150,8 @@ class ProjectRoutes:
             file=file,
             line=line,
             implied=tuple(implied),
-            undetermined=self.implied.undetermined(owner, answer),
-            statements=self.implied.statements(owner, answer),
+            undetermined=(*self.implied.undetermined(owner, answer), *chosen.unread),
+            statements=(*self.implied.statements(owner, answer), *chosen.stated),
         )
 
     def _loaded(self, path: str | None) -> str | None:

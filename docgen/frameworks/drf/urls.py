@@ -19,6 +19,7 @@ from docgen.core.limits import MAX_ROUTER_DEPTH
 from docgen.core.records import record
 from docgen.extract.program import Program
 from docgen.extract.resolve import Resolver, Unresolvable
+from docgen.extract.route_paths import Unread
 from docgen.frameworks.drf.paths import openapi_path, route_text
 
 PATH = {"django.urls.path", "django.urls.conf.path"}
@@ -60,6 +61,9 @@ class UrlReader:
         self.resolver = resolver
         self.patterns: list[Pattern] = []
         self.registrations: list[Registration] = []
+        self.unfollowed: list[Unread] = []
+        """Each `include()` of something docgen cannot find (`include(plugin.urls)`, a name made at run
+        time), whose patterns the catalog lacks."""
 
     def read(self, urlconf: str) -> None:
         module = self.program.load(urlconf)
@@ -125,6 +129,8 @@ class UrlReader:
             path = self.program.qualify(target, module)
             if path is not None:
                 self._included_module(path, prefix, chain, module, target.lineno)
+            else:
+                self._unfollowed(target, module, "a urls module, a list of patterns or a router's `urls`")
 
     def _included_module(
         self, dotted: str, prefix: str, chain: tuple[str, ...], module: griffe.Module, line: int
@@ -147,9 +153,12 @@ class UrlReader:
         if path is not None and "." in path:  # a router imported from another module
             owner = self.program.load(path.rsplit(".", 1)[0])
             router_module, name = (owner, path.rsplit(".", 1)[1]) if owner is not None else (module, name)
-        if name is None:
-            return
+        if path is not None and path.startswith("django."):
+            return  # Django's own pages (`admin.site.urls`): no operation of the API
         tree = self._tree(router_module)
+        if name is None or not self._router_made(tree, name, router_module):
+            self._unfollowed(node, module, "a router made at the top of a module of the source")
+            return
         trailing = _trailing_slash(tree, name)
         for call in _registrations(tree, name):
             viewset = self.program.qualify(call.args[1], router_module)
@@ -157,6 +166,22 @@ class UrlReader:
                 continue
             registered = prefix + self._text(call.args[0], router_module)
             self.registrations.append(Registration(registered, viewset, trailing, router_module, call.lineno))
+
+    def _router_made(self, tree: ast.Module, name: str, module: griffe.Module) -> bool:
+        """Whether the module makes `name` a router at its top (`router = DefaultRouter()`, or a router
+        class of the source's own)."""
+        for statement in tree.body:
+            if isinstance(statement, ast.Assign) and _names(statement.targets, name):
+                made = statement.value
+                path = self.program.qualify(made.func, module) if isinstance(made, ast.Call) else None
+                if path is not None and (path.endswith("Router") or _is_router(self.program, path)):
+                    return True
+        return False
+
+    def _unfollowed(self, target: ast.expr, module: griffe.Module, expected: str) -> None:
+        reason = f"`{ast.unparse(target)}` is not {expected} that docgen can find"
+        shown = f"include({ast.unparse(target)})"
+        self.unfollowed.append(Unread(shown, reason, self.program.files(module), target.lineno))
 
     def _text(self, node: ast.expr, module: griffe.Module) -> str:
         try:
@@ -219,3 +244,7 @@ def _trailing_slash(tree: ast.Module, router: str) -> str:
                 if keyword.arg == "trailing_slash" and isinstance(keyword.value, ast.Constant):
                     return "/" if keyword.value.value is True else ""
     return "/"
+
+
+def _is_router(program: Program, path: str) -> bool:
+    return any(base.startswith("rest_framework.routers.") for base in program.ancestry(path))

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import griffe
 
 from docgen.extract.program import Code, Program
+from docgen.extract.targets import final_target, instance_class
 from docgen.extract.type_aliases import alias_value
 
 DEPENDS = {"fastapi.Depends", "fastapi.Security", "fastapi.params.Depends", "fastapi.params.Security"}
@@ -53,8 +54,8 @@ def _calls(
 
 def depends_target(program: Program, call: ast.Call, module: griffe.Module) -> Code | None:
     """The code a `Depends(f)` or `Security(f)` call runs, when it is in the loaded source: `f`; for
-    `Depends(factory(...))` the function the factory defines and returns; for `Depends(Checker(...))` the
-    class's `__call__`."""
+    `Depends(factory(...))` the function the factory defines and returns; for `Depends(Checker(...))`, and
+    for `Depends(checker)` with `checker` a module-level instance, the class's `__call__`."""
     if program.qualify(call.func, module) not in DEPENDS:
         return None
     target = (
@@ -68,5 +69,17 @@ def depends_target(program: Program, call: ast.Call, module: griffe.Module) -> C
         factory = program.function(made)
         return program.returned_function(factory) if factory is not None else None
     path = program.qualify(target, module) if target is not None else None
-    function = program.function(path) or program.function(f"{path}.__init__")
+    function = program.function(path) or program.function(f"{path}.__init__") or _instance_call(program, path)
     return program.code(function) if function is not None else None
+
+
+def _instance_call(program: Program, path: str | None) -> griffe.Function | None:
+    """The `__call__` of the class (or a base of it) of a module-level instance: `Depends(authenticate)`
+    with `authenticate = Authenticator()` runs `Authenticator.__call__`."""
+    held = program.objects.get(path or "")
+    cls = instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
+    for base in program.ancestry(cls.path) if cls is not None else ():
+        method = program.function(f"{base}.__call__")
+        if method is not None:
+            return method
+    return None

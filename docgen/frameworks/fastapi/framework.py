@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from docgen.extract.http_values import phrase
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import Endpoint, ExceptionArguments, FrameworkError, Handler
 from docgen.frameworks.fastapi.dependencies import parameter_dependencies
 from docgen.frameworks.fastapi.handlers import registered_handlers
@@ -48,10 +49,15 @@ class FastAPIFramework:
     }
     tuple_status = False
     import_roots = frozenset({"fastapi", "starlette"})
+    installed_modules: Mapping[str, str] = {"fastapi": "fastapi", "starlette": "starlette"}
+    """Top-level package the source imports -> what `pip install` names; each the source imports must be
+    where docgen reads packages, since its exceptions and defaults are read from there."""
     openapi_guide = "README: A FastAPI application"
 
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
+        self.unfollowed: list[Unread] = []
+        """What `endpoints` could not follow (`include_router(self.x.router)`), for located findings."""
 
     def constant_status(self, path: str) -> int | None:
         """The status a framework constant names (`fastapi.status.HTTP_404_NOT_FOUND` is 404)."""
@@ -63,9 +69,9 @@ class FastAPIFramework:
         return phrase(status)
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
-        starlette = starlette_endpoints(program, self.resolver, app)
+        starlette = starlette_endpoints(program, self.resolver, app, self.unfollowed)
         if starlette is None:
-            return application_endpoints(program, self.resolver, app)
+            return application_endpoints(program, self.resolver, app, self.unfollowed)
         self.body_key = ""  # Starlette answers an HTTPException with its detail as plain text
         return starlette
 

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 import griffe
 
+from docgen.extract.local_imports import imported_in, qualify_here
 from docgen.extract.program import Code, FunctionNode, Program
 from docgen.extract.resolve import Resolver
-from docgen.extract.route_paths import PathText, path_text
+from docgen.extract.route_paths import PathText, Unread, path_text
 from docgen.extract.routes import METHODS
 from docgen.frameworks.fastapi.dependencies import depends_target
 from docgen.frameworks.fastapi.scopes import Scope, bindings, called, scopes
@@ -64,9 +65,13 @@ class RouterReader:
         self.routers: dict[str, Router] = {}
         self.returns: dict[str, str] = {}
         """Function path -> the router key it returns."""
+        self.unfollowed: list[Unread] = []
+        """Each `include_router` call whose router, or whose application, cannot be told statically."""
 
     def read(self) -> dict[str, Router]:
         found = scopes(self.program)
+        if self._load_local_imports(found):  # what functions import in their bodies is read too
+            found = scopes(self.program)
         for scope in found:
             self._creations(scope)
         for _ in found:  # a factory may return another's router: until nothing more is learnt
@@ -82,6 +87,29 @@ class RouterReader:
                 self._attachments(scope, statement, condition)
         return self.routers
 
+    def _load_local_imports(self, found: list[Scope]) -> bool:
+        """Loads the modules of the application's own package that its functions import in their bodies
+        (airflow's `init_views(app)` imports `public_router` there); whether any is new."""
+        before = len(self.program.objects)
+        for scope in found:
+            if scope.node is None:
+                continue
+            top = scope.module.path.split(".")[0]
+            for imported in imported_in(scope.node, scope.module).values():
+                if imported.split(".")[0] == top and imported not in self.program.objects:
+                    self.program.load(imported) or self.program.load(imported.rpartition(".")[0])
+        return len(self.program.objects) != before
+
+    def _kind(self, path: str | None) -> str | None:
+        """`app` or `router` for a class that makes one: FastAPI's own, or a class of the source that
+        extends it (`class AirflowRouter(APIRouter)`); None for anything else."""
+        if path is None:
+            return None
+        ancestry = self.program.ancestry(path) if self.program.klass(path) is not None else [path]
+        if APPS.intersection(ancestry):
+            return "app"
+        return "router" if ROUTERS.intersection(ancestry) else None
+
     def _key(self, node: ast.expr, scope: Scope) -> str | None:
         """The router key an expression names: a local or parameter of the function `scope`, a module
         name, or a call of a function of the source that returns a router (`include_router(make())`)."""
@@ -91,6 +119,8 @@ class RouterReader:
             made = self.returns.get(called(self.program, node, scope) or "")
             return self.routers[made].key if made is not None else None
         path = self.program.qualify(node, scope.module)
+        if path is None and scope.node is not None:  # a name the function imports in its own body
+            path = qualify_here(self.program, node, scope.module, scope.node, anywhere=False)
         return self.routers[path].key if path in self.routers else None
 
     def _creations(self, scope: Scope) -> None:
@@ -99,11 +129,11 @@ class RouterReader:
             if not (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call)):
                 continue
             target = statement.targets[0]
-            kind = self.program.qualify(statement.value.func, module)
-            if not isinstance(target, ast.Name) or kind not in APPS | ROUTERS:
+            kind = self._kind(self.program.qualify(statement.value.func, module))
+            if not isinstance(target, ast.Name) or kind is None:
                 continue
             key = f"{module.path}.{target.id}" if scope.node is None else f"{scope.path}:{target.id}"
-            router = Router(key, is_app=kind in APPS)
+            router = Router(key, is_app=kind == "app")
             router.prefix = self._text(_keyword(statement.value, "prefix"), module)
             router.dependencies = self._dependencies(_keyword(statement.value, "dependencies"), module)
             self.routers[key] = router
@@ -197,17 +227,10 @@ class RouterReader:
             return
         module = scope.module
         key = self._key(call.func.value, scope)
-        if key is None:
-            return
         if call.func.attr == "include_router" and call.args:
-            prefix = self._text(_keyword(call, "prefix"), module)
-            extra = self._dependencies(_keyword(call, "dependencies"), module)
-            child = self._key(call.args[0], scope)
-            if child is not None:
-                self.routers[child].included = True
-                file = self.program.files(module)
-                include = Include(child, prefix, extra, file, call.lineno, condition)
-                self.routers[key].includes.append(include)
+            self._include(scope, call, key, condition)
+        elif key is None:
+            return
         elif call.func.attr == "mount" and len(call.args) >= 2:
             # A mounted application publishes its own OpenAPI document: it is not followed, and it is a
             # root only when `app:` names it (a catalog of its own).
@@ -224,6 +247,27 @@ class RouterReader:
                     self.routers[key].routes.append(
                         (method, path, function, own, file, call.lineno, condition)
                     )
+
+    def _include(self, scope: Scope, call: ast.Call, key: str | None, condition: str | None) -> None:
+        """`parent.include_router(child, ...)`; when either cannot be told statically (`self.x.router`),
+        an `Unread` at the call, so that the routes it would add are never left out in silence."""
+        module, file = scope.module, self.program.files(scope.module)
+        child = self._key(call.args[0], scope)
+        if key is None or child is None:
+            assert isinstance(call.func, ast.Attribute)  # `_call` reads attribute calls only
+            unknown = ast.unparse(call.args[0] if child is None else call.func.value)
+            what = "the router" if child is None else "the application or router it includes into"
+            reason = (
+                f"{what}, `{unknown}`, is not one docgen can find: a module-level FastAPI() or APIRouter(), "
+                "a function of the source that returns one, or a parameter a call of the source passes one to"
+            )
+            shown = f"include_router({ast.unparse(call.args[0])})"
+            self.unfollowed.append(Unread(shown, reason, file, call.lineno))
+            return
+        prefix = self._text(_keyword(call, "prefix"), module)
+        extra = self._dependencies(_keyword(call, "dependencies"), module)
+        self.routers[child].included = True
+        self.routers[key].includes.append(Include(child, prefix, extra, file, call.lineno, condition))
 
     def _text(self, node: ast.expr | None, module: griffe.Module) -> PathText:
         """A path or prefix as text (empty when it is not given), with what it assumes and cannot read."""

@@ -11,16 +11,22 @@ from docgen.core.errors import ConfigError, SourceError, suggest
 from docgen.core.limits import MAX_ROUTER_DEPTH
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
-from docgen.extract.route_paths import PathText, joined
+from docgen.extract.route_paths import PathText, Unread, joined
 from docgen.extract.routes import METHODS, Endpoint, schema_path
 from docgen.frameworks.fastapi.routers import Include, Router, RouterReader
 from docgen.frameworks.fastapi.scopes import conditions
 
 
-def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
+def application_endpoints(
+    program: Program, resolver: Resolver, app: str | None, unfollowed: list[Unread] | None = None
+) -> list[Endpoint]:
     """Every operation of the application `app` (None: of every application not mounted in another, or,
-    with no application, of every router nothing includes), in path then method order."""
-    routers = RouterReader(program, resolver).read()
+    with no application, of every router nothing includes), in path then method order; each include that
+    cannot be followed is added to `unfollowed`."""
+    reader = RouterReader(program, resolver)
+    routers = reader.read()
+    if unfollowed is not None:
+        unfollowed.extend(reader.unfollowed)
     free = [router for router in routers.values() if not router.included]
     roots = [router for router in free if router.is_app] or free
     if app is not None:

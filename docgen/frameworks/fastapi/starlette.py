@@ -15,7 +15,7 @@ import griffe
 
 from docgen.extract.program import Program
 from docgen.extract.resolve import Resolver
-from docgen.extract.route_paths import PathText, joined, path_text
+from docgen.extract.route_paths import PathText, Unread, joined, path_text
 from docgen.extract.routes import METHODS, Endpoint, schema_path
 from docgen.frameworks.fastapi.scopes import conditions, unfolded
 
@@ -33,11 +33,14 @@ _Item = tuple[ast.expr, griffe.Module, str | None]
 """An item of a routes list, the module its names are read in, and the condition it is added under."""
 
 
-def starlette_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint] | None:
+def starlette_endpoints(
+    program: Program, resolver: Resolver, app: str | None, unfollowed: list[Unread]
+) -> list[Endpoint] | None:
     """Every operation of the Starlette application `app` (None: of each one not mounted in another), or
-    None when there is no such application (the source is a FastAPI one)."""
+    None when there is no such application (the source is a FastAPI one); what a routes list holds that
+    cannot be followed is added to `unfollowed`."""
     made = _made(program)
-    reader = _Reader(program, resolver, made)
+    reader = _Reader(program, resolver, made, unfollowed)
     if app is not None:
         return reader.operations(app) if app in made and made[app][2] else None
     roots = [key for key, (_, _, is_app) in sorted(made.items()) if is_app]
@@ -63,11 +66,14 @@ def _made(program: Program) -> dict[str, _Made]:
 class _Reader:
     """Follows an application's routes lists into their routes and mounts."""
 
-    def __init__(self, program: Program, resolver: Resolver, made: dict[str, _Made]) -> None:
+    def __init__(
+        self, program: Program, resolver: Resolver, made: dict[str, _Made], unfollowed: list[Unread]
+    ) -> None:
         self.program = program
         self.resolver = resolver
         self.made = made
         self.mounted: set[str] = set()
+        self.unfollowed = unfollowed
 
     def operations(self, key: str) -> list[Endpoint]:
         module, call, _ = self.made[key]
@@ -85,6 +91,8 @@ class _Reader:
     ) -> list[Endpoint]:
         found: list[Endpoint] = []
         for item, scope, added in self._items(node, module, None):
+            if not isinstance(item, ast.Call):
+                self._unfollowed(item, scope, "a Route(...) or Mount(...) written there")
             if not isinstance(item, ast.Call) or depth <= 0:
                 continue
             under = conditions(condition, added)
@@ -95,7 +103,13 @@ class _Reader:
                 found.extend(self._route(item, scope, here, under))
             elif kind in MOUNT:
                 found.extend(self._routes(_keyword(item, "routes", 2), scope, here, under, depth - 1))
-                mounted = self.program.qualify(_keyword(item, "app", 1) or ast.Constant(None), scope)
+                given = _keyword(item, "app", 1)
+                mounted = self.program.qualify(given or ast.Constant(None), scope)
+                if (
+                    isinstance(given, ast.Name | ast.Attribute)
+                    and self.program.objects.get(mounted or "") is None
+                ):
+                    self._unfollowed(given, scope, "an application or Router(...) of the source")
                 if mounted in self.made:
                     self.mounted.add(mounted)
                     inner_module, inner, _ = self.made[mounted]
@@ -124,7 +138,15 @@ class _Reader:
             tree = self.program.trees.modules.get(owner)
             if tree is not None and isinstance(holder, griffe.Module):
                 return self._held(name, tree, holder, condition)
+            self._unfollowed(node, module, "a list of routes held by a module-level name")
         return []
+
+    def _unfollowed(self, node: ast.expr, module: griffe.Module, expected: str) -> None:
+        shown, file = ast.unparse(node), self.program.files(module)
+        reason = f"`{shown}` is not {expected} that docgen can find"
+        unread = Unread(f"routes: {shown}", reason, file, node.lineno)
+        if unread not in self.unfollowed:
+            self.unfollowed.append(unread)
 
     def _held(self, name: str, tree: ast.Module, module: griffe.Module, condition: str | None) -> list[_Item]:
         """The items of the module-level list `name`: its assignment, then what the module adds to it

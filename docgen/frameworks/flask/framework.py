@@ -18,6 +18,7 @@ from functools import cached_property
 from docgen.core.route_models import HTML_BODY
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import Endpoint, ExceptionArguments, FrameworkError, Handler
 from docgen.frameworks.flask.handlers import registered_handlers
 from docgen.frameworks.flask.request_data import RequestData
@@ -61,12 +62,15 @@ class FlaskFramework:
     responses: Mapping[str, ExceptionArguments] = {path: RESPONSE for path in RESPONSES}
     tuple_status = True
     import_roots = frozenset({"flask"})
+    installed_modules: Mapping[str, str] = {"flask": "flask", "werkzeug": "werkzeug"}
     openapi_guide = "README: A Flask application"
 
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self._read: tuple[Program, dict[str | None, dict[str, Handler]]] | None = None
         """The handlers of the program last read, by blueprint (None: the application's)."""
+        self.unfollowed: list[Unread] = []
+        """What `endpoints` could not follow (`register_blueprint(self.x.bp)`), for located findings."""
 
     @cached_property
     def werkzeug(self) -> WerkzeugExceptions:
@@ -105,7 +109,7 @@ class FlaskFramework:
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
         scoped = {key: found for key, found in self._handlers(program).items() if key is not None}
-        return application_endpoints(program, self.resolver, app, scoped)
+        return application_endpoints(program, self.resolver, app, scoped, self.unfollowed)
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         """Flask injects nothing through parameters: what runs first is `before_request` and decorators."""

@@ -42,13 +42,18 @@ BEFORE = ("before_request", "url_value_preprocessor")
 
 
 def application_endpoints(
-    program: Program, resolver: Resolver, app: str | None, scoped: Mapping[str, Mapping[str, Handler]]
+    program: Program,
+    resolver: Resolver,
+    app: str | None,
+    scoped: Mapping[str, Mapping[str, Handler]],
+    unfollowed: list[Unread],
 ) -> list[Endpoint]:
     """Every operation of the application `app` (a module-level name or a factory function; None: every
     application not registered in another, or with none, every blueprint nothing registers), in path then
-    method order."""
+    method order; each registration docgen cannot follow is added to `unfollowed`."""
     reader = _Reader(program, resolver)
     owners = reader.read()
+    unfollowed.extend(reader.unfollowed)
     for key, handlers in scoped.items():  # a blueprint's own error handlers
         if key in owners:
             owners[key].handlers = tuple(handlers.items())
@@ -87,6 +92,8 @@ class _Reader:
         self.owners: dict[str, Owner] = {}
         self.returns: dict[str, str] = {}
         """Factory function path -> the key of the application or blueprint it returns."""
+        self.unfollowed: list[Unread] = []
+        """Each blueprint registered by an expression docgen cannot follow."""
         self.apis: dict[str, tuple[ast.expr | None, str]] = {}
         """Flask-RESTful (or RESTX) `Api` -> the application or blueprint it is made on, and its prefix."""
         self._outer: dict[str, FunctionNode] = {}
@@ -220,7 +227,9 @@ class _Reader:
         file = self.program.files(module)
         if call.func.attr == "register_blueprint" and call.args:
             child = self._key(call.args[0], scope, module)
-            if child is not None:
+            if child is None:
+                self._unfollowed(call.args[0], file, call.lineno)
+            else:
                 self.owners[child].registered = True
                 prefix = self._path(_keyword(call, "url_prefix"), module)
                 self.owners[key].registrations.append(Registration(child, prefix, file, call.lineno))
@@ -247,9 +256,19 @@ class _Reader:
         ):
             return
         child = self._key(call.args[0], scope, module)
-        if child is not None and not self.owners[child].registered:
+        if child is None:
+            self._unfollowed(call.args[0], self.program.files(module), call.lineno)
+        elif not self.owners[child].registered:
             self.owners[child].elsewhere = self._path(_keyword(call, "url_prefix"), module)
             self.owners[child].is_app = True  # a root of its own, under its registration's prefix
+
+    def _unfollowed(self, given: ast.expr, file: str, line: int) -> None:
+        """A blueprint registered by an expression docgen cannot follow (`self.plugin.blueprint`)."""
+        reason = (
+            f"the blueprint, `{ast.unparse(given)}`, is not one docgen can find: a module-level "
+            "Blueprint(...), or one a function of the source returns"
+        )
+        self.unfollowed.append(Unread(f"register_blueprint({ast.unparse(given)})", reason, file, line))
 
     def _resource(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
         """`api.add_resource(Resource, "/url", ...)`: a class-based view routed on the Api's application or

@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from docgen.extract.http_values import phrase
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import Unread
 from docgen.extract.routes import Endpoint, ExceptionArguments, Handler
-from docgen.frameworks.litestar.handlers import registered_handlers
+from docgen.frameworks.litestar.handlers import combined, handlers_read
 from docgen.frameworks.litestar.routes import application_endpoints
 
 HTTP_EXCEPTION = ExceptionArguments(
@@ -63,10 +64,16 @@ class LitestarFramework:
     }
     tuple_status = False
     import_roots = frozenset({"litestar"})
+    installed_modules: Mapping[str, str] = {"litestar": "litestar"}
     openapi_guide = "README: A Litestar application"
 
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
+        self.unfollowed: list[Unread] = []
+        """What `endpoints` could not follow (`route_handlers=[plugin.router]`), for located findings."""
+        self.status_handlers: dict[int, Handler] = {}
+        """Status -> the handler registered for it (`exception_handlers={404: ...}`), which answers an HTTP
+        exception raised with that status as an argument too."""
 
     def constant_status(self, path: str) -> int | None:
         """The status a Litestar constant names (`litestar.status_codes.HTTP_404_NOT_FOUND` is 404)."""
@@ -78,11 +85,12 @@ class LitestarFramework:
         return phrase(status)
 
     def endpoints(self, program: Program, app: str | None) -> list[Endpoint]:
-        return application_endpoints(program, self.resolver, app)
+        return application_endpoints(program, self.resolver, app, self.unfollowed)
 
     def parameter_dependencies(self, program: Program, code: Code) -> list[Code]:
         """None: Litestar injects dependencies by name from the layers, which `endpoints` already reads."""
         return []
 
     def handlers(self, program: Program) -> dict[str, Handler]:
-        return registered_handlers(program, self)
+        found, self.status_handlers = handlers_read(program, self)
+        return combined(program, self, found, self.status_handlers)

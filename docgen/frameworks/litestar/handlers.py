@@ -6,7 +6,7 @@ turn), an attribute of the exception it answers with (`exc.message`) named for t
 
 Litestar looks a handler up from the route's layer outwards; docgen records every registration for the
 whole application (the layer is not told apart). A handler registered for a status (`{404: handler}`)
-applies to the HTTP exception classes of that status.
+applies to the HTTP exception classes of that status, and to an HTTP exception raised with that status.
 """
 
 from __future__ import annotations
@@ -26,6 +26,18 @@ from docgen.frameworks.litestar.blocks import local_imports, qualified
 def registered_handlers(program: Program, framework: Framework) -> dict[str, Handler]:
     """Exception class path -> its handler, from every module of the program; a handler registered for a
     status stands for every HTTP exception class of that status (see `_by_status`)."""
+    return combined(program, framework, *handlers_read(program, framework))
+
+
+def combined(
+    program: Program, framework: Framework, found: dict[str, Handler], by_status: dict[int, Handler]
+) -> dict[str, Handler]:
+    """The handlers by class, each HTTP exception class of a status with a handler given that one."""
+    return {**found, **_by_status(program, framework, by_status)} if by_status else found
+
+
+def handlers_read(program: Program, framework: Framework) -> tuple[dict[str, Handler], dict[int, Handler]]:
+    """The handlers registered for exception classes, and those registered for a status."""
     found: dict[str, Handler] = {}
     by_status: dict[int, Handler] = {}
     for module, tree in program.modules():
@@ -41,14 +53,14 @@ def registered_handlers(program: Program, framework: Framework) -> dict[str, Han
                     found[exception] = answer(program, framework, handler)
                 elif status is not None:
                     by_status[status] = answer(program, framework, handler)
-    return {**found, **_by_status(program, framework, by_status)} if by_status else found
+    return found, by_status
 
 
 def _by_status(program: Program, framework: Framework, handlers: dict[int, Handler]) -> dict[str, Handler]:
     """Litestar answers an HTTP exception with the handler of its status before any of its classes: each
     HTTP exception class (Litestar's, and the loaded source's subclasses) whose class attribute gives a
     status with a handler gets that handler. One raised with the status as an argument
-    (`HTTPException(status_code=404)`) keeps its class's handlers."""
+    (`HTTPException(status_code=404)`) is given it where it is raised (the framework's `status_handlers`)."""
     classes = HttpClasses(program, framework.resolver)
     loaded = [
         path for path, obj in program.objects.items() if isinstance(obj, griffe.Class) and obj.path == path

@@ -29,7 +29,7 @@ from docgen.frameworks.litestar.names import (
     litestar_name,
     path_text,
 )
-from docgen.frameworks.litestar.records import Item, Layer, Made, Route
+from docgen.frameworks.litestar.records import Item, Layer, Made, Route, Scope
 
 
 class LayerReader:
@@ -56,24 +56,43 @@ class LayerReader:
         for scope, module, statements in scopes:
             self._later(scope, module, statements)
 
-    def _scopes(self) -> list[tuple[str, griffe.Module, list[ast.stmt]]]:
+    def _scopes(self) -> list[Scope]:
         """Each module's body and the body of each of its functions and methods (a plugin's `on_app_init`),
         the statements of their `if`, `try`, `with` and loops included; route handlers on the way."""
-        scopes = []
-        for module, tree in self.program.modules():
-            self.local[module.path] = local_imports(tree, module)
-            scopes.append((module.path, module, flat(tree.body)))
-            for statement in tree.body:
-                if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-                    scopes.append((f"{module.path}.{statement.name}", module, flat(statement.body)))
-                    self._route(f"{module.path}.{statement.name}", statement)
-                elif isinstance(statement, ast.ClassDef):
-                    for inner in statement.body:
-                        if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
-                            path = f"{module.path}.{statement.name}.{inner.name}"
-                            scopes.append((path, module, flat(inner.body)))
-                            self._route(path, inner)
+        modules = self.program.modules()
+        return [scope for module, tree in modules for scope in self._module_scopes(module, tree)]
+
+    def _module_scopes(self, module: griffe.Module, tree: ast.Module) -> list[Scope]:
+        scopes: list[Scope] = []
+        self.local[module.path] = local_imports(tree, module)
+        scopes.append((module.path, module, flat(tree.body)))
+        for statement in tree.body:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                scopes.append((f"{module.path}.{statement.name}", module, flat(statement.body)))
+                self._route(f"{module.path}.{statement.name}", statement)
+            elif isinstance(statement, ast.ClassDef):
+                for inner in statement.body:
+                    if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef):
+                        path = f"{module.path}.{statement.name}.{inner.name}"
+                        scopes.append((path, module, flat(inner.body)))
+                        self._route(path, inner)
         return scopes
+
+    def read_module_of(self, path: str) -> bool:
+        """Read the module defining `path` into the program, and its layers and routes into this reader,
+        when a route list names something of a package the source does not otherwise load (a library's
+        controller, `from litestar_flags.admin.controllers import FlagsController`); whether any was added."""
+        if path in self.program.objects or path.partition(".")[0] == "litestar":
+            return False
+        before = {module.path for module, _ in self.program.modules()}
+        self.program.load(path.rpartition(".")[0])
+        added = [(m, tree) for m, tree in self.program.modules() if m.path not in before]
+        scopes = [scope for module, tree in added for scope in self._module_scopes(module, tree)]
+        for scope, module, statements in scopes:
+            self._creations(scope, module, statements)
+        for scope, module, statements in scopes:
+            self._later(scope, module, statements)
+        return bool(added)
 
     def _route(self, path: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         function = self.program.function(path)
@@ -89,7 +108,7 @@ class LayerReader:
             self.routes[path] = Route(
                 function,
                 methods,
-                handler_paths(decorator, module, self.resolver),
+                handler_paths(decorator, module, self.resolver, self.program.files(module)),
                 self.guards(keyword(decorator, "guards"), module.path, module),
                 self.dependencies(keyword(decorator, "dependencies"), module.path, module),
                 self.program.file(function),
@@ -146,10 +165,10 @@ class LayerReader:
                     self.registered.setdefault(id(made[0]), []).append((call.args[0], scope, module))
 
     def is_layer_call(self, call: ast.Call, module: griffe.Module) -> bool:
-        return litestar_name(self.program.qualify(call.func, module), "Router", "Litestar")
+        return litestar_name(self.path_of(call.func, module), "Router", "Litestar")
 
     def is_app(self, made: Made) -> bool:
-        return litestar_name(self.program.qualify(made[0].func, made[2]), "Litestar")
+        return litestar_name(self.path_of(made[0].func, made[2]), "Litestar")
 
     def made_by(self, node: ast.expr, scope: str, module: griffe.Module) -> Made | None:
         """The application or router `node` stands for: written right there, a local of the function
@@ -169,7 +188,7 @@ class LayerReader:
         path_node = call.args[0] if is_router and call.args else keyword(call, "path")
         return Layer(
             key=f"{self.program.files(module)}:{call.lineno}:{call.col_offset}",
-            path=path_text(path_node, module, self.resolver),
+            path=path_text(path_node, module, self.resolver, self.program.files(module)),
             guards=self.guards(keyword(call, "guards"), scope, module),
             dependencies=self.dependencies(keyword(call, "dependencies"), scope, module),
             file=self.program.files(module),
@@ -205,7 +224,7 @@ class LayerReader:
         module = klass.module
         return Layer(
             key=path,
-            path=path_text(attributes.get("path"), module, self.resolver),
+            path=path_text(attributes.get("path"), module, self.resolver, self.program.files(module)),
             guards=self.guards(attributes.get("guards"), module.path, module),
             dependencies=self.dependencies(attributes.get("dependencies"), module.path, module),
             file=self.program.file(klass),
@@ -251,8 +270,37 @@ class LayerReader:
     def guards(self, node: ast.expr | None, scope: str, module: griffe.Module) -> list[Code]:
         """The functions a list of guards names: a function, or what a factory call returns
         (`guards=[require("admin")]`)."""
-        found = [self._code(item, where) for item, _, where in self.items(node, scope, module)]
+        found = [self._guard(item, where) for item, _, where in self.items(node, scope, module)]
         return [code for code in found if code is not None]
+
+    def _guard(self, node: ast.expr, module: griffe.Module) -> Code | None:
+        """The code a guard runs; an instance of a class of the source (`PermissionGuard(...)`, or what a
+        factory returns, `return PermissionGuard(*permissions)`) runs its `__call__`."""
+        if isinstance(node, ast.Call):
+            path = self.path_of(node.func, module)
+            factory = self.program.function(path)
+            made = [node] if factory is None else self._returned_calls(factory)
+            where = module if factory is None else factory.module
+            for call in made:
+                method = self._dunder_call(self.path_of(call.func, where))
+                if method is not None:
+                    return method
+        return self._code(node, module)
+
+    def _returned_calls(self, factory: griffe.Function) -> list[ast.Call]:
+        node = self.program.node(factory)
+        returns = [n.value for n in ast.walk(node) if isinstance(n, ast.Return)]
+        return [value for value in returns if isinstance(value, ast.Call)]
+
+    def _dunder_call(self, path: str | None) -> Code | None:
+        """The `__call__` an instance of the source class `path` runs, its own or a base's."""
+        if path is None or self.program.klass(path) is None:
+            return None
+        for own in self.program.ancestry(path):
+            method = self.program.function(f"{own}.__call__")
+            if method is not None:
+                return self.program.code(method)
+        return None
 
     def dependencies(self, node: ast.expr | None, scope: str, module: griffe.Module) -> dict[str, Code]:
         """`dependencies={"name": Provide(f)}` (or a bare `f`): each name with the code that provides it."""

@@ -8,10 +8,9 @@ import ast
 
 import griffe
 
-from docgen.core.errors import SourceError
-from docgen.extract.calls import unparse
-from docgen.extract.http_values import detail_text
-from docgen.extract.resolve import Resolver, Unresolvable
+from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import PathText
+from docgen.extract.route_paths import path_text as read_path
 from docgen.extract.routes import METHODS
 
 _METHOD_DECORATORS = {"get", "post", "put", "patch", "delete", "head"}
@@ -54,27 +53,32 @@ def join(*parts: str) -> str:
     return "/" + "/".join(inner)
 
 
-def path_text(node: ast.expr | None, module: griffe.Module, resolver: Resolver) -> str:
-    """A path as text: its value, an f-string as a template, else the expression in braces (so that a path
-    docgen cannot know shows rather than vanishes)."""
+def join_read(*parts: PathText) -> PathText:
+    """`join` of paths read from the source, with the values they assume and the parts they cannot read."""
+    return PathText(
+        join(*(part.text for part in parts)),
+        tuple(assumed for part in parts for assumed in part.assumed),
+        tuple(unread for part in parts for unread in part.unread),
+    )
+
+
+def path_text(node: ast.expr | None, module: griffe.Module, resolver: Resolver, file: str) -> PathText:
+    """A path as the source states it (see `docgen.extract.route_paths`): what cannot be read statically is
+    kept in it as the expression in braces, and recorded with where it is written (`file`)."""
     if node is None:
-        return ""
-    if isinstance(node, ast.JoinedStr):
-        return detail_text(node, module, resolver, "")
-    try:
-        value = resolver.evaluate(node, module).value
-    except (Unresolvable, SourceError):  # SourceError: it leads to a module that cannot be read
-        return "{" + unparse(node) + "}"
-    return value if isinstance(value, str) else str(value)
+        return PathText("")
+    return read_path(node, module, resolver, file)
 
 
-def handler_paths(decorator: ast.Call, module: griffe.Module, resolver: Resolver) -> list[str]:
+def handler_paths(
+    decorator: ast.Call, module: griffe.Module, resolver: Resolver, file: str
+) -> list[PathText]:
     """The paths a route handler decorator declares: its first argument or `path=`, a text or a list of
     them; none means the path of the layer it is under."""
     node = decorator.args[0] if decorator.args else keyword(decorator, "path")
     if isinstance(node, ast.List | ast.Tuple):
-        return [path_text(item, module, resolver) for item in node.elts]
-    return [path_text(node, module, resolver)] if node is not None else [""]
+        return [path_text(item, module, resolver, file) for item in node.elts]
+    return [path_text(node, module, resolver, file)] if node is not None else [PathText("")]
 
 
 def keyword(call: ast.Call, name: str) -> ast.expr | None:

@@ -9,12 +9,15 @@ from dataclasses import dataclass, field
 import griffe
 
 from docgen.extract.program import Code
+from docgen.extract.route_paths import PathText
 
 Made = tuple[ast.Call, str, griffe.Module]
 """A `Router(...)` or `Litestar(...)` call, the scope it is written in (a module or function path), its
 module."""
 Item = tuple[ast.expr, str, griffe.Module]
 """An entry of a layer's route handlers, with the scope and module it is written in."""
+Scope = tuple[str, griffe.Module, list[ast.stmt]]
+"""A body the reader reads: its scope (a module path, or a function's), the module, and its statements."""
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class Route:
 
     function: griffe.Function
     methods: list[str]
-    paths: list[str]
+    paths: list[PathText]
     guards: list[Code]
     dependencies: dict[str, Code]
     file: str
@@ -47,7 +50,7 @@ class Layer:
 
     key: str
     """Its identity: the call's position for an application or router, the class path for a controller."""
-    path: str
+    path: PathText
     guards: list[Code]
     dependencies: dict[str, Code]
     file: str

@@ -13,6 +13,7 @@ that says) is left out here too.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 import griffe
@@ -21,24 +22,31 @@ from docgen.core.errors import ConfigError, SourceError, suggest
 from docgen.core.limits import MAX_ROUTER_DEPTH
 from docgen.extract.program import Code, FunctionNode, Program
 from docgen.extract.resolve import Resolver
+from docgen.extract.route_paths import PathText, Unread
 from docgen.extract.routes import METHODS, Endpoint, schema_path
 from docgen.frameworks.litestar.layers import LayerReader
 from docgen.frameworks.litestar.middleware import applies
-from docgen.frameworks.litestar.names import join
+from docgen.frameworks.litestar.names import join_read
 from docgen.frameworks.litestar.records import Auth, Layer, Made, Route
 
 Child = Layer | Route
 
 
-def application_endpoints(program: Program, resolver: Resolver, app: str | None) -> list[Endpoint]:
+def application_endpoints(
+    program: Program, resolver: Resolver, app: str | None, unfollowed: list[Unread]
+) -> list[Endpoint]:
     """Every operation of the application `app` (None: of every application in the source, or without
-    one, of whatever nothing includes), in path then method order."""
+    one, of whatever nothing includes), in path then method order; each entry of a `route_handlers` list
+    that cannot be followed is added to `unfollowed`."""
     walker = _Walker(LayerReader(program, resolver))
     found: list[Endpoint] = []
     for root in walker.roots(app):
         found.extend(
-            walker.walk(root, _Above("", [], dict(walker.reader.wired), in_schema=True, auth=[]), ())
+            walker.walk(
+                root, _Above(PathText(""), [], dict(walker.reader.wired), in_schema=True, auth=[]), ()
+            )
         )
+    unfollowed.extend(walker.unfollowed.values())
     order = {method: index for index, method in enumerate(METHODS)}
     return sorted(found, key=lambda e: (e.path, order.get(e.method, 99), e.file, e.line))
 
@@ -51,6 +59,8 @@ class _Walker:
         self.program = reader.program
         self._layers: dict[int, Layer] = {}
         self._controllers: dict[str, Layer | None] = {}
+        self.unfollowed: dict[tuple[str, int, str], Unread] = {}
+        """(file, line, entry) -> an entry of a layer's route handlers that docgen cannot find."""
 
     def roots(self, app: str | None) -> list[Child]:
         apps = {id(made[0]): made for made in self.reader.made if self.reader.is_app(made)}
@@ -70,9 +80,15 @@ class _Walker:
         return self._free()
 
     def _free(self) -> list[Child]:
-        """Without an application: the module-level routers, the controllers and the module-level route
-        handlers that no other of them includes."""
+        """Without an application: the routers (at module level, or built in a function), the controllers
+        and the module-level route handlers that no other of them includes."""
         candidates: list[Child] = [self.layer(m) for k, m in self.reader.bound.items() if ":" not in k]
+        # a router a function or method builds and returns (a plugin's `_get_api_router()`), whose path may
+        # be known only at run time (`Router(path=self._config.base_url, ...)`: unread, and reported)
+        returned = [*self.reader.returns.values()]
+        # and one a plugin's `on_app_init` builds in a local and adds (`app_config.route_handlers.append(r)`)
+        returned += [made for key, made in self.reader.bound.items() if ":" in key]
+        candidates.extend(self.layer(made) for made in returned if not self.reader.is_app(made))
         for path, obj in sorted(self.program.objects.items()):
             if isinstance(obj, griffe.Class) and path == obj.path:
                 controller = self.controller(path)
@@ -105,13 +121,28 @@ class _Walker:
         for node, scope, module in layer.items:
             made = self.reader.made_by(node, scope, module)
             path = self.reader.path_of(node, module) if made is None else None
+            if path is not None and self.reader.read_module_of(path):  # a library's router or controller
+                made = self.reader.made_by(node, scope, module)
+                path = self.reader.path_of(node, module) if made is None else None  # its imports followed
             if made is not None:
                 found.append(self.layer(made))
             elif path in self.reader.routes:
                 found.append(self.reader.routes[path])
             elif path is not None and (controller := self.controller(path)) is not None:
                 found.append(controller)
+            else:
+                self._unfollowed(node, module)
         return found
+
+    def _unfollowed(self, node: ast.expr, module: griffe.Module) -> None:
+        shown, file = ast.unparse(node), self.program.files(module)
+        reason = (
+            f"the route handler, controller or router `{shown}` is not one docgen can find: a decorated "
+            "function, a Controller subclass or a Router of the source, by name or made right there"
+        )
+        self.unfollowed[(file, node.lineno, shown)] = Unread(
+            f"route_handlers: {shown}", reason, file, node.lineno
+        )
 
     def walk(self, child: Child, above: _Above, chain: tuple[Layer, ...]) -> list[Endpoint]:
         """The operations of `child` under the layers `chain`, which give it what `above` holds."""
@@ -119,7 +150,7 @@ class _Walker:
             return self._endpoints(child, above)
         _check_nesting((*chain, child))
         inner_above = _Above(
-            join(above.prefix, child.path),
+            join_read(above.prefix, child.path),
             [*above.guards, *child.guards],
             {**above.provided, **child.dependencies},
             above.in_schema if child.in_schema is None else child.in_schema,
@@ -136,14 +167,24 @@ class _Walker:
         used = _used(self.program.node(route.function), {**above.provided, **route.dependencies})
         found: list[Endpoint] = []
         for path in route.paths:
-            full = schema_path(join(above.prefix, path))
+            read = join_read(above.prefix, path)
+            full = schema_path(read.text)
             auth = [a.code for a in above.auth if applies(a, full, route.opts_out_of_auth)]
             runs: list[Code] = []
             for code in [*auth, *above.guards, *route.guards, *used]:
                 if code not in runs:
                     runs.append(code)
             found.extend(
-                Endpoint(method, full, route.function, tuple(runs), route.file, route.line)
+                Endpoint(
+                    method,
+                    full,
+                    route.function,
+                    tuple(runs),
+                    route.file,
+                    route.line,
+                    assumed=read.assumed,
+                    unread=read.unread,
+                )
                 for method in route.methods
             )
         return found
@@ -154,7 +195,7 @@ class _Above:
     """What the layers above a route give it: the joined path, the guards, the dependencies by name,
     whether its routes are in the OpenAPI document, and the authentication middleware they run."""
 
-    prefix: str
+    prefix: PathText
     guards: list[Code]
     provided: dict[str, Code]
     in_schema: bool

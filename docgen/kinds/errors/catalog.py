@@ -13,6 +13,7 @@ from docgen.core.models import ErrorsCatalog, Json, Source
 from docgen.core.records import record
 from docgen.extract.framework_errors import FrameworkErrors
 from docgen.extract.identity import LikelySuccessor, assign_ids
+from docgen.extract.installed import require_installed
 from docgen.extract.kind_stage import ExtractRun
 from docgen.extract.module_constants import module_constants
 from docgen.extract.responses import ERROR_STATUS
@@ -86,10 +87,12 @@ def framework_errors(run: ExtractRun, config: CatalogConfig) -> FrameworkErrors 
         return None
     try:
         framework = framework_named(config.framework, run.resolver)
+        program = run.program(config)
+        require_installed(framework, program, run.resolver, config)
     except ConfigError as err:
         err.file = config.config_file
         raise
-    return FrameworkErrors(framework, run.program(config), run.resolver)
+    return FrameworkErrors(framework, program, run.resolver)
 
 
 def errors_catalog(

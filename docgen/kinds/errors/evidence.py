@@ -81,7 +81,10 @@ def _against_evidence(
         example = examples.get(entry.id)
         if example is not None:
             yield from _entry_findings(evidence, entry, example, records.get(entry.id), probe)
-    yield from client_findings(evidence, examples, pinned_sdks(RUNNERS_ROOT), probe)
+    # The project's own pins first (an installed docgen's clients run with the SDKs of the project's
+    # environment), then those of the docgen checkout the runners come from.
+    pins = {**pinned_sdks(RUNNERS_ROOT), **pinned_sdks(project.settings.root)}
+    yield from client_findings(evidence, examples, pins, probe)
 
 
 def _entry_findings(

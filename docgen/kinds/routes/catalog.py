@@ -16,6 +16,7 @@ from docgen.core.records import record
 from docgen.core.route_models import AssumedValue, UnreadValue
 from docgen.core.settings import CatalogConfig
 from docgen.extract.detect import detected_framework
+from docgen.extract.installed import require_installed
 from docgen.extract.instance_defaults import instance_field
 from docgen.extract.program import Program
 from docgen.extract.raises import Raised, RaiseFinder, Reached, SiteKey, site_key
@@ -51,9 +52,14 @@ class RoutesExtraction:
     its path is known, the errors those values decide are not listed."""
     statements: frozenset[str] = frozenset()
     """The `run_time_values:` expressions operations took as classes (`Endpoint.statements`)."""
+    unfollowed: tuple[tuple[str, str, str, int], ...] = ()
+    """(expression, reason, file, line): each router the framework could not follow where it is included
+    (a framework's optional `unfollowed`), whose routes the catalog therefore lacks."""
     cut: tuple[str, ...] = ()
     """Each call the walks did not follow, past the depth bound, as extract tells it (`file:line: ...`):
     what is raised below it is not listed."""
+    cuts: tuple[tuple[str, int | None, str], ...] = ()
+    """(file, line, message) of each such call, for check's `source-unfollowed` findings."""
 
 
 def routes_catalog(
@@ -67,6 +73,7 @@ def routes_catalog(
             framework = framework_named(config.framework, resolver)
         else:
             framework = detected_framework(config, program, resolver)
+        require_installed(framework, program, resolver, config)
         endpoints = framework.endpoints(program, config.app)
     except ConfigError as err:
         err.file = config.config_file  # the configuration actually read (under --config, that file)
@@ -101,9 +108,21 @@ def routes_catalog(
         (e.method, e.path, u.expression, u.reason, u.file, u.line) for e in endpoints for u in e.undetermined
     )
     statements = frozenset(s for e in endpoints for s in e.statements)
+    unfollowed = tuple((u.expression, u.reason, u.file, u.line) for u in getattr(framework, "unfollowed", ()))
     cut = _cut_notice(finder)
+    cuts = tuple(
+        (error.file or config.config_file, error.line, error.message) for error in finder.cuts.values()
+    )
     return RoutesExtraction(
-        catalog, lines, {ids[key]: key[:2] for key in sites}, unread, undetermined, statements, cut
+        catalog,
+        lines,
+        {ids[key]: key[:2] for key in sites},
+        unread,
+        undetermined,
+        statements,
+        unfollowed,
+        cut,
+        cuts,
     )
 
 

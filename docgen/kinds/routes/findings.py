@@ -61,6 +61,7 @@ def routes_findings(
             f"state the classes it names in {config_file}, catalog {name}, `run_time_values: [{{expression: "
             f"{expression}, value: [package.module.Class]}}]`",
         )
+    yield from _unfollowed(found)
     fragment = project.settings.relative(project.settings.fragment_path(name))
     if project.fragments.get(name) != extraction.outputs[fragment]:
         message = "the OpenAPI fragment is out of date" if project.fragments.get(name) else "not written yet"
@@ -156,6 +157,19 @@ class _RoutesDrift:
             f"{operation.method.upper()} {operation.path} {message}",
             f"run `{FIX}`",
         )
+
+
+def _unfollowed(found: RoutesExtraction) -> Iterator[Finding]:
+    """What extract could not follow, so that the catalog lacks what is behind it: a router included by an
+    expression it cannot resolve, a call past the depth bound. Extract says each; check fails on each, so
+    that a gap is never passed as clean."""
+    for expression, reason, file, line in found.unfollowed:
+        message = f"{expression} cannot be followed: {reason}; the routes it adds are not listed"
+        hint = "include it by a name docgen can follow, or give it a catalog of its own (`source:`, `app:`)"
+        yield Finding(Kind.SOURCE_UNFOLLOWED, file, line, expression, message, hint)
+    for where, at, message in found.cuts:
+        hint = "what is raised below this call is not listed; call a shallower helper, or document it by hand"
+        yield Finding(Kind.SOURCE_UNFOLLOWED, where, at, "call depth", message, hint)
 
 
 def _unused_statements(

@@ -72,6 +72,7 @@ class RoutesKind:
             run_time_values=stated,
             lines={
                 "source": check.loaded.line_of((*path, "source")),
+                **({"framework": check.loaded.line_of((*path, "framework"))} if framework else {}),
                 **{
                     f"run_time_values.{expression}": check.loaded.line_of(at)
                     for (expression, _), at in stated_at
@@ -106,6 +107,8 @@ class RoutesKind:
         assert isinstance(result, RoutesExtraction)  # the registry hands a kind its own results
         yield from notes_notices(project.notes[name], result.catalog)
         yield from routes_without_status(result.catalog, result.sites)
+        for expression, reason, file, line in result.unfollowed:
+            yield f"{file}:{line}: {expression} cannot be followed: {reason} ({name})"
         yield from result.cut
         for (file, line, expression, reason), operations in undetermined_groups(result.unread).items():
             yield (

@@ -10,6 +10,7 @@ from typing import Any
 
 from docgen.core.models import RouteError, RoutesCatalog
 from docgen.core.records import record
+from docgen.kinds.routes.replies import replies_context
 from docgen.render.context import json_href, render_entry_notes
 from docgen.render.inputs import RenderInputs
 from docgen.render.kind_stage import Builder, Context
@@ -54,7 +55,8 @@ _ERROR_FIELDS = frozenset(field.name for field in dataclasses.fields(RouteError)
 def route_errors(inputs: RenderInputs, region: Region, page: str, context: Context) -> Context:
     """`rows`: per operation, in catalog order, each error it can answer with, by status, as a `RouteRow`;
     `json_href`; `openapi_file`, the OpenAPI fragment extract writes beside the catalog; `assumed`, the
-    values the paths take on trust (each `AssumedValue` once)."""
+    values the paths take on trust (each `AssumedValue` once); `replies`, what probe recorded of the
+    examples (`docgen.kinds.routes.replies`), None without evidence."""
     name = str(context["catalog_name"])
     catalog = inputs.catalogs[name]
     assert isinstance(catalog, RoutesCatalog)  # render hands a kind's builders only its own catalogs
@@ -90,6 +92,9 @@ def route_errors(inputs: RenderInputs, region: Region, page: str, context: Conte
         "json_href": json_href(page, name),
         "openapi_file": openapi_file,
         "assumed": assumed,
+        "replies": replies_context(
+            inputs, name, catalog, {(f"{r.method} {r.path}", r.error.id): r.anchor for r in rows}
+        ),
     }
 
 

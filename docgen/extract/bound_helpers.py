@@ -191,3 +191,67 @@ def _replaced(node: FunctionNode, values: dict[str, Scalar], method: str | None 
     made = Replace().visit(copy.deepcopy(node))
     assert isinstance(made, ast.FunctionDef | ast.AsyncFunctionDef)
     return made
+
+
+DISCARDED_ALL = -1
+"""Every value a call returns is thrown away (the call is a statement of its own)."""
+
+
+def discarded(node: FunctionNode) -> dict[int, frozenset[int]]:
+    """For each call in `node` whose result is thrown away, in part or whole (by the id of its node): the
+    positions of the returned tuple not kept (`user, _ = get_user(...)` keeps 0), or `DISCARDED_ALL` for a
+    call made as a statement of its own."""
+    found: dict[int, frozenset[int]] = {}
+    for inner in own_nodes(node):
+        value = inner.value if isinstance(inner, ast.Assign | ast.Expr) else None
+        call = value.value if isinstance(value, ast.Await) else value
+        if not isinstance(call, ast.Call):
+            continue
+        if isinstance(inner, ast.Expr):
+            found[id(call)] = frozenset({DISCARDED_ALL})
+        elif (
+            isinstance(inner, ast.Assign)
+            and len(inner.targets) == 1
+            and isinstance(inner.targets[0], ast.Tuple)
+        ):
+            names = inner.targets[0].elts
+            thrown = {i for i, name in enumerate(names) if isinstance(name, ast.Name) and name.id == "_"}
+            if thrown:
+                found[id(call)] = frozenset(thrown)
+    return found
+
+
+def without_returned(node: FunctionNode, positions: frozenset[int]) -> FunctionNode:
+    """A copy of `node` whose `return`s hand back nothing at `positions` of a returned tuple (or nothing at
+    all, for `DISCARDED_ALL`): a response it returns there never reaches the client."""
+
+    class Drop(ast.NodeTransformer):
+        def visit_Return(self, statement: ast.Return) -> list[ast.stmt]:
+            """`return x` becomes `x` as a statement of its own, so that what `x` raises or calls is still
+            read, and `return None`; in a tuple, only the elements at `positions` are so."""
+            value = statement.value
+            if value is None:
+                return [statement]
+            if DISCARDED_ALL in positions:
+                dropped, statement.value = [value], ast.copy_location(ast.Constant(None), value)
+            elif isinstance(value, ast.Tuple):
+                dropped = [e for i, e in enumerate(value.elts) if i in positions]
+                value.elts = [
+                    ast.copy_location(ast.Constant(None), e) if i in positions else e
+                    for i, e in enumerate(value.elts)
+                ]
+            else:
+                return [statement]
+            kept: list[ast.stmt] = [ast.copy_location(ast.Expr(e), statement) for e in dropped]
+            return [*kept, statement]
+
+        def visit_FunctionDef(self, inner: ast.FunctionDef) -> ast.AST:
+            return inner if inner is not made else self.generic_visit(inner)
+
+        def visit_AsyncFunctionDef(self, inner: ast.AsyncFunctionDef) -> ast.AST:
+            return inner if inner is not made else self.generic_visit(inner)
+
+    made = copy.deepcopy(node)
+    result = Drop().visit(made)
+    assert isinstance(result, ast.FunctionDef | ast.AsyncFunctionDef)
+    return result

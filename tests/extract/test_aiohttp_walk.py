@@ -349,3 +349,55 @@ def test_a_page_rendered_from_a_template_is_no_json_object(tmp_path: Path) -> No
     assert [(e.status, e.detail, e.body_key) for e in found.errors] == [
         (403, "{PAGE.render(state='', error='No.')}", "")
     ]
+
+
+THROWN_AWAY = """\
+from aiohttp import web
+
+routes = web.RouteTableDef()
+
+
+def lookup(request):
+    if "user" not in request.query:
+        return None, web.json_response({"error": "No user given."}, status=400)
+    return request.query["user"], None
+
+
+def audit(request):
+    return web.json_response({"error": "Not audited."}, status=500)
+
+
+@routes.get("/portal")
+async def portal(request):
+    user, _ = lookup(request)
+    audit(request)
+    return web.json_response({"user": user})
+
+
+@routes.get("/user")
+async def user(request):
+    user, err = lookup(request)
+    if err is not None:
+        return err
+    return web.json_response({"user": user})
+
+
+app = web.Application()
+app.add_routes(routes)
+"""
+
+
+def test_a_response_a_caller_throws_away_is_not_an_error(tmp_path: Path) -> None:
+    """`user, _ = lookup(request)` keeps the user and drops the response; a helper called as a statement
+    of its own sends nothing of what it returns."""
+    found = catalog(tmp_path, {"app/main.py": THROWN_AWAY})
+    assert errors_by_operation(found) == {
+        ("get", "/portal"): [],
+        ("get", "/user"): [(400, "No user given.", "error")],
+    }
+    namespace: dict[str, object] = {}
+    exec(compile(THROWN_AWAY, "app/main.py", "exec"), namespace)  # the test may run the program
+    app = namespace["app"]
+    assert isinstance(app, web.Application)
+    answers = asyncio.run(_sent(app, [("GET", "/portal"), ("GET", "/user")]))
+    assert answers == [(200, {"user": None}), (400, {"error": "No user given."})]

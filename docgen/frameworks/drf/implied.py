@@ -24,13 +24,12 @@ from collections.abc import Mapping
 
 import griffe
 
-from docgen.extract.calls import unparse
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Value
-from docgen.extract.route_paths import Unread
 from docgen.extract.routes import FrameworkError
-from docgen.frameworks.drf.settings import DjangoSettings, Setting
+from docgen.frameworks.drf.declared import FRAMEWORK_PACKAGES, DeclaredClasses
+from docgen.frameworks.drf.settings import DjangoSettings
 from docgen.frameworks.drf.views import LOOKUP_ACTIONS, Answer, assigned
 
 NOT_FOUND = "No {model} matches the given query."
@@ -41,16 +40,10 @@ ONLY_AUTHENTICATION = {
     "rest_framework.permissions.IsAuthenticatedOrReadOnly",
 }
 """Built-in permission classes that refuse only an unauthenticated request."""
-_DECORATORS = "rest_framework.decorators"
-FRAMEWORK_PACKAGES = {"rest_framework", "django"}
-"""Packages whose classes the settings name that are read as installed classes, not loaded as source."""
 THROTTLED_WAIT = "Expected available in {wait} seconds."
 """What REST framework adds to `Throttled`'s detail, the seconds to wait filled in at run time."""
 _EXCEPTIONS = "rest_framework.exceptions"
 _BASE_AUTHENTICATION = "rest_framework.authentication.BaseAuthentication"
-_GETTERS = {"permission_classes": "get_permissions", "throttle_classes": "get_throttles"}
-"""The view method REST framework asks for each list of classes; a view may override it."""
-UNREAD_CLASSES = "it names no class docgen can read: chosen at run time, or from a package not loaded"
 
 
 class ImpliedErrors:
@@ -65,11 +58,10 @@ class ImpliedErrors:
         stated: Mapping[str, tuple[Value, str]],
     ) -> None:
         self.program = program
-        self.stated = stated
-        """Expression -> the value the configuration states for it (`run_time_values:`)."""
         self.classes = classes
         self.settings = settings
         self.body_key = body_key
+        self.declared = DeclaredClasses(program, classes, settings, stated)
         for path in (*settings.authentication.value, *settings.permissions.value):
             if path.split(".")[0] not in FRAMEWORK_PACKAGES:  # the project's own, named by a string
                 program.load(path.rpartition(".")[0])
@@ -105,25 +97,12 @@ class ImpliedErrors:
             and node.func.value.id == "self"
         ]
 
-    def undetermined(self, owner: griffe.Class | griffe.Function, answer: Answer) -> tuple[Unread, ...]:
-        """The permission classes of the operation that name no class docgen can read (what they refuse
-        with is unknown), and its throttle classes when none is known (any throttle class answers 429)."""
-        throttles = self._declared(owner, answer, "throttle_classes")
-        return (*self._declared(owner, answer).unread, *(() if throttles.value else throttles.unread))
-
-    def statements(self, owner: griffe.Class | griffe.Function, answer: Answer) -> tuple[str, ...]:
-        """The `run_time_values:` expressions whose classes the operation's lists took."""
-        return (
-            *self._declared(owner, answer).stated,
-            *self._declared(owner, answer, "throttle_classes").stated,
-        )
-
     def permissions(
         self, owner: griffe.Class | griffe.Function, answer: Answer
     ) -> tuple[list[FrameworkError], list[Code]]:
         """The refusals of the operation's permission classes, and their `has_permission` (and, for a
         lookup, `has_object_permission`) written in the source, whose raises are followed too."""
-        declared = self._declared(owner, answer)
+        declared = self.declared.classes(owner, answer)
         # A class that cannot be read (`settings.PERMISSIONS.user`, set at run time) is not guessed at: it is
         # in `declared.unread`, which `undetermined` reports.
         classes = [p for p in declared.value if p not in OPEN and self.classes.klass(p) is not None]
@@ -147,110 +126,23 @@ class ImpliedErrors:
                 found.append(refusal)
         return found, checks
 
-    def _declared(
-        self, owner: griffe.Class | griffe.Function, answer: Answer, name: str = "permission_classes"
-    ) -> Setting:
-        """The classes `name` (`permission_classes`, `throttle_classes`) that apply, and where they are
-        declared: `@action(...)`, the function's decorator of that name, the view, else the settings. A view
-        that overrides the getter (`get_permissions`) chooses them in code: unread, unless stated."""
-        if isinstance(owner, griffe.Class) and (chosen := self._chosen(owner, name)) is not None:
-            return chosen
-        if answer.decorator is not None:
-            node = _keyword(answer.decorator, name)
-            if node is not None:
-                return self._classes(node, answer.function.module, node.lineno)
-        if isinstance(owner, griffe.Function):
-            for decorator in self.program.node(owner).decorator_list:
-                if (
-                    isinstance(decorator, ast.Call)
-                    and self.program.qualify(decorator.func, owner.module) == f"{_DECORATORS}.{name}"
-                    and decorator.args
-                ):
-                    return self._classes(decorator.args[0], owner.module, decorator.lineno)
-        else:
-            found = self._attribute(owner.path, name)
-            if found is not None:
-                return self._classes(found[0], found[1], found[0].lineno)
-        return self.settings.permissions if name == "permission_classes" else self.settings.throttles
-
-    def _chosen(self, view: griffe.Class, name: str) -> Setting | None:
-        """The classes a view's own getter of `name` returns (`UserViewSet.get_permissions()`): what the
-        configuration states for that call, else unread; None when the view does not override it."""
-        getter = _GETTERS[name]
-        for own in self.classes.ancestry(view.path):
-            function = self.program.function(f"{own}.{getter}")
-            if function is None or own.split(".")[0] in FRAMEWORK_PACKAGES:
-                continue
-            expression = f"{own.rsplit('.', 1)[-1]}.{getter}()"
-            if expression in self.stated:
-                paths = tuple(self._stated(expression))
-                return Setting(paths, function.module, function.lineno or 1, stated=(expression,))
-            file = self.program.files(function.module)
-            unread = Unread(expression, "the view chooses them in code", file, function.lineno or 1)
-            return Setting((), function.module, function.lineno or 1, (unread,))
-        return None
-
     def throttles(self, owner: griffe.Class | griffe.Function, answer: Answer) -> list[FrameworkError]:
         """429 where throttle classes apply (`Throttled`, whose detail says how long to wait)."""
-        declared = self._declared(owner, answer, "throttle_classes")
+        declared = self.declared.classes(owner, answer, "throttle_classes")
         if not declared.value or declared.module is None:
             return []
         detail = self._default(f"{_EXCEPTIONS}.Throttled", "Request was throttled.") + " " + THROTTLED_WAIT
         file = self.program.files(declared.module)
         return [FrameworkError(429, detail, "Throttled", declared.value[0], file, declared.line)]
 
-    def _classes(self, node: ast.expr, module: griffe.Module, line: int) -> Setting:
-        """The classes a list names; an item naming none is taken from the configuration's statement of
-        its expression, else kept as unread."""
-        configured = self._configured(node, module)
-        if configured is not None:  # `authentication_classes = api_settings.DEFAULT_AUTHENTICATION_CLASSES`
-            return configured
-        items = node.elts if isinstance(node, ast.List | ast.Tuple) else [node]
-        paths: list[str] = []
-        unread: list[Unread] = []
-        stated: list[str] = []
-        for item in items:
-            path = self.program.qualify(item, module)
-            if path is not None and (path.split(".")[0] in FRAMEWORK_PACKAGES or self.classes.klass(path)):
-                paths.append(path)
-            elif (expression := unparse(item)) in self.stated:
-                paths.extend(self._stated(expression))
-                stated.append(expression)
-            else:  # kept as named (a throttle class of any kind answers 429), and reported
-                paths.extend([path] if path is not None else [])
-                file = self.program.files(module)
-                unread.append(Unread(expression, UNREAD_CLASSES, file, getattr(item, "lineno", line)))
-        return Setting(tuple(paths), module, line, tuple(unread), tuple(stated))
-
-    def _configured(self, node: ast.expr, module: griffe.Module) -> Setting | None:
-        """The project's own setting, when a view names REST framework's (`api_settings.DEFAULT_...`)."""
-        path = self.program.qualify(node, module) or ""
-        name = path.removeprefix("rest_framework.settings.api_settings.")
-        settings = {
-            "DEFAULT_AUTHENTICATION_CLASSES": self.settings.authentication,
-            "DEFAULT_PERMISSION_CLASSES": self.settings.permissions,
-            "DEFAULT_THROTTLE_CLASSES": self.settings.throttles,
-        }
-        return settings.get(name) if name != path else None
-
-    def _stated(self, expression: str) -> list[str]:
-        """The classes the configuration states for `expression` (one dotted path, or a list of them), each
-        read into the program when it is the project's own."""
-        value, _where = self.stated[expression]
-        paths = [str(item) for item in (value if isinstance(value, tuple | list) else (value,))]
-        for path in paths:
-            if path.split(".")[0] not in FRAMEWORK_PACKAGES:
-                self.program.load(path.rpartition(".")[0])
-        return paths
-
     def _authenticates(self, owner: griffe.Class | griffe.Function) -> bool:
-        return bool(self._authentication(owner))
+        return bool(self.declared.authentication(owner))
 
     def authenticators(self, owner: griffe.Class | griffe.Function) -> list[Code]:
         """The `authenticate` methods the source writes for the operation's authentication classes: REST
         framework runs them before every view (an `AuthenticationFailed` they raise is followed)."""
         found = []
-        for path in self._authentication(owner):
+        for path in self.declared.authentication(owner):
             for own in self.classes.ancestry(path):
                 function = self.program.function(f"{own}.authenticate")
                 if function is not None:
@@ -258,15 +150,8 @@ class ImpliedErrors:
                     break
         return found
 
-    def _authentication(self, owner: griffe.Class | griffe.Function) -> tuple[str, ...]:
-        if isinstance(owner, griffe.Class):
-            found = self._attribute(owner.path, "authentication_classes")
-            if found is not None:
-                return self._classes(found[0], found[1], found[0].lineno).value
-        return self.settings.authentication.value
-
     def _challenges(self, owner: griffe.Class | griffe.Function) -> bool:
-        return names_scheme(self.classes, self._authentication(owner))
+        return names_scheme(self.classes, self.declared.authentication(owner))
 
     def _checks(self, path: str, answer: Answer) -> list[Code]:
         names = ("has_permission", "has_object_permission") if answer.detail else ("has_permission",)

@@ -17,7 +17,8 @@ from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import Unread
 from docgen.extract.routes import METHODS, Endpoint, FrameworkError
-from docgen.frameworks.drf.implied import FRAMEWORK_PACKAGES, ImpliedErrors
+from docgen.frameworks.drf.declared import FRAMEWORK_PACKAGES
+from docgen.frameworks.drf.implied import ImpliedErrors
 from docgen.frameworks.drf.paths import openapi_path
 from docgen.frameworks.drf.serializers import SerializerChecks
 from docgen.frameworks.drf.settings import DjangoSettings
@@ -150,8 +151,8 @@ class ProjectRoutes:
             file=file,
             line=line,
             implied=tuple(implied),
-            undetermined=(*self.implied.undetermined(owner, answer), *chosen.unread),
-            statements=(*self.implied.statements(owner, answer), *chosen.stated),
+            undetermined=(*self.implied.declared.undetermined(owner, answer), *chosen.unread),
+            statements=(*self.implied.declared.statements(owner, answer), *chosen.stated),
         )
 
     def _loaded(self, path: str | None) -> str | None:

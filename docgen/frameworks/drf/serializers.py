@@ -28,10 +28,10 @@ from docgen.extract.local_names import local_names
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Value
 from docgen.extract.route_paths import Unread
+from docgen.frameworks.drf.declared import FRAMEWORK_PACKAGES
 from docgen.frameworks.drf.views import Answer, assigned
 
 VALIDATING_ACTIONS = frozenset({"create", "update", "partial_update"})
-FRAMEWORK_PACKAGES = frozenset({"rest_framework", "django"})
 CHOSEN_IN_CODE = "the view chooses its serializer in code"
 UNREAD_CLASS = "it names no class docgen can read: chosen at run time, or from a package not loaded"
 

@@ -401,3 +401,28 @@ def test_a_response_a_caller_throws_away_is_not_an_error(tmp_path: Path) -> None
     assert isinstance(app, web.Application)
     answers = asyncio.run(_sent(app, [("GET", "/portal"), ("GET", "/user")]))
     assert answers == [(200, {"user": None}), (400, {"error": "No user given."})]
+
+
+def test_a_route_list_held_in_a_local_of_the_method_that_makes_the_application(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        {
+            "app/main.py": """\
+                from aiohttp import web
+
+                class Server:
+                    async def make_app(self):
+                        app = web.Application()
+                        ROUTES = [
+                            web.get("/download/{key}", self.download),
+                            web.static("/static", "static"),
+                        ]
+                        app.add_routes(ROUTES)
+                        return app
+
+                    async def download(self, request):
+                        raise web.HTTPNotFound(text="No such download")
+                """
+        },
+    )
+    assert errors_by_operation(found) == {("get", "/download/{key}"): [(404, "No such download", "")]}

@@ -22,6 +22,7 @@ Configured in mkdocs.yml as the `docgen` plugin (the same section the CLI reads)
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -120,12 +121,23 @@ class DocgenPlugin(BasePlugin[DocgenConfig]):  # type: ignore[no-untyped-call]
         shown = {name for result in build.results for name in result.catalogs}
         _warn_about_evidence(project, catalogs, shown)
         self.site_pages = build.pages
+        if not self.serving:
+            # What is loaded so far lives to the end of the build: kept out of the collector's full passes
+            # (the objects docgen adds take the build past the threshold of one, over all of them) until
+            # the build ends. Not under `mkdocs serve`, whose rebuilds replace what the last one loaded.
+            gc.freeze()
         for path, text in build.published.items():
             if path == CATALOG_SCHEMA:
                 _refuse_schema_page(files, config)
             if files.get_file_from_path(path) is None:
                 files.append(File.generated(config, path, content=text))
         return files
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        gc.unfreeze()  # a program that builds again in the same process collects as before
+
+    def on_build_error(self, *, error: Exception) -> None:
+        gc.unfreeze()
 
     def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
         return self.site_pages.get(page.file.src_uri)

@@ -154,3 +154,14 @@ def test_while_serving_a_backend_edit_shows_without_extract(project: Path) -> No
     html = (project / "site" / "developers" / "mcp-errors" / "index.html").read_text(encoding="utf-8")
     assert "more than 90 requests within 60 seconds" in html
     assert "RATE_LIMIT_REQUESTS: 120" in (project / "data" / "mcp-errors.yaml").read_text(encoding="utf-8")
+
+
+def test_a_build_leaves_the_collector_as_it_found_it(project: Path) -> None:
+    import gc
+
+    build_project(project)
+    assert gc.get_freeze_count() == 0  # frozen while the pages convert, unfrozen when the build ends
+    edit(project / "data" / "mcp-errors.notes.yaml", "Send an object", "Always send an object")
+    with pytest.raises(Abort):
+        build_project(project, strict=True)
+    assert gc.get_freeze_count() == 0

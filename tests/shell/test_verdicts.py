@@ -115,3 +115,20 @@ def test_runs_the_cache_cannot_answer_run_as_usual(project: Path) -> None:
     for args in (("--format", "github"), ("--base", "HEAD")):
         done = _run(project, *args)
         assert done.stdout != FROM_CACHE, args
+
+
+def test_only_a_check_printing_text_or_json_is_answered() -> None:
+    from docgen.shell.verdicts import config_of
+
+    assert config_of(["check"]) == Path("mkdocs.yml")
+    assert config_of(["-f", "site/mkdocs.yml", "check", "--format", "json"]) == Path("site/mkdocs.yml")
+    assert config_of(["--config=a.yml", "check", "--format=text"]) == Path("a.yml")
+    for argv in (
+        ["render"],
+        ["check", "--format", "github"],
+        ["check", "--base", "main"],
+        ["check", "--format"],
+        ["--version", "check"],
+        [],
+    ):
+        assert config_of(argv) is None, argv

@@ -115,6 +115,13 @@ def _truth(test: ast.expr) -> bool | None:
         if deciding in found:
             return deciding
         return None if None in found else not deciding
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In | ast.NotIn):
+        left, right = test.left, test.comparators[0]
+        listed = right.elts if isinstance(right, ast.Tuple | ast.List | ast.Set) else None
+        if isinstance(left, ast.Constant) and listed and all(isinstance(e, ast.Constant) for e in listed):
+            member = any(isinstance(e, ast.Constant) and e.value == left.value for e in listed)
+            return member if isinstance(test.ops[0], ast.In) else not member
+        return None
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, right = test.left, test.comparators[0]
         if isinstance(left, ast.Constant) and isinstance(right, ast.Constant):
@@ -126,14 +133,40 @@ def _truth(test: ast.expr) -> bool | None:
     return None
 
 
-def _replaced(node: FunctionNode, values: dict[str, Scalar]) -> FunctionNode:
-    """A copy of `node` whose reads of the names in `values` are those constants."""
+def for_method(node: FunctionNode, method: str) -> FunctionNode | None:
+    """A copy of `node` as it runs for an operation of HTTP `method`: `request.method` is that method, and
+    the `if`s it decides take their branch (`if request.method == "POST":` in a GET operation answers
+    nothing); None when `node` does not read `request.method`."""
+    if not any(_is_request_method(inner) for inner in ast.walk(node)):
+        return None
+    return _replaced(node, {}, method.upper())
+
+
+def _is_request_method(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "method"
+        and isinstance(node.ctx, ast.Load)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "request"
+    )
+
+
+def _replaced(node: FunctionNode, values: dict[str, Scalar], method: str | None = None) -> FunctionNode:
+    """A copy of `node` whose reads of the names in `values` are those constants (and of `request.method`,
+    `method`)."""
 
     class Replace(ast.NodeTransformer):
         def visit_Name(self, name: ast.Name) -> ast.expr:
             if isinstance(name.ctx, ast.Load) and name.id in values:
                 return ast.copy_location(ast.Constant(values[name.id]), name)
             return name
+
+        def visit_Attribute(self, attribute: ast.Attribute) -> ast.expr:
+            if method is not None and _is_request_method(attribute):
+                return ast.copy_location(ast.Constant(method), attribute)
+            self.generic_visit(attribute)
+            return attribute
 
         def visit_If(self, statement: ast.If) -> ast.AST | list[ast.stmt]:
             """An `if` whose test the constants decide is the branch it takes (`if username or phone:`
@@ -158,3 +191,67 @@ def _replaced(node: FunctionNode, values: dict[str, Scalar]) -> FunctionNode:
     made = Replace().visit(copy.deepcopy(node))
     assert isinstance(made, ast.FunctionDef | ast.AsyncFunctionDef)
     return made
+
+
+DISCARDED_ALL = -1
+"""Every value a call returns is thrown away (the call is a statement of its own)."""
+
+
+def discarded(node: FunctionNode) -> dict[int, frozenset[int]]:
+    """For each call in `node` whose result is thrown away, in part or whole (by the id of its node): the
+    positions of the returned tuple not kept (`user, _ = get_user(...)` keeps 0), or `DISCARDED_ALL` for a
+    call made as a statement of its own."""
+    found: dict[int, frozenset[int]] = {}
+    for inner in own_nodes(node):
+        value = inner.value if isinstance(inner, ast.Assign | ast.Expr) else None
+        call = value.value if isinstance(value, ast.Await) else value
+        if not isinstance(call, ast.Call):
+            continue
+        if isinstance(inner, ast.Expr):
+            found[id(call)] = frozenset({DISCARDED_ALL})
+        elif (
+            isinstance(inner, ast.Assign)
+            and len(inner.targets) == 1
+            and isinstance(inner.targets[0], ast.Tuple)
+        ):
+            names = inner.targets[0].elts
+            thrown = {i for i, name in enumerate(names) if isinstance(name, ast.Name) and name.id == "_"}
+            if thrown:
+                found[id(call)] = frozenset(thrown)
+    return found
+
+
+def without_returned(node: FunctionNode, positions: frozenset[int]) -> FunctionNode:
+    """A copy of `node` whose `return`s hand back nothing at `positions` of a returned tuple (or nothing at
+    all, for `DISCARDED_ALL`): a response it returns there never reaches the client."""
+
+    class Drop(ast.NodeTransformer):
+        def visit_Return(self, statement: ast.Return) -> list[ast.stmt]:
+            """`return x` becomes `x` as a statement of its own, so that what `x` raises or calls is still
+            read, and `return None`; in a tuple, only the elements at `positions` are so."""
+            value = statement.value
+            if value is None:
+                return [statement]
+            if DISCARDED_ALL in positions:
+                dropped, statement.value = [value], ast.copy_location(ast.Constant(None), value)
+            elif isinstance(value, ast.Tuple):
+                dropped = [e for i, e in enumerate(value.elts) if i in positions]
+                value.elts = [
+                    ast.copy_location(ast.Constant(None), e) if i in positions else e
+                    for i, e in enumerate(value.elts)
+                ]
+            else:
+                return [statement]
+            kept: list[ast.stmt] = [ast.copy_location(ast.Expr(e), statement) for e in dropped]
+            return [*kept, statement]
+
+        def visit_FunctionDef(self, inner: ast.FunctionDef) -> ast.AST:
+            return inner if inner is not made else self.generic_visit(inner)
+
+        def visit_AsyncFunctionDef(self, inner: ast.AsyncFunctionDef) -> ast.AST:
+            return inner if inner is not made else self.generic_visit(inner)
+
+    made = copy.deepcopy(node)
+    result = Drop().visit(made)
+    assert isinstance(result, ast.FunctionDef | ast.AsyncFunctionDef)
+    return result

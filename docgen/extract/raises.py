@@ -29,7 +29,7 @@ from docgen.core.records import record
 from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
 from docgen.extract.bound_calls import bound_call, own_nodes, set_status, with_local_dicts
-from docgen.extract.bound_helpers import bound_helper
+from docgen.extract.bound_helpers import bound_helper, discarded, for_method, without_returned
 from docgen.extract.built_details import built_detail
 from docgen.extract.calls import unparse
 from docgen.extract.class_messages import with_class_messages
@@ -126,6 +126,13 @@ class RaiseFinder:
         """A helper's code entered with the values of one call (by the id of its node) -> the module, line
         and function of that call, where what it answers is placed."""
         self.cut_operations: dict[str, None] = {}
+        self._thrown: dict[int, dict[int, frozenset[int]]] = {}
+        """By the id of a function's node: its calls whose results it throws away (`discarded`)."""
+        self.method = ""
+        """The HTTP method of the operation walked, which `request.method` is in its functions."""
+        self._by_method: dict[tuple[int, str], tuple[Code, Code]] = {}
+        """(id of a function's node, method) -> the code and its copy for that method (the code is kept
+        so that the id stays its own)."""
         """The operations (`GET /path`) whose walk left such a call out, in order."""
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
@@ -141,6 +148,7 @@ class RaiseFinder:
             cut=lambda error: self._cut(endpoint, error),
         )
         self.body_key = endpoint.body_key or self.framework.body_key
+        self.method = endpoint.method
         self.scoped = {}
         for path, scoped in endpoint.handlers:
             self.scoped.setdefault(path, scoped)
@@ -161,7 +169,7 @@ class RaiseFinder:
         """What `_visit_body` finds; in a helper entered with the values one call gives it
         (`bound_helper`), each error it answers itself is placed at that call, in the caller."""
         where = self._bound_at.get(id(step[0].node))
-        for item in self._visit_body(step):
+        for item in self._visit_body((self._for_method(step[0]), step[1])):
             if where is not None and isinstance(item, Reached):
                 module, line, caller = where
                 origin = item.raised.origin or f"{item.raised.file}:{item.raised.line}"
@@ -170,6 +178,14 @@ class RaiseFinder:
                 )
                 item = Reached(placed, item.via)  # noqa: PLW2901
             yield item
+
+    def _for_method(self, code: Code) -> Code:
+        """`code` as it runs for the operation walked, when it reads `request.method` (`for_method`)."""
+        key = (id(code.node), self.method)
+        if key not in self._by_method:
+            made = for_method(code.node, self.method)
+            self._by_method[key] = (code, Code(code.path, made, code.module) if made is not None else code)
+        return self._by_method[key][1]
 
     def _visit_body(self, step: _Step) -> Iterator[Reached | Into[_Step]]:
         """The HTTP errors `step`'s function raises itself, and the dependencies and functions it calls (for
@@ -219,12 +235,27 @@ class RaiseFinder:
         if callee is None:
             return
         bound = bound_helper(self.program, self.resolver, call, code, callee)
+        thrown = self._discarded(code).get(id(call))
+        if thrown is not None and bound is None:  # `user, _ = get_user(...)`: what it returns is not sent
+            kept = self.program.code(callee)
+            dropped = Code(kept.path, without_returned(kept.node, thrown), kept.module)
+            key = f"{callee.path}#{sorted(thrown)}"  # raises in it stay where they are
+            yield Into((dropped, (*via, callee.path)), key, call.lineno)
+            return
+        if thrown is not None and bound is not None:
+            bound = Code(bound.path, without_returned(bound.node, thrown), bound.module)
         if bound is not None:  # `error_response(404, "No such item")`
             self._bound_at[id(bound.node)] = (code.module, call.lineno, code.path)
             yield Into((bound, (*via, callee.path)), f"{callee.path}@{code.path}:{call.lineno}", call.lineno)
             return
         called = self.program.code(callee)
         yield Into((called, (*via, called.path)), called.path, call.lineno)
+
+    def _discarded(self, code: Code) -> dict[int, frozenset[int]]:
+        key = id(code.node)
+        if key not in self._thrown:
+            self._thrown[key] = discarded(code.node)
+        return self._thrown[key]
 
     def _cut(self, endpoint: Endpoint, error: SourceError) -> None:
         self.cuts.setdefault(error.location, error)

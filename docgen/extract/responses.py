@@ -17,6 +17,7 @@ import ast
 import griffe
 
 from docgen.core.records import record
+from docgen.extract.calls import callee_name
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.http_values import detail_text, phrase, status_number
 from docgen.extract.program import Program
@@ -26,6 +27,10 @@ ERROR_STATUS = 400
 """The first status that is an error: a response below it is a success or a redirect."""
 MESSAGE_KEYS = ("message", "detail", "msg", "error", "description", "title")
 """Keys of a dict body whose value is the message a client reads, before the dict's first text."""
+
+
+DICT_BUILDERS = frozenset({"jsonify", "dict"})
+"""The calls whose keywords are the keys of the JSON object they make (`jsonify(error=...)`)."""
 
 
 @record
@@ -145,7 +150,13 @@ class CallReader:
                 return key, detail_text(value, module, self.framework.resolver, missing)
         if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Dict):
             return self.body(node.args[0], module, missing)  # `jsonify({"error": ...})`: the dict built
-        if isinstance(node, ast.Call) and not node.args and node.keywords and node.keywords[0].arg:
+        if (
+            isinstance(node, ast.Call)
+            and callee_name(node) in DICT_BUILDERS  # not a template's `render(error=...)`: that is a page
+            and not node.args
+            and node.keywords
+            and node.keywords[0].arg
+        ):
             first = node.keywords[0]  # `jsonify(error="...")`: a dict written as keywords
             assert first.arg is not None
             return first.arg, detail_text(first.value, module, self.framework.resolver, missing)

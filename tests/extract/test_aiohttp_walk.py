@@ -322,3 +322,107 @@ def test_a_base_class_method_calls_the_override_of_the_class_that_routes(tmp_pat
     assert asyncio.run(_sent(app, [("POST", "/login/phone")])) == [
         (400, {"error": "Phone number not given."})
     ]
+
+
+def test_a_page_rendered_from_a_template_is_no_json_object(tmp_path: Path) -> None:
+    """`text=page.render(state="", error="...")` is an HTML page known when it runs: a template of the
+    call, not the first keyword read as a key with an empty message."""
+    found = catalog(
+        tmp_path,
+        {
+            "app/main.py": """\
+                from aiohttp import web
+                from jinja2 import Template
+
+                PAGE = Template("<p>{{ error }}</p>")
+
+                async def login(request):
+                    return web.Response(
+                        status=403, content_type="text/html", text=PAGE.render(state="", error="No.")
+                    )
+
+                app = web.Application()
+                app.router.add_post("/login", login)
+                """
+        },
+    )
+    assert [(e.status, e.detail, e.body_key) for e in found.errors] == [
+        (403, "{PAGE.render(state='', error='No.')}", "")
+    ]
+
+
+THROWN_AWAY = """\
+from aiohttp import web
+
+routes = web.RouteTableDef()
+
+
+def lookup(request):
+    if "user" not in request.query:
+        return None, web.json_response({"error": "No user given."}, status=400)
+    return request.query["user"], None
+
+
+def audit(request):
+    return web.json_response({"error": "Not audited."}, status=500)
+
+
+@routes.get("/portal")
+async def portal(request):
+    user, _ = lookup(request)
+    audit(request)
+    return web.json_response({"user": user})
+
+
+@routes.get("/user")
+async def user(request):
+    user, err = lookup(request)
+    if err is not None:
+        return err
+    return web.json_response({"user": user})
+
+
+app = web.Application()
+app.add_routes(routes)
+"""
+
+
+def test_a_response_a_caller_throws_away_is_not_an_error(tmp_path: Path) -> None:
+    """`user, _ = lookup(request)` keeps the user and drops the response; a helper called as a statement
+    of its own sends nothing of what it returns."""
+    found = catalog(tmp_path, {"app/main.py": THROWN_AWAY})
+    assert errors_by_operation(found) == {
+        ("get", "/portal"): [],
+        ("get", "/user"): [(400, "No user given.", "error")],
+    }
+    namespace: dict[str, object] = {}
+    exec(compile(THROWN_AWAY, "app/main.py", "exec"), namespace)  # the test may run the program
+    app = namespace["app"]
+    assert isinstance(app, web.Application)
+    answers = asyncio.run(_sent(app, [("GET", "/portal"), ("GET", "/user")]))
+    assert answers == [(200, {"user": None}), (400, {"error": "No user given."})]
+
+
+def test_a_route_list_held_in_a_local_of_the_method_that_makes_the_application(tmp_path: Path) -> None:
+    found = catalog(
+        tmp_path,
+        {
+            "app/main.py": """\
+                from aiohttp import web
+
+                class Server:
+                    async def make_app(self):
+                        app = web.Application()
+                        ROUTES = [
+                            web.get("/download/{key}", self.download),
+                            web.static("/static", "static"),
+                        ]
+                        app.add_routes(ROUTES)
+                        return app
+
+                    async def download(self, request):
+                        raise web.HTTPNotFound(text="No such download")
+                """
+        },
+    )
+    assert errors_by_operation(found) == {("get", "/download/{key}"): [(404, "No such download", "")]}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, Forbidden, UnsupportedMediaType
 
 from docgen.shell.cli import main
 from tests.extract.test_flask_styles import catalog, responses
@@ -258,3 +258,69 @@ def test_an_error_helper_is_read_at_each_call_with_its_values(tmp_path: Path) ->
         (404, "No such item"),
         (400, "Items count from 1"),
     ]
+
+
+BY_METHOD = """\
+from flask import Flask, abort, jsonify, request
+
+app = Flask(__name__)
+
+
+@app.before_request
+def reject_cross_site_post():
+    if request.method == "POST" and request.headers.get("Origin", "x") != "x":
+        abort(403)
+
+
+@app.route("/notes", methods=["GET", "POST", "PUT"])
+def notes():
+    if request.method in ("POST", "PUT") and not request.is_json:
+        return jsonify(error="Send JSON"), 415
+    return jsonify([])
+"""
+
+
+def test_a_check_on_request_method_answers_only_for_that_method(tmp_path: Path) -> None:
+    found = catalog(tmp_path, BY_METHOD)
+    forbidden = (403, Forbidden.description, "<html>")
+    assert responses(found) == {
+        ("get", "/notes"): [],
+        ("post", "/notes"): [forbidden, (415, "Send JSON", "error")],
+        ("put", "/notes"): [(415, "Send JSON", "error")],
+    }
+    client = _run(BY_METHOD).test_client()
+    assert client.get("/notes", headers={"Origin": "y"}).status_code == 200
+    assert client.post("/notes", headers={"Origin": "y"}).status_code == 403
+    assert [client.post("/notes").status_code, client.put("/notes").status_code] == [415, 415]
+
+
+CHECKED_KEY = """\
+from flask import Flask, jsonify, request
+
+app = Flask(__name__)
+
+
+@app.get("/query")
+def query():
+    if request.args.get("sql"):
+        return jsonify(sql=request.args["sql"])
+    if "q" in request.args:
+        return jsonify(q=request.args["q"])
+    return jsonify(sql=None)
+
+
+@app.get("/page")
+def page():
+    return jsonify(page=request.args["page"])
+"""
+
+
+def test_a_key_read_under_a_check_that_it_is_there_answers_nothing(tmp_path: Path) -> None:
+    found = catalog(tmp_path, CHECKED_KEY)
+    assert responses(found) == {
+        ("get", "/page"): [(400, BadRequest.description, "<html>")],
+        ("get", "/query"): [],
+    }
+    client = _run(CHECKED_KEY).test_client()
+    answered = [client.get(p).status_code for p in ("/query?sql=1", "/query?q=1", "/query", "/page")]
+    assert answered == [200, 200, 200, 400]

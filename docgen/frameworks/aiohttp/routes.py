@@ -223,6 +223,7 @@ class _Attach:
         if table is not None:
             self.apps[key].tables.append(table)
             return
+        routes = self._local_list(routes, scope)  # `ROUTES = [web.get(...), ...]`, then `add_routes(ROUTES)`
         if not isinstance(routes, ast.List | ast.Tuple):
             self._unfollowed(call, module, routes, "the route table")
             return
@@ -237,6 +238,19 @@ class _Attach:
                 self._add(key, scope, module, [name], args[0], args[1], line)
             elif name == "view" and len(args) >= 2:
                 self._add(key, scope, module, None, args[0], args[1], line)
+
+    def _local_list(self, routes: ast.expr, scope: str) -> ast.expr:
+        """The list a local name of `scope` is bound to once, else `routes` as it is."""
+        if not isinstance(routes, ast.Name):
+            return routes
+        statements = next((found for name, _, found in self.reading.scopes if name == scope), [])
+        bound = [
+            s.value
+            for s in statements
+            if isinstance(s, ast.Assign)
+            and [t.id for t in s.targets if isinstance(t, ast.Name)] == [routes.id]
+        ]
+        return bound[0] if len(bound) == 1 and isinstance(bound[0], ast.List | ast.Tuple) else routes
 
     def _setup_call(self, scope: str, module: griffe.Module, call: ast.Call) -> None:
         """`setup_routes(app)`: the called function's body is read with its parameter standing for `app`."""

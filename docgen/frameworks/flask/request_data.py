@@ -46,9 +46,10 @@ class RequestData:
         """The first missing-key error and the JSON errors of `code`'s own body, in the order of reading."""
         found: dict[str, FrameworkError] = {}
         file = program.files(code.module)
+        checked = _checked_keys(code)
         for node in own_nodes(code.node):
-            if not isinstance(node, ast.expr):
-                continue
+            if not isinstance(node, ast.expr) or _key_of(node) in checked:
+                continue  # `if request.values.get("sql"): ... request.values["sql"]`: the key is there
             for kind, raised, status, detail in self._read(program, code, node):
                 if kind not in found:
                     name = raised.rpartition(".")[2]
@@ -137,3 +138,39 @@ def _flag(call: ast.Call, name: str) -> bool:
     return any(
         k.arg == name and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords
     )
+
+
+def _key_of(node: ast.expr) -> str | None:
+    """The constant key `node` reads from a mapping of the request (`request.args["q"]`,
+    `request.args.get("q")`), or None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        return str(node.slice.value) if _mapping(node.value) else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+        first = node.args[0] if node.args else None
+        if _mapping(node.func.value) and isinstance(first, ast.Constant):
+            return str(first.value)
+    return None
+
+
+def _mapping(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr in MAPPINGS
+
+
+def _checked_keys(code: Code) -> set[str]:
+    """The keys a test of the function checks are there (`if request.values.get("sql"):`, `if "q" in
+    request.args:`): reading them under it raises nothing."""
+    keys: set[str] = set()
+    for inner in own_nodes(code.node):
+        if not isinstance(inner, ast.If | ast.IfExp | ast.While):
+            continue
+        for part in ast.walk(inner.test):
+            key = _key_of(part) if isinstance(part, ast.expr) else None
+            if (
+                isinstance(part, ast.Compare)
+                and isinstance(part.ops[0], ast.In)
+                and _mapping(part.comparators[0])
+            ):
+                key = str(part.left.value) if isinstance(part.left, ast.Constant) else None
+            if key is not None:
+                keys.add(key)
+    return keys

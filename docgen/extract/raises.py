@@ -6,14 +6,11 @@ A raised exception is an HTTP error when it is one of the framework's HTTP excep
 (whose `__init__` fixes the status or detail through `super().__init__(...)`), or any exception an
 exception handler is registered for (the handler of the nearest class in its ancestry decides the status
 and body). The walk is `docgen.extract.walk`'s, one per operation: each function once, at most
-`MAX_CALL_DEPTH` calls deep; a call past the bound is an error at that call, never a raise left out.
-Methods are followed when the object is made right there (`Service().check(...)`), held by a local bound once
-to such a call (`service = Service()`, then `service.check(...)`), by a module-level name (`AUTH = Auth()`),
-or by a parameter annotated with the class (`service: Service`, injected by the framework), as `reach` does
-for errors catalogs, or `self` in a method (`self.check(request)` in a class-based view); so are properties
-read on such objects (`return resp.not_found`, a property that builds the response). Other calls it cannot
-resolve statically (methods of objects passed in without such an annotation, functions passed around) are not
-followed.
+`MAX_CALL_DEPTH` calls deep; a call past the bound is left out and told at that call (extract's notice,
+check's `source-unfollowed`), never in silence. Which method a call runs on an object, and a property read on
+one, is `docgen.extract.callees`'s; what a raise states through a subclass's `__init__` is
+`docgen.extract.raised_values`'s. Calls it cannot resolve statically (methods of objects passed in without an
+annotation, functions passed around) are not followed.
 """
 
 from __future__ import annotations
@@ -26,35 +23,30 @@ import griffe
 
 from docgen.core.errors import SourceError
 from docgen.core.records import record
-from docgen.core.route_models import TEXT_BODY
 from docgen.extract.body_keys import raised_body_key
 from docgen.extract.bound_calls import bound_call, own_nodes, set_status, with_local_dicts
 from docgen.extract.bound_helpers import bound_helper, discarded, for_method, without_returned
-from docgen.extract.built_details import built_detail
+from docgen.extract.callees import Callees
 from docgen.extract.calls import unparse
 from docgen.extract.class_messages import with_class_messages
 from docgen.extract.decorators import decorator_wrappers
 from docgen.extract.factories import returned_exceptions
 from docgen.extract.handled import handled_values
 from docgen.extract.http_classes import HttpClasses
-from docgen.extract.http_values import detail_text, status_number
 from docgen.extract.local_imports import qualify_here
 from docgen.extract.local_names import LocalNames, local_names
-from docgen.extract.members import first_parameter, property_getter
 from docgen.extract.program import Code, FunctionNode, Program
+from docgen.extract.raised_values import RaisedValues
 from docgen.extract.resolve import Assumed
-from docgen.extract.responses import ERROR_STATUS, CallReader, Stated, argument
+from docgen.extract.responses import ERROR_STATUS, CallReader, Stated
 from docgen.extract.routes import (
     Endpoint,
-    ExceptionArguments,
     Framework,
     FrameworkError,
     Handler,
     framework_errors,
 )
-from docgen.extract.targets import final_target, instance_class
 from docgen.extract.translated import with_local_messages
-from docgen.extract.type_aliases import aliased_class
 from docgen.extract.walk import CallWalk, Into
 
 
@@ -114,7 +106,9 @@ class RaiseFinder:
         self.resolver = framework.resolver
         self.classes = HttpClasses(program, framework.resolver)
         self.calls = CallReader(program, framework, self.classes)
+        self.values = RaisedValues(program, framework, self.classes, self.calls)
         self._locals: dict[tuple[str, int], LocalNames] = {}
+        self.callees = Callees(program, self._locals)
         self.body_key = framework.body_key
         """The body key of the operation walked: its own (`Endpoint.body_key`), else the framework's."""
         self.scoped: dict[str, Handler] = {}
@@ -126,6 +120,7 @@ class RaiseFinder:
         """A helper's code entered with the values of one call (by the id of its node) -> the module, line
         and function of that call, where what it answers is placed."""
         self.cut_operations: dict[str, None] = {}
+        """The operations (`GET /path`) whose walk left such a call out, in order."""
         self._thrown: dict[int, dict[int, frozenset[int]]] = {}
         """By the id of a function's node: its calls whose results it throws away (`discarded`)."""
         self.method = ""
@@ -133,7 +128,6 @@ class RaiseFinder:
         self._by_method: dict[tuple[int, str], tuple[Code, Code]] = {}
         """(id of a function's node, method) -> the code and its copy for that method (the code is kept
         so that the id stays its own)."""
-        """The operations (`GET /path`) whose walk left such a call out, in order."""
 
     def operation_errors(self, endpoint: Endpoint) -> list[Reached]:
         """Every HTTP error `endpoint` can raise, dependencies first, each raise site once."""
@@ -210,7 +204,9 @@ class RaiseFinder:
                 yield Reached(self._trusting(self._site(stated, code, inner.lineno), taken), via)
             elif isinstance(inner, ast.Call):
                 yield from self._called(inner, code, via)
-            elif isinstance(inner, ast.Attribute) and (read := self._property_of_instance(inner, code)):
+            elif isinstance(inner, ast.Attribute) and (
+                read := self.callees.property_of_instance(inner, code)
+            ):
                 yield Into((read, (*via, read.path)), read.path, inner.lineno)  # a property runs when read
 
     def _returned_values(self, at: ast.Return, code: Code) -> list[ast.expr]:
@@ -230,7 +226,9 @@ class RaiseFinder:
         named = qualify_here(self.program, call.func, code.module, code.node, anywhere=False)
         callee = self.program.function(named)
         callee = (
-            callee or self._overridden(call.func, code, via[0]) or self._method_of_instance(call.func, code)
+            callee
+            or self.callees.overridden(call.func, code, via[0])
+            or self.callees.method_of_instance(call.func, code)
         )
         if callee is None:
             return
@@ -274,16 +272,6 @@ class RaiseFinder:
         where = (answered.exception, answered.function, answered.file, answered.line)
         return Raised(status, detail, *where, handler.function.path, handler.body_key)
 
-    def _property_of_instance(self, node: ast.Attribute, code: Code) -> Code | None:
-        """The getter of the property `node` reads on an instance of a class of the loaded source (`return
-        resp.not_found`), its own or inherited."""
-        cls = self._instance_class(node.value, code)
-        for path in self.program.ancestry(cls.path) if cls is not None else ():
-            getter = property_getter(self.program, path, node.attr)
-            if getter is not None:
-                return getter
-        return None
-
     def _raised(
         self, exc: ast.expr, at: ast.stmt, code: Code, via: tuple[str, ...], taken: int
     ) -> Iterator[Reached]:
@@ -303,79 +291,6 @@ class RaiseFinder:
         assumed = tuple(dict.fromkeys(self.resolver.taken[taken:]))
         return dataclasses.replace(raised, assumed=assumed) if assumed else raised
 
-    def _overridden(self, func: ast.expr, code: Code, root: str) -> griffe.Function | None:
-        """`self.name(...)` in a method of a base class of the class whose method the walk started from
-        (a route handler of `ProvisioningAPI` calling `AuthAPI.post_login_phone`, which calls
-        `self.get_login_response`): the method as that class resolves it, its own override first."""
-        if not (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Name)
-            and func.value.id == "self" == first_parameter(code.node)
-        ):
-            return None
-        own, started = code.path.rsplit(".", 1)[0], root.rsplit(".", 1)[0]
-        if own == started or self.program.klass(started) is None:
-            return None
-        ancestry = self.program.ancestry(started)
-        if own not in ancestry:
-            return None
-        return next(
-            (m for path in ancestry if (m := self.program.function(f"{path}.{func.attr}")) is not None), None
-        )
-
-    def _method_of_instance(self, func: ast.expr, code: Code) -> griffe.Function | None:
-        """The method `func` names on an instance of a class of the loaded source (see `_instance_class`),
-        its own or inherited; the instance itself called (`check = KeyChecker(...)`, then `await
-        check(request)`) runs its class's `__call__`; `super().name(...)` in a method runs the nearest
-        base's."""
-        if isinstance(func, ast.Attribute) and _is_super(func.value):
-            return self._base_method(func.attr, code)
-        if isinstance(func, ast.Attribute):
-            cls, name = self._instance_class(func.value, code), func.attr
-        elif isinstance(func, ast.Name | ast.Call):
-            cls, name = self._instance_class(func, code), "__call__"
-        else:
-            return None
-        for path in self.program.ancestry(cls.path) if cls is not None else ():
-            method = self.program.function(f"{path}.{name}")
-            if method is not None:
-                return method
-        return None
-
-    def _base_method(self, name: str, code: Code) -> griffe.Function | None:
-        """The method `name` of the nearest base (in the source) of the class whose method `code` is."""
-        owner = code.path.rsplit(".", 1)[0]
-        if self.program.klass(owner) is None or first_parameter(code.node) not in {"self", "cls"}:
-            return None
-        for path in self.program.ancestry(owner)[1:]:
-            method = self.program.function(f"{path}.{name}")
-            if method is not None:
-                return method
-        return None
-
-    def _instance_class(self, made: ast.expr, code: Code) -> griffe.Class | None:
-        """The class an instance was made from: right there (`Service()`), by the only binding of a local
-        (`service = Service()`), or in a module of the package (`service = Service()` at module level,
-        imported or not), or by the annotation of a parameter bound nowhere else (`service: Service`, as
-        a framework's dependency injection passes one), or `self` in a method of a class of the source
-        (`self.check(request)` in a view); None for anything else."""
-        if isinstance(made, ast.Name) and first_parameter(code.node) == made.id == "self":
-            return self.program.klass(code.path.rsplit(".", 1)[0])
-        if isinstance(made, ast.Name):
-            key = (code.path, id(code.node))
-            if key not in self._locals:
-                self._locals[key] = local_names(code.node)
-            names = self._locals[key]
-            if made.id not in names.bound:
-                held = self.program.objects.get(self.program.qualify(made, code.module) or "")
-                return instance_class(held, final_target) if isinstance(held, griffe.Attribute) else None
-            named = names.class_of(made.id)  # `service = Service()`, `service: Service = inject(...)`
-            path = self.program.qualify(named, code.module) if named is not None else None
-            return self.program.klass(path) or aliased_class(self.program, path)  # `service: ServiceDep`
-        if not isinstance(made, ast.Call):
-            return None
-        return self.program.klass(self.program.qualify(made.func, code.module))
-
     def _classify(
         self, call: ast.Call, code: Code, line: int, at: ast.stmt | None = None, via: tuple[str, ...] = ()
     ) -> Raised | None:
@@ -393,7 +308,7 @@ class RaiseFinder:
         handler = self._handler(ancestry)
         if base is None and handler is None:
             return None
-        status, detail, key = self._stated(call, code.module, path, ancestry, base)
+        status, detail, key = self.values.stated(call, code.module, path, ancestry, base)
         by_status: dict[int, Handler] = getattr(self.framework, "status_handlers", {})
         if base is not None and status in by_status:  # `exception_handlers={404: ...}` answers it first
             handler = by_status[status]
@@ -444,65 +359,6 @@ class RaiseFinder:
         path = handler.function.path
         return Raised(status, detail, stated.exception, code.path, file, line, path, handler.body_key)
 
-    def _stated(
-        self, call: ast.Call, module: griffe.Module, path: str, ancestry: list[str], base: str | None
-    ) -> tuple[int | None, str, str | None]:
-        """The status and detail the raise itself states, through the `__init__` of a subclass, and the key
-        of a JSON body it sends as its whole body (`text=json.dumps({"error": ...})` where the framework's
-        body is the detail as plain text; None: the framework's key)."""
-        if base is None:
-            message = call.args[0] if call.args else _keyword(call, "message")
-            return None, detail_text(message, module, self.resolver, "") if message else "", None
-        arguments = self.framework.http_exceptions[base]
-        for own in ancestry[: ancestry.index(base)]:
-            init = self.program.function(f"{own}.__init__")
-            forwarded = _super_call(self.program.node(init)) if init is not None else None
-            if init is not None and forwarded is not None:
-                return (*self._through(init, forwarded, call, module, path, arguments), None)
-        stated = self.calls.stated(call, module, path, ancestry, arguments)
-        whole = self.framework.body_key == TEXT_BODY  # otherwise the framework wraps the detail in its body
-        return stated.status, stated.detail, stated.body_key if whole else None
-
-    def _through(
-        self,
-        init: griffe.Function,
-        forwarded: ast.Call,
-        call: ast.Call,
-        module: griffe.Module,
-        path: str,
-        arguments: ExceptionArguments,
-    ) -> tuple[int | None, str]:
-        """Status and detail of a subclass whose `__init__` forwards them to its base: a parameter of the
-        `__init__` is taken from the raise, anything else is read in the subclass's module; what it forwards
-        none of comes from the class attributes, as for a raise of the class itself."""
-        parameters = [p.name for p in init.parameters][1:]
-        values = []
-        for role in (arguments.status, arguments.detail):
-            node = argument(forwarded, role)
-            scope = init.module
-            if isinstance(node, ast.Name) and node.id in parameters:
-                position = parameters.index(node.id)
-                node, scope = argument(call, (position, node.id)), module
-            elif isinstance(node, ast.Name) and role is arguments.detail:  # a dict the `__init__` builds
-                node, where = built_detail(self.program.node(init), node.id, call, self.framework.body_key)
-                scope = module if where == "raise" else init.module
-            values.append((node, scope))
-        status = self._status(values[0][0], values[0][1])
-        ancestry = self.classes.ancestry(path)
-        if values[0][0] is None and arguments.status_attribute is not None:  # `status_code = 404` on a class
-            found = self.classes.attribute(ancestry, arguments.status_attribute)
-            status = found if isinstance(found, int) and not isinstance(found, bool) else None
-        missing = self.framework.default_detail(path, status)
-        if arguments.detail_attribute is not None:
-            found = self.classes.attribute(ancestry, arguments.detail_attribute)
-            missing = found if isinstance(found, str) else missing
-        return status, detail_text(values[1][0], values[1][1], self.resolver, missing)
-
-    def _status(self, node: ast.expr | None, module: griffe.Module) -> int | None:
-        if node is None:
-            return None
-        return status_number(node, module, self.program, self.resolver, self.framework.constant_status)
-
 
 def _raised_call(exc: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.Call | None:
     """The call that built the raised exception: `raise X(...)`, `raise name` after `name = X(...)`, or
@@ -515,27 +371,3 @@ def _raised_call(exc: ast.expr, node: FunctionNode, at: ast.stmt) -> ast.Call | 
     if isinstance(exc, ast.Name | ast.Attribute):  # what it names is told by `_classify`
         return ast.copy_location(ast.Call(func=exc, args=[], keywords=[]), exc)
     return None
-
-
-def _is_super(node: ast.expr) -> bool:
-    """Whether `node` is `super()` (or `super(Class, self)`)."""
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
-
-
-def _super_call(node: FunctionNode) -> ast.Call | None:
-    """The `super().__init__(...)` call of an `__init__`, if it makes one."""
-    for inner in own_nodes(node):
-        if (
-            isinstance(inner, ast.Call)
-            and isinstance(inner.func, ast.Attribute)
-            and inner.func.attr == "__init__"
-            and isinstance(inner.func.value, ast.Call)
-            and isinstance(inner.func.value.func, ast.Name)
-            and inner.func.value.func.id == "super"
-        ):
-            return inner
-    return None
-
-
-def _keyword(call: ast.Call, name: str) -> ast.expr | None:
-    return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)

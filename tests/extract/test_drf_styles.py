@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from docgen.core.errors import SourceError
 from docgen.core.models import RoutesCatalog
 from tests.helpers import make_files, run_extract_in_memory
 
@@ -433,3 +436,35 @@ def test_an_include_docgen_cannot_follow_is_a_located_notice_and_finding(tmp_pat
     assert ("get", "/api/notes/") in {
         (o.method, o.path) for o in result.catalog.operations
     }  # the rest is read
+
+
+def test_a_router_s_urls_given_to_path_are_read(tmp_path: Path) -> None:
+    files = {
+        "proj/urls.py": (
+            "from django.urls import path\nfrom rest_framework.routers import DefaultRouter\n\n"
+            "from notes.views import NoteViewSet\n\nrouter = DefaultRouter()\n"
+            'router.register("notes", NoteViewSet)\n\nurlpatterns = [path("api/", router.urls)]\n'
+        ),
+        "notes/__init__.py": "",
+        "notes/views.py": VIEWSET,
+    }
+    assert ("post", "/api/notes/{slug}/pin-it/") in answers(catalog(tmp_path, files))
+
+
+def test_a_router_that_registers_its_own_way_is_located_not_skipped(tmp_path: Path) -> None:
+    # wagtail's API: `api_router = WagtailAPIRouter("wagtailapi")`, `api_router.register_endpoint(...)`.
+    files = {
+        "proj/urls.py": (
+            "from django.urls import path\n\nfrom proj.routing import EndpointRouter\n"
+            "from notes.views import NoteViewSet\n\napi_router = EndpointRouter()\n"
+            'api_router.register_endpoint("notes", NoteViewSet)\n\n'
+            'urlpatterns = [path("api/v2/", api_router.urls)]\n'
+        ),
+        "proj/routing.py": "class EndpointRouter:\n    def register_endpoint(self, name, view): ...\n",
+        "notes/__init__.py": "",
+        "notes/views.py": VIEWSET,
+    }
+    with pytest.raises(SourceError) as raised:
+        catalog(tmp_path, files)
+    assert (raised.value.file, raised.value.line) == ("proj/urls.py", 9)
+    assert "include(api_router.urls) cannot be followed" in raised.value.message

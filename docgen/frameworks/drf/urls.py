@@ -112,6 +112,8 @@ class UrlReader:
         view = node.args[1]
         if isinstance(view, ast.Call) and self.program.qualify(view.func, module) in INCLUDE and view.args:
             self._include(view.args[0], module, joined, chain)
+        elif isinstance(view, ast.Attribute) and view.attr == "urls":  # `path("api/", router.urls)`
+            self._router_urls(view, module, joined)
         else:
             self.patterns.append(Pattern(openapi_path(joined), view, module, node.lineno))
 
@@ -160,7 +162,10 @@ class UrlReader:
             self._unfollowed(node, module, "a router made at the top of a module of the source")
             return
         trailing = _trailing_slash(tree, name)
-        for call in _registrations(tree, name):
+        calls = list(_registrations(tree, name))
+        if not calls:  # registered in a way of its own (`register_endpoint`), or elsewhere
+            self._unfollowed(node, module, f"a router with `{name}.register(prefix, viewset)` calls")
+        for call in calls:
             viewset = self.program.qualify(call.args[1], router_module)
             if viewset is None:
                 continue
@@ -168,13 +173,18 @@ class UrlReader:
             self.registrations.append(Registration(registered, viewset, trailing, router_module, call.lineno))
 
     def _router_made(self, tree: ast.Module, name: str, module: griffe.Module) -> bool:
-        """Whether the module makes `name` a router at its top (`router = DefaultRouter()`, or a router
-        class of the source's own)."""
+        """Whether the module makes `name` a router at its top (`router = DefaultRouter()`, a router class
+        of the source's own that extends REST framework's, or an installed one named like a router); a class
+        of the source that is not one (wagtail's `WagtailAPIRouter`) registers in its own way: unfollowed."""
         for statement in tree.body:
             if isinstance(statement, ast.Assign) and _names(statement.targets, name):
                 made = statement.value
                 path = self.program.qualify(made.func, module) if isinstance(made, ast.Call) else None
-                if path is not None and (path.endswith("Router") or _is_router(self.program, path)):
+                if path is None:
+                    continue
+                if self.program.klass(path) is not None:  # a class docgen reads: REST framework's, or not
+                    return _is_router(self.program, path)
+                if path.endswith("Router"):  # an installed package's router, not read (drf-nested-routers)
                     return True
         return False
 

@@ -21,7 +21,7 @@ from docgen.extract.instance_defaults import instance_field
 from docgen.extract.program import Program
 from docgen.extract.raises import Raised, RaiseFinder, Reached, SiteKey, site_key
 from docgen.extract.resolve import Resolver, as_json
-from docgen.extract.routes import Endpoint, framework_named
+from docgen.extract.routes import Endpoint, Framework, framework_named
 
 MAX_ID = 48
 
@@ -79,11 +79,7 @@ def routes_catalog(
         err.file = config.config_file  # the configuration actually read (under --config, that file)
         raise
     if not endpoints:
-        raise SourceError(
-            f"no {framework.name} routes found in {config.source}",
-            file=config.config_file,
-            hint="point 'source:' at the module that builds the application; its routers are read from there",
-        )
+        raise _no_routes(framework, config)
     finder = RaiseFinder(program, framework, framework.handlers(program))
     reached = [finder.operation_errors(endpoint) for endpoint in endpoints]
     sites = _distinct_sites(reached)
@@ -123,6 +119,28 @@ def routes_catalog(
         unfollowed,
         cut,
         cuts,
+    )
+
+
+def _no_routes(framework: Framework, config: CatalogConfig) -> SourceError:
+    """The error for a source in which no route is found: at the first thing docgen could not follow, when
+    there is one (`path("api/", api_router.urls)` of a router it cannot read), else at the configuration."""
+    unfollowed = list(getattr(framework, "unfollowed", ()))
+    found = f"no {framework.name} routes found in {config.source}"
+    if unfollowed:
+        first = unfollowed[0]
+        more = f" (and {len(unfollowed) - 1} more such)" if len(unfollowed) > 1 else ""
+        return SourceError(
+            f"{found}: {first.expression} cannot be followed{more}: {first.reason}",
+            file=first.file,
+            line=first.line,
+            hint="declare the routes in a way docgen reads (README: the framework's section), or point "
+            "'source:' at another module",
+        )
+    return SourceError(
+        found,
+        file=config.config_file,
+        hint="point 'source:' at the module that builds the application; its routers are read from there",
     )
 
 

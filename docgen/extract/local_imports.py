@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Iterable
 
 import griffe
 
@@ -69,3 +70,16 @@ def qualify_here(
         return None
     program.load(imported.rpartition(".")[0] or imported)
     return program.final_path(".".join([imported, *attributes]))
+
+
+def load_local_imports(program: Program, functions: Iterable[tuple[FunctionNode, griffe.Module]]) -> bool:
+    """Loads the modules of each function's own top-level package that it imports in its body (an app
+    factory's `import shop.blueprint.backups as backups`, airflow's `init_views` importing its routers), so
+    that what they declare is read with the rest; whether any module is new."""
+    before = len(program.objects)
+    for node, module in functions:
+        top = module.path.split(".")[0]
+        for imported in imported_in(node, module).values():
+            if imported.split(".")[0] == top and imported not in program.objects:
+                program.load(imported) or program.load(imported.rpartition(".")[0])
+    return len(program.objects) != before

@@ -855,3 +855,67 @@ def test_a_blueprint_s_own_handler_answers_for_its_routes_only(tmp_path: Path) -
     assert (answer.status_code, answer.get_json()) == (404, {"error": NotFound.description})
     answer = client.get("/pages/-1")
     assert (answer.status_code, answer.get_data(as_text=True)) == (404, "There is no such page")
+
+
+def test_blueprints_of_factories_imported_in_the_app_factory_and_routed_by_helpers(tmp_path: Path) -> None:
+    # changedetection.io: `import pkg.blueprint.rss as rss` inside the app factory, `rss.construct_blueprint(
+    # datastore)` makes a blueprint that `construct_main_feed_routes(rss_blueprint, datastore)` routes on its
+    # parameter, and a blueprint registered only under an `if`.
+    found = catalog(
+        tmp_path,
+        """\
+        from flask import Flask
+
+        def create_app(datastore):
+            app = Flask(__name__)
+            import api.rss as rss
+
+            app.register_blueprint(rss.construct_blueprint(datastore), url_prefix="/rss")
+            if datastore.llm:
+                from api.llm import construct_llm_blueprint
+
+                app.register_blueprint(construct_llm_blueprint(datastore), url_prefix="/llm")
+            return app
+        """,
+        files={
+            "api/rss.py": """\
+            from flask import Blueprint
+
+            from api.feeds import construct_feed_routes
+
+            def construct_blueprint(datastore):
+                rss_blueprint = Blueprint("rss", __name__)
+                construct_feed_routes(rss_blueprint, datastore)
+                return rss_blueprint
+            """,
+            "api/feeds.py": """\
+            from flask import abort
+
+            def construct_feed_routes(blueprint, datastore):
+                @blueprint.route("/<uuid>")
+                def feed(uuid):
+                    abort(404, "No such watch")
+            """,
+            "api/llm.py": """\
+            from flask import Blueprint
+
+            def construct_llm_blueprint(datastore):
+                llm = Blueprint("llm", __name__)
+
+                @llm.route("/models")
+                def models():
+                    return []
+
+                return llm
+            """,
+        },
+        extra="          app: api.main.create_app\n",
+    )
+    assert responses(found) == {
+        ("get", "/llm/models"): [],
+        ("get", "/rss/{uuid}"): [(404, "No such watch", found.errors[0].body_key)],
+    }
+    assert {o.path: o.condition for o in found.operations} == {
+        "/llm/models": "datastore.llm",
+        "/rss/{uuid}": None,
+    }

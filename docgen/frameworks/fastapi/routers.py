@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import griffe
 
-from docgen.extract.local_imports import imported_in, qualify_here
+from docgen.extract.local_imports import load_local_imports, qualify_here
 from docgen.extract.program import Code, FunctionNode, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import PathText, Unread, path_text
@@ -70,7 +70,8 @@ class RouterReader:
 
     def read(self) -> dict[str, Router]:
         found = scopes(self.program)
-        if self._load_local_imports(found):  # what functions import in their bodies is read too
+        functions = [(scope.node, scope.module) for scope in found if scope.node is not None]
+        if load_local_imports(self.program, functions):  # what functions import in their bodies is read too
             found = scopes(self.program)
         for scope in found:
             self._creations(scope)
@@ -86,19 +87,6 @@ class RouterReader:
             for statement, condition in scope.statements:
                 self._attachments(scope, statement, condition)
         return self.routers
-
-    def _load_local_imports(self, found: list[Scope]) -> bool:
-        """Loads the modules of the application's own package that its functions import in their bodies
-        (airflow's `init_views(app)` imports `public_router` there); whether any is new."""
-        before = len(self.program.objects)
-        for scope in found:
-            if scope.node is None:
-                continue
-            top = scope.module.path.split(".")[0]
-            for imported in imported_in(scope.node, scope.module).values():
-                if imported.split(".")[0] == top and imported not in self.program.objects:
-                    self.program.load(imported) or self.program.load(imported.rpartition(".")[0])
-        return len(self.program.objects) != before
 
     def _kind(self, path: str | None) -> str | None:
         """`app` or `router` for a class that makes one: FastAPI's own, or a class of the source that

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from docgen.core.errors import ConfigError, SourceError, suggest
 from docgen.core.limits import MAX_ROUTER_DEPTH
+from docgen.extract.conditions import conditions
 from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import PathText, Unread, joined
 from docgen.extract.routes import METHODS, Endpoint, schema_path
 from docgen.frameworks.fastapi.routers import Include, Router, RouterReader
-from docgen.frameworks.fastapi.scopes import conditions
 
 
 def application_endpoints(

@@ -15,12 +15,9 @@ from dataclasses import dataclass
 
 import griffe
 
-from docgen.extract.bound_calls import own_nodes
-from docgen.extract.calls import unparse
+from docgen.extract.conditions import Statement, unfolded
+from docgen.extract.passed import passed
 from docgen.extract.program import FunctionNode, Program
-
-Statement = tuple[ast.stmt, str | None]
-"""A statement of a scope, and the condition of the `if` it is written under (None: always run)."""
 
 
 @dataclass(frozen=True)
@@ -79,39 +76,4 @@ def bindings(
     function of the source: `self._configure_routes(app)` binds `Server._configure_routes:app`."""
     if scope.node is None:
         return
-    for node in own_nodes(scope.node):
-        if not isinstance(node, ast.Call):
-            continue
-        path = called(program, node, scope)
-        function = program.function(path)
-        if function is None or path is None:
-            continue
-        parameters = [argument.arg for argument in program.node(function).args.args]
-        if parameters and parameters[0] in ("self", "cls") and isinstance(node.func, ast.Attribute):
-            parameters = parameters[1:]
-        given = list(zip(parameters, node.args, strict=False))
-        given += [(keyword.arg, keyword.value) for keyword in node.keywords if keyword.arg]
-        for parameter, value in given:
-            key = router_of(value)
-            if key is not None:
-                yield f"{path}:{parameter}", key
-
-
-def unfolded(statements: list[ast.stmt], condition: str | None) -> list[Statement]:
-    """`statements` with those under an `if` brought up beside them, each with the condition it runs under
-    (`a` for the body of `if a:`, `not (a)` for its `else`, joined with `and` when nested)."""
-    found: list[Statement] = []
-    for statement in statements:
-        if isinstance(statement, ast.If):
-            test = unparse(statement.test)
-            found.extend(unfolded(statement.body, conditions(condition, test)))
-            found.extend(unfolded(statement.orelse, conditions(condition, f"not ({test})")))
-        else:
-            found.append((statement, condition))
-    return found
-
-
-def conditions(*conditions: str | None) -> str | None:
-    """The conditions of the `if`s on the way to a route, as one (`a and b`), or None for none."""
-    written = [condition for condition in conditions if condition]
-    return " and ".join(dict.fromkeys(written)) or None
+    yield from passed(program, scope.node, lambda call: called(program, call, scope), router_of)

@@ -13,11 +13,11 @@ import ast
 
 import griffe
 
+from docgen.extract.conditions import conditions, unfolded
 from docgen.extract.program import Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import PathText, Unread, joined, path_text
 from docgen.extract.routes import METHODS, Endpoint, schema_path
-from docgen.frameworks.fastapi.scopes import conditions, unfolded
 
 APPS = {"starlette.applications.Starlette", "starlette.Starlette"}
 ROUTERS = {"starlette.routing.Router"}

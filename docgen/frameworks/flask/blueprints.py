@@ -7,10 +7,12 @@ winning over the blueprint's own) and carries `before_request` functions down to
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from docgen.core.errors import SourceError
 from docgen.core.limits import MAX_ROUTER_DEPTH
+from docgen.extract.conditions import conditions
 from docgen.extract.program import Code
 from docgen.extract.routes import Endpoint, Handler
 from docgen.frameworks.flask.paths import join_prefix, join_rule, openapi_path
@@ -30,6 +32,8 @@ class Route:
     line: int
     body_key: str | None = None
     """The body key of its errors where it is not Flask's (a Flask-RESTful resource's `message`)."""
+    condition: str | None = None
+    """The condition of the `if`s it is routed under; None: always."""
 
 
 @dataclass
@@ -40,6 +44,8 @@ class Registration:
     prefix: str | None
     file: str
     line: int
+    condition: str | None = None
+    """The condition of the `if`s it is registered under (`if not llm_disabled():`); None: always."""
 
 
 @dataclass
@@ -66,6 +72,7 @@ class Above:
 
     before: tuple[Code, ...] = ()
     handlers: tuple[tuple[str, Handler], ...] = ()
+    condition: str | None = None
 
 
 def walk(
@@ -73,7 +80,7 @@ def walk(
 ) -> list[Endpoint]:
     """The operations of `owner` under `prefix` and of the blueprints it registers; `chain` is the
     registrations that led here."""
-    above = Above((*above.before, *owner.before), (*owner.handlers, *above.handlers))
+    above = Above((*above.before, *owner.before), (*owner.handlers, *above.handlers), above.condition)
     found = []
     for route in owner.routes:
         path = openapi_path(join_rule(prefix, route.rule))
@@ -88,6 +95,7 @@ def walk(
                     dependencies,
                     route.file,
                     route.line,
+                    condition=conditions(above.condition, route.condition),
                     body_key=route.body_key,
                     handlers=above.handlers,
                 )
@@ -97,7 +105,8 @@ def walk(
         check_nesting(owners, (*chain, registration))
         own = registration.prefix if registration.prefix is not None else child.prefix
         inner = join_prefix(prefix, own)
-        found.extend(walk(owners, child, inner, above, (*chain, registration)))
+        under = dataclasses.replace(above, condition=conditions(above.condition, registration.condition))
+        found.extend(walk(owners, child, inner, under, (*chain, registration)))
     return found
 
 

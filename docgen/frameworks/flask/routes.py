@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 from collections.abc import Mapping
 
 import griffe
 
 from docgen.core.errors import ConfigError, suggest
+from docgen.extract.conditions import unfolded
+from docgen.extract.local_imports import load_local_imports, qualify_here
+from docgen.extract.passed import passed
 from docgen.extract.program import FunctionNode, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import Unread
@@ -97,21 +101,33 @@ class _Reader:
         self.apis: dict[str, tuple[ast.expr | None, str]] = {}
         """Flask-RESTful (or RESTX) `Api` -> the application or blueprint it is made on, and its prefix."""
         self._outer: dict[str, FunctionNode] = {}
+        self._modules: dict[str, griffe.Module] = {}
         """Factory function path -> its node, whose own functions are routed as closures."""
         self.unread: dict[str, Unread] = {}
         """The parts of rules and prefixes that cannot be read statically, by their text in braces."""
+        self.condition: str | None = None
+        """The condition of the `if`s the statement being read is written under, for its routes and
+        registrations."""
 
     def read(self) -> dict[str, Owner]:
         scopes = list(self._scopes())
+        if load_local_imports(
+            self.program, [(node, self._modules[path]) for path, node in self._outer.items()]
+        ):
+            scopes = list(self._scopes())  # blueprints a factory imports in its body are read too
         for scope, module, statements in scopes:
             self._creations(scope, module, statements)
         for scope, module, statements in scopes:
             self._returned(scope, module, statements)
-        for _, module, statements in scopes:
-            self._aliases(module, statements)
+        for scope, module, statements in scopes:
+            self._aliases(scope, module, statements)
+        for _ in scopes:  # a helper may pass the blueprint it was given on to another: until nothing is new
+            if not any([self._bound(scope, module) for scope, module, _ in scopes]):
+                break
         for scope, module, statements in scopes:
             outer = self._outer.get(scope)
-            for statement in statements:
+            for statement, condition in unfolded(statements, None):
+                self.condition = condition
                 self._attachments(scope, module, statement, outer)
         return self.owners
 
@@ -124,14 +140,45 @@ class _Reader:
                 if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
                     scopes.append((f"{module.path}.{statement.name}", module, statement.body))
                     self._outer[f"{module.path}.{statement.name}"] = statement
+                    self._modules[f"{module.path}.{statement.name}"] = module
         return scopes
 
     def _key(self, node: ast.expr, scope: str, module: griffe.Module) -> str | None:
-        """The owner an expression names: a local of the function `scope`, else a module-level name."""
+        """The owner an expression names: a local of the function `scope`, else a module-level name (one
+        the function imports in its body too), or the call of a factory that returns one
+        (`register_blueprint(backups.construct_blueprint(datastore))`)."""
         if isinstance(node, ast.Name) and f"{scope}:{node.id}" in self.owners:
             return f"{scope}:{node.id}"
-        path = self.program.qualify(node, module)
+        if isinstance(node, ast.Call):
+            made = self.returns.get(self._qualified(node.func, scope, module) or "")
+            return self.owners[made].key if made is not None else None
+        path = self._qualified(node, scope, module)
         return self.owners[path].key if path in self.owners else None
+
+    def _bound(self, scope: str, module: griffe.Module) -> bool:
+        """Binds each parameter of a function of the source that a call in the function `scope` passes an
+        application or blueprint to (`construct_main_feed_routes(rss_blueprint, datastore)`); whether one is
+        new."""
+        outer = self._outer.get(scope)
+        if outer is None:
+            return False
+        new = False
+        callee = functools.partial(self._callee, scope=scope, module=module)
+        holder = functools.partial(self._key, scope=scope, module=module)
+        for parameter, key in passed(self.program, outer, callee, holder):
+            if parameter not in self.owners:
+                self.owners[parameter] = self.owners[key]
+                new = True
+        return new
+
+    def _callee(self, call: ast.Call, scope: str, module: griffe.Module) -> str | None:
+        return self._qualified(call.func, scope, module)
+
+    def _qualified(self, node: ast.expr, scope: str, module: griffe.Module) -> str | None:
+        outer = self._outer.get(scope)
+        if outer is None:
+            return self.program.qualify(node, module)
+        return qualify_here(self.program, node, module, outer, anywhere=False)
 
     def _creations(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
         for statement in statements:
@@ -159,15 +206,17 @@ class _Reader:
                 if key is not None:
                     self.returns[scope] = key
 
-    def _aliases(self, module: griffe.Module, statements: list[ast.stmt]) -> None:
-        """`app = create_app()`: the module-level name stands for what the factory returns."""
+    def _aliases(self, scope: str, module: griffe.Module, statements: list[ast.stmt]) -> None:
+        """`app = create_app()`, or `views = construct_views_blueprint(...)` in a factory: the name stands
+        for what the function called returns."""
         for statement in statements:
             if not isinstance(statement, ast.Assign) or not isinstance(statement.value, ast.Call):
                 continue
             target = statement.targets[0]
-            called = self.program.qualify(statement.value.func, module)
+            called = self._qualified(statement.value.func, scope, module)
             if isinstance(target, ast.Name) and called in self.returns:
-                self.owners[f"{module.path}.{target.id}"] = self.owners[self.returns[called]]
+                name = f"{module.path}.{target.id}" if scope == module.path else f"{scope}:{target.id}"
+                self.owners[name] = self.owners[self.returns[called]]
 
     def _attachments(
         self, scope: str, module: griffe.Module, statement: ast.stmt, outer: FunctionNode | None
@@ -207,8 +256,9 @@ class _Reader:
         if methods and isinstance(decorator, ast.Call):
             rule = decorator.args[0] if decorator.args else _keyword(decorator, "rule")
             view = View.of_function(function)
+            file = self.program.file(function)
             route = Route(
-                methods, self._rule(rule, module), view, self.program.file(function), decorator.lineno
+                methods, self._rule(rule, module), view, file, decorator.lineno, None, self.condition
             )
             self.owners[key].routes.append(route)
 
@@ -232,7 +282,9 @@ class _Reader:
             else:
                 self.owners[child].registered = True
                 prefix = self._path(_keyword(call, "url_prefix"), module)
-                self.owners[key].registrations.append(Registration(child, prefix, file, call.lineno))
+                self.owners[key].registrations.append(
+                    Registration(child, prefix, file, call.lineno, self.condition)
+                )
         elif call.func.attr == "add_url_rule" and call.args:
             given = _keyword(call, "view_func") or (call.args[2] if len(call.args) > 2 else None)
             view = view_of(self.program, given, module) if given is not None else None
@@ -241,7 +293,9 @@ class _Reader:
                 methods = (
                     listed_methods(listed, module, self.resolver) if listed is not None else view.methods
                 )
-                route = Route(methods, self._rule(call.args[0], module), view, file, call.lineno)
+                route = Route(
+                    methods, self._rule(call.args[0], module), view, file, call.lineno, None, self.condition
+                )
                 self.owners[key].routes.append(route)
         elif call.func.attr in BEFORE and call.args:
             function = self.program.function(self.program.qualify(call.args[0], module))
@@ -284,7 +338,8 @@ class _Reader:
             return
         for url in call.args[1:]:
             rule = prefix + self._rule(url, module)
-            route = Route(view.methods, rule, view, self.program.files(module), call.lineno, RESTFUL_KEY)
+            file = self.program.files(module)
+            route = Route(view.methods, rule, view, file, call.lineno, RESTFUL_KEY, self.condition)
             self.owners[key].routes.append(route)
 
     def _routed(self, scope: str, module: griffe.Module, call: ast.Call, routed: Routed) -> None:
@@ -298,7 +353,8 @@ class _Reader:
             else view.methods
         )
         for rule in routed.rules:
-            route = Route(methods, self._rule(rule, module), view, self.program.files(module), call.lineno)
+            file = self.program.files(module)
+            route = Route(methods, self._rule(rule, module), view, file, call.lineno, None, self.condition)
             self.owners[key].routes.append(route)
 
     def _rule(self, node: ast.expr | None, module: griffe.Module) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from docgen.check.client_evidence import client_findings, pinned_sdks
+from docgen.check.evidence_sources import stale_sources
 from docgen.core.evidence import Evidence, Record, probe_command, source_fingerprints
 from docgen.core.findings import Finding, Kind
 from docgen.core.models import ErrorEntry, ErrorsCatalog
@@ -63,19 +64,7 @@ def _against_evidence(
             probe,
         )
         return
-    current = source_fingerprints(project.sources, catalog, roots)
-    for key in sorted(set(current) | set(evidence.source)):
-        if evidence.source.get(key) != current.get(key):
-            yield Finding(
-                Kind.EVIDENCE_STALE,
-                evidence.file,
-                evidence.line("source", key),
-                key,
-                f"changed after probe ran on {evidence.probed}; the evidence may no longer hold",
-                f"run `{probe}` again and commit the evidence",
-                old=evidence.source.get(key),
-                new=current.get(key),
-            )
+    yield from stale_sources(evidence, source_fingerprints(project.sources, catalog, roots), probe)
     records = evidence.records()
     for entry in catalog.entries:
         example = examples.get(entry.id)

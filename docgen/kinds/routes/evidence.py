@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from docgen.check.evidence_sources import stale_sources
 from docgen.core.evidence import probe_command
 from docgen.core.findings import Finding, Kind
 from docgen.core.models import RoutesCatalog
@@ -45,25 +46,10 @@ def reply_findings(project: Project, name: str, catalog: RoutesCatalog) -> Itera
             Kind.EVIDENCE_MISSING, shown, None, name, "no example has been sent to the application yet", probe
         )
         return
-    yield from _stale_source(evidence, route_fingerprints(project.sources, catalog), probe)
+    yield from stale_sources(evidence, route_fingerprints(project.sources, catalog), probe)
     for error in catalog.errors:
         if error.id in examples:
             yield from _error_findings(evidence, error, examples[error.id], probe)
-
-
-def _stale_source(evidence: RouteEvidence, current: dict[str, str], probe: str) -> Iterator[Finding]:
-    for key in sorted(set(current) | set(evidence.source)):
-        if evidence.source.get(key) != current.get(key):
-            yield Finding(
-                Kind.EVIDENCE_STALE,
-                evidence.file,
-                evidence.line("source", key),
-                key,
-                f"changed after probe ran on {evidence.probed}; the evidence may no longer hold",
-                f"run `{probe}` again and commit the evidence",
-                old=evidence.source.get(key),
-                new=current.get(key),
-            )
 
 
 def _error_findings(

@@ -9,7 +9,7 @@ import ast
 import copy
 from collections.abc import Iterator
 
-from docgen.extract.program import FunctionNode
+from docgen.extract.calls import FunctionNode
 
 
 def own_nodes(node: FunctionNode) -> Iterator[ast.AST]:

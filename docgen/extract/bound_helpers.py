@@ -20,7 +20,8 @@ import griffe
 
 from docgen.core.errors import SourceError
 from docgen.extract.bound_calls import own_nodes
-from docgen.extract.program import Code, FunctionNode, Program
+from docgen.extract.calls import FunctionNode
+from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver, Unresolvable
 
 Scalar = str | int | float | bool | None

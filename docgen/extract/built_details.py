@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from typing import Literal
 
-from docgen.extract.program import FunctionNode
+from docgen.extract.calls import FunctionNode
 from docgen.extract.responses import argument
 
 Where = Literal["raise", "init"]

@@ -10,6 +10,9 @@ from typing import Any
 from docgen.core.records import record
 from docgen.core.trees import nodes_below
 
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+"""A function as the syntax tree holds it, plain or async."""
+
 
 @record
 class Call:

@@ -15,7 +15,8 @@ import ast
 
 import griffe
 
-from docgen.extract.program import Code, FunctionNode, Program
+from docgen.extract.calls import FunctionNode
+from docgen.extract.program import Code, Program
 
 
 def decorator_wrappers(program: Program, code: Code) -> list[Code]:

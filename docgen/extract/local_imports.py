@@ -11,7 +11,8 @@ from collections.abc import Iterable
 
 import griffe
 
-from docgen.extract.program import FunctionNode, Program
+from docgen.extract.calls import FunctionNode
+from docgen.extract.program import Program
 
 
 def imported_in(node: FunctionNode, module: griffe.Module) -> dict[str, str]:

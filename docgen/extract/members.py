@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from docgen.extract.program import Code, FunctionNode, Program
+from docgen.extract.calls import FunctionNode
+from docgen.extract.program import Code, Program
 
 
 def property_getter(program: Program, class_path: str, name: str) -> Code | None:

@@ -9,7 +9,8 @@ import ast
 from collections.abc import Callable, Iterator
 
 from docgen.extract.bound_calls import own_nodes
-from docgen.extract.program import FunctionNode, Program
+from docgen.extract.calls import FunctionNode
+from docgen.extract.program import Program
 
 
 def passed(

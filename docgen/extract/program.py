@@ -16,12 +16,11 @@ import griffe
 
 from docgen.core.errors import SourceError
 from docgen.core.records import record
+from docgen.extract.calls import FunctionNode
 from docgen.extract.imports import MAX_ALIAS_HOPS
 from docgen.extract.modules import SourceModules
 from docgen.extract.source import FunctionBodies, ModuleFiles
 from docgen.extract.targets import MAX_CLASS_BASES, too_many_bases
-
-FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 class _TooManyHops(Exception):

@@ -12,9 +12,10 @@ import griffe
 from docgen.core.route_models import TEXT_BODY
 from docgen.extract.bound_calls import own_nodes
 from docgen.extract.built_details import built_detail
+from docgen.extract.calls import FunctionNode
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.http_values import detail_text, status_number
-from docgen.extract.program import FunctionNode, Program
+from docgen.extract.program import Program
 from docgen.extract.responses import CallReader, argument
 from docgen.extract.routes import ExceptionArguments, Framework
 

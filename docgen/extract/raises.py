@@ -27,7 +27,7 @@ from docgen.extract.body_keys import raised_body_key
 from docgen.extract.bound_calls import bound_call, own_nodes, set_status, with_local_dicts
 from docgen.extract.bound_helpers import bound_helper, discarded, for_method, without_returned
 from docgen.extract.callees import Callees
-from docgen.extract.calls import unparse
+from docgen.extract.calls import FunctionNode, unparse
 from docgen.extract.class_messages import with_class_messages
 from docgen.extract.decorators import decorator_wrappers
 from docgen.extract.factories import returned_exceptions
@@ -35,7 +35,7 @@ from docgen.extract.handled import handled_values
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.local_imports import qualify_here
 from docgen.extract.local_names import LocalNames, local_names
-from docgen.extract.program import Code, FunctionNode, Program
+from docgen.extract.program import Code, Program
 from docgen.extract.raised_values import RaisedValues
 from docgen.extract.resolve import Assumed
 from docgen.extract.responses import ERROR_STATUS, CallReader, Stated

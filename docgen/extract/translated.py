@@ -12,15 +12,13 @@ the same way. The function is recognised by where it is imported from, never by 
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING
 
 import griffe
 
+from docgen.extract.bound_calls import bound_call
+from docgen.extract.calls import FunctionNode
 from docgen.extract.imports import MAX_ALIAS_HOPS
 from docgen.extract.local_names import LocalNames
-
-if TYPE_CHECKING:
-    from docgen.extract.program import FunctionNode
 
 TRANSLATION_MODULES = frozenset(
     {
@@ -119,8 +117,6 @@ def with_local_messages(
     def message(node: ast.expr) -> ast.expr:
         bound = names.single_calls.get(node.id) if isinstance(node, ast.Name) else None
         if bound is None and at is not None:
-            from docgen.extract.bound_calls import bound_call  # noqa: PLC0415 (program imports this module)
-
             bound = bound_call(node, *at)
         return bound if bound is not None and message_id(bound, scope) is not None else node
 

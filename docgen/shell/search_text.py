@@ -14,16 +14,27 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from docgen.core.errors import ConfigError
 from docgen.core.reader import read_text
 from docgen.core.settings import Settings
 
-if TYPE_CHECKING:
-    from docgen.shell.site_html import Swap
+
+@dataclass(frozen=True)
+class Swap:
+    """One changelog region of a built page: the HTML the engine made of it, and the HTML that replaces it."""
+
+    page: str
+    """The built page, site-relative."""
+    marker: re.Pattern[str]
+    """The region's begin marker as the HTML holds it (its digest may differ: the plugin writes a new one)."""
+    before: str
+    after: str
+
 
 INDEX = "search.json"
 """Zensical's search index, relative to the site's root."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import markdown
@@ -28,23 +27,11 @@ from docgen.kinds.errors.changelog import REGION
 from docgen.render.regions import Region, parse_regions
 from docgen.render.renderer import PageResult
 from docgen.shell.markdown_config import site_markdown
-from docgen.shell.search_text import fill_search_index
+from docgen.shell.search_text import Swap, fill_search_index
 from docgen.shell.site_build import SiteBuild
 
 _END = f"<!-- docgen:end {REGION} -->"
 _REBUILD = "build the site again from the committed pages (`zensical build`), then run `docgen publish`"
-
-
-@dataclass(frozen=True)
-class Swap:
-    """One changelog region of a built page: the HTML the engine made of it, and the HTML that replaces it."""
-
-    page: str
-    """The built page, site-relative."""
-    marker: re.Pattern[str]
-    """The region's begin marker as the HTML holds it (its digest may differ: the plugin writes a new one)."""
-    before: str
-    after: str
 
 
 def changelog_html(settings: Settings, build: SiteBuild, site: Path) -> dict[str, str]:

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 
 import griffe
 
+from docgen.extract.calls import FunctionNode
 from docgen.extract.http_values import detail_text
-from docgen.extract.program import Code, FunctionNode, Program
+from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.routes import METHODS
 from docgen.frameworks.aiohttp.path_values import PathValues

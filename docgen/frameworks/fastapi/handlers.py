@@ -9,8 +9,9 @@ import ast
 
 import griffe
 
+from docgen.extract.calls import FunctionNode
 from docgen.extract.http_values import detail_text, status_number
-from docgen.extract.program import FunctionNode, Program
+from docgen.extract.program import Program
 from docgen.extract.routes import Framework, Handler
 
 

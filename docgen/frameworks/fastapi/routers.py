@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 
 import griffe
 
+from docgen.extract.calls import FunctionNode
 from docgen.extract.local_imports import load_local_imports, qualify_here
-from docgen.extract.program import Code, FunctionNode, Program
+from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import PathText, Unread, path_text
 from docgen.extract.routes import METHODS

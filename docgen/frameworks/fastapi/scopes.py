@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import griffe
 
+from docgen.extract.calls import FunctionNode
 from docgen.extract.conditions import Statement, unfolded
 from docgen.extract.passed import passed
-from docgen.extract.program import FunctionNode, Program
+from docgen.extract.program import Program
 
 
 @dataclass(frozen=True)

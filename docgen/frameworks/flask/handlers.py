@@ -17,9 +17,10 @@ import ast
 
 import griffe
 
+from docgen.extract.calls import FunctionNode
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.http_values import status_number
-from docgen.extract.program import FunctionNode, Program
+from docgen.extract.program import Program
 from docgen.extract.responses import CallReader
 from docgen.extract.routes import Framework, Handler
 from docgen.frameworks.flask.blueprints import BLUEPRINTS

@@ -10,9 +10,10 @@ import functools
 
 import griffe
 
+from docgen.extract.calls import FunctionNode
 from docgen.extract.local_imports import load_local_imports, qualify_here
 from docgen.extract.passed import passed
-from docgen.extract.program import FunctionNode, Program
+from docgen.extract.program import Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import Unread
 from docgen.frameworks.flask.blueprints import BLUEPRINTS, Owner

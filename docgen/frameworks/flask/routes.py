@@ -24,8 +24,9 @@ from collections.abc import Mapping
 import griffe
 
 from docgen.core.errors import ConfigError, suggest
+from docgen.extract.calls import FunctionNode
 from docgen.extract.conditions import unfolded
-from docgen.extract.program import FunctionNode, Program
+from docgen.extract.program import Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import Unread
 from docgen.extract.routes import METHODS, Endpoint, Handler

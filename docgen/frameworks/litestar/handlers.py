@@ -16,9 +16,10 @@ from collections.abc import Iterator
 
 import griffe
 
+from docgen.extract.calls import FunctionNode
 from docgen.extract.http_classes import HttpClasses
 from docgen.extract.http_values import detail_text, status_number
-from docgen.extract.program import FunctionNode, Program
+from docgen.extract.program import Program
 from docgen.extract.routes import Framework, Handler
 from docgen.frameworks.litestar.blocks import local_imports, qualified
 

@@ -20,7 +20,8 @@ import griffe
 
 from docgen.core.errors import ConfigError, SourceError, suggest
 from docgen.core.limits import MAX_ROUTER_DEPTH
-from docgen.extract.program import Code, FunctionNode, Program
+from docgen.extract.calls import FunctionNode
+from docgen.extract.program import Code, Program
 from docgen.extract.resolve import Resolver
 from docgen.extract.route_paths import PathText, Unread
 from docgen.extract.routes import METHODS, Endpoint, schema_path

@@ -3,12 +3,13 @@ change both), over the templates the project loaded and those docgen ships."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
+from typing import Any
 
 import jinja2
 
 from docgen.render.filters import FILTERS
-from docgen.templating import template_cache
+from docgen.templating import precompiled, template_cache
 from docgen.templating.packaged import PACKAGED, packaged_templates
 from docgen.templating.sandbox import BoundedSandbox
 
@@ -34,6 +35,19 @@ class ProjectTemplates(jinja2.BaseLoader):
         if template in self.packaged:
             return self.packaged[template], f"{PACKAGED}/{template}", lambda: True
         raise jinja2.TemplateNotFound(template)
+
+    def load(
+        self, environment: jinja2.Environment, name: str, globals: MutableMapping[str, Any] | None = None
+    ) -> jinja2.Template:
+        """A packaged template from the code compiled with docgen (docgen/templating/precompiled.py) when
+        that is what compiling it here would give; any other template compiled, as Jinja's loaders do."""
+        if name not in self.templates and name in self.packaged:
+            filename = f"{PACKAGED}/{name}"
+            code = precompiled.code_for(environment, name, self.packaged[name], filename)
+            if code is not None:
+                template = environment.template_class.from_code(environment, code, globals or {})
+                return template
+        return super().load(environment, name, globals)
 
     def list_templates(self) -> list[str]:
         return sorted({*self.templates, *self.packaged})

@@ -74,18 +74,34 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
             pass  # a read-only or full disk costs the next run a compile, nothing more
 
 
-__all__ = ["TemplateCache", "attach", "cache_dir", "from_string", "needs_jinja", "render_text"]
+__all__ = [
+    "TemplateCache",
+    "attach",
+    "cache_dir",
+    "code_identity",
+    "from_string",
+    "needs_jinja",
+    "render_text",
+]
 
 
 def attach(environment: jinja2.Environment) -> jinja2.Environment:
     """Give `environment` the on-disk cache (unless caching is off); returns it for chaining."""
     directory = cache_dir()
     if directory is not None:
-        options = tuple(repr(getattr(environment, option, None)) for option in _CODE_OPTIONS)
-        extensions = tuple(sorted(environment.extensions))  # their import names: they add syntax
-        namespace = repr((jinja2.__version__, options, extensions, _code_kind(environment)))
-        environment.bytecode_cache = TemplateCache(directory, namespace)
+        environment.bytecode_cache = TemplateCache(directory, code_identity(environment))
     return environment
+
+
+def code_identity(environment: jinja2.Environment) -> str:
+    """Everything about `environment` that changes the code Jinja generates for a template's source: Jinja's
+    version, the syntax and whitespace options, the extensions, how it is sandboxed, and which filters and
+    tests it has (whether a filter takes the context is decided when compiling). Compiled code is reused
+    only by an environment of the same identity."""
+    options = tuple(repr(getattr(environment, option, None)) for option in _CODE_OPTIONS)
+    extensions = tuple(sorted(environment.extensions))  # their import names: they add syntax
+    named = tuple(sorted(environment.filters)), tuple(sorted(environment.tests))
+    return repr((jinja2.__version__, options, extensions, _code_kind(environment), named))
 
 
 def _code_kind(environment: jinja2.Environment) -> tuple[object, ...]:

@@ -35,7 +35,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         default=0,
         help=f"also measure this many sites once (e.g. {scenarios.LARGE}; over ten minutes to generate)",
     )
-    parser.add_argument("--serve-rounds", type=int, default=3, help="edits of each kind under mkdocs serve")
+    parser.add_argument(
+        "--serve-rounds", type=int, default=10, help="edits of each kind under mkdocs serve (default 10)"
+    )
     parser.add_argument(
         "--only", choices=("repo", "scale", "serve", "foreign"), help="run one group of comparisons"
     )

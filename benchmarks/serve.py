@@ -1,6 +1,6 @@
 """`mkdocs serve`: how long after a save the served page shows the change, for a backend edit and a page edit.
 
-    .venv/bin/python -m benchmarks.serve            # 3 edits of each kind
+    .venv/bin/python -m benchmarks.serve            # 10 edits of each kind
 
 A copy of the project is served on 127.0.0.1 (loopback only). Each round saves one file and polls the served
 error page every 20 ms until its text shows the edit; the time from the save to that answer is the figure.
@@ -124,7 +124,7 @@ def _latencies(root: Path, config: str, edit: Edit, rounds: int) -> list[float]:
     return seconds
 
 
-def serve_benchmark(rounds: int = 3) -> dict[str, object]:
+def serve_benchmark(rounds: int = 10) -> dict[str, object]:
     """Median seconds from a save to the served page showing it, per kind of edit."""
     from tests.helpers import copy_project  # noqa: PLC0415 - the test helpers, only when this runs
 

@@ -34,20 +34,21 @@ def _with_verdicts(folder: str) -> None:
 
     from docgen.shell import verdicts  # noqa: PLC0415  (the standard library only)
 
-    argv = sys.argv[1:]
-    config = verdicts.config_of(argv)
-    run_key = verdicts.key(argv, config) if config is not None else None
+    argv, kept = sys.argv[1:], Path(folder)
+    config, hashes = verdicts.config_of(argv), verdicts.FileHashes.load(kept)
+    run_key = verdicts.key(argv, config, hashes) if config is not None else None
     if config is None or run_key is None:
         return
-    found = verdicts.lookup(Path(folder), run_key)
+    found = verdicts.lookup(kept, run_key)
     if found is not None:
         sys.stdout.buffer.write(found[1])
         sys.stderr.buffer.write(found[2])
         _exit(found[0])
     if os.environ.get(verdicts.RECORD) == "1":
         code, out, err = _captured(argv)
-        if verdicts.key(argv, config) == run_key:  # nothing changed while it ran
-            verdicts.record(Path(folder), run_key, code, out, err)
+        if verdicts.key(argv, config, hashes) == run_key:  # nothing changed while it ran
+            verdicts.record(kept, run_key, code, out, err)
+            hashes.save(kept)
         _exit(code)
 
 

@@ -18,6 +18,14 @@ checks afresh (tests/shell/test_verdicts.py changes each in turn):
   version of every installed distribution on `sys.path`, with the paths each `.pth` file adds;
 - the command line and the `DOCGEN_*` variables other than the caches' own.
 
+Hashing every file is most of what a hit costs. A trusted run also keeps, beside the verdicts, each file's
+SHA-256 with its status (`hashes.json`: size, modification and change times in nanoseconds, inode and
+device); a later run takes the hash from there for a file whose status is still exactly that, and hashes any
+other. Writing a file always moves its change time, which no program can set back, so a file with the
+recorded status holds the recorded bytes. A file changed less than two seconds before the trusted run read
+it is not kept (its change time could be shared by a write that followed within the clock's tick), and a
+fresh clone, where every file is new, hashes them all.
+
 A folder linked in by a symbolic link, a command other than `check`, `--format github` (which writes the job
 summary) and `--base` (which reads git history) are never looked up or recorded: they run as usual.
 Everything here is the standard library, so a lookup costs reading and hashing the files, nothing more.
@@ -30,12 +38,13 @@ import hashlib
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 FOLDER = "DOCGEN_VERDICTS"
 RECORD = "DOCGEN_VERDICTS_RECORD"
-_FORMAT = b"docgen-verdicts-1"
+_FORMAT = b"docgen-verdicts-2"
 _UNHASHED_ENV = frozenset({FOLDER, RECORD, "DOCGEN_CACHE_DIR", "DOCGEN_NO_CACHE"})
 """Variables that say where results are kept, not what they are."""
 _NEVER_INPUT = frozenset(
@@ -68,8 +77,54 @@ def config_of(argv: Sequence[str]) -> Path | None:
     return config
 
 
-def key(argv: Sequence[str], config: Path) -> str | None:
+class FileHashes:
+    """Content hashes of files by their status, as a trusted run recorded them (`hashes.json`)."""
+
+    _NAME = "hashes.json"
+    _SETTLED_NS = 2_000_000_000
+    """A file whose change time is this close to the start of the run is hashed but not kept."""
+
+    def __init__(self, known: dict[str, list[object]] | None = None) -> None:
+        self.known = known or {}
+        self.seen: dict[str, list[object]] = {}
+        self.started = time.time_ns()
+
+    @classmethod
+    def load(cls, folder: Path) -> FileHashes:
+        try:
+            known = json.loads((folder / cls._NAME).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            known = None  # none yet, or unreadable: every file is hashed
+        return cls(known if isinstance(known, dict) else None)
+
+    def sha256(self, path: str) -> str:
+        """The SHA-256 of the file at `path`: recorded when its status is the recorded one, else read."""
+        status = os.stat(path)
+        stamp = [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino, status.st_dev]
+        known = self.known.get(path)
+        if known is not None and known[:5] == stamp and isinstance(known[5], str):
+            found = known[5]
+        else:
+            with open(path, "rb") as file:
+                found = hashlib.sha256(file.read()).hexdigest()
+        if self.started - status.st_ctime_ns > self._SETTLED_NS:
+            self.seen[path] = [*stamp, found]
+        return found
+
+    def save(self, folder: Path) -> None:
+        """Keep the hashes of the files this run read and that had settled (a trusted run only)."""
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            partial = folder / f".{self._NAME}.{os.getpid()}.partial"
+            partial.write_text(json.dumps(self.seen), encoding="utf-8")
+            os.replace(partial, folder / self._NAME)
+        except OSError:
+            pass  # the next run hashes every file, nothing worse
+
+
+def key(argv: Sequence[str], config: Path, hashes: FileHashes | None = None) -> str | None:
     """The key of a run of `docgen ARGV` with `config`, or None when it cannot be keyed safely."""
+    hashes = hashes if hashes is not None else FileHashes()
     digest = hashlib.sha256(_FORMAT)
     try:
         root = config.resolve(strict=True).parent
@@ -85,8 +140,8 @@ def key(argv: Sequence[str], config: Path) -> str | None:
         _installed(digest)
         package = Path(__file__).resolve().parent.parent
         if not package.is_relative_to(root):
-            _tree(digest, package, "docgen")
-        _tree(digest, root, "project")
+            _tree(digest, package, "docgen", hashes)
+        _tree(digest, root, "project", hashes)
     except (OSError, ValueError, _Unkeyable):
         return None
     return digest.hexdigest()
@@ -137,16 +192,15 @@ def _installed(digest: hashlib._Hash) -> None:
                 _add(digest, "pth", name.encode() + b"\0" + (folder / name).read_bytes())
 
 
-def _tree(digest: hashlib._Hash, root: Path, label: str) -> None:
-    """Every file under `root` but the folders that are never an input, by relative path and content."""
+def _tree(digest: hashlib._Hash, root: Path, label: str, hashes: FileHashes) -> None:
+    """Every file under `root` but the folders that are never an input, by relative path and the SHA-256 of
+    its content."""
     patterns = _ignored_folders(root)
     plain = {pattern for pattern in patterns if not any(char in pattern for char in "*?[")}
     globs = [pattern for pattern in patterns if pattern not in plain]
     for relative, path in _files(str(root), "", plain, globs):
-        with open(path, "rb") as file:
-            content = file.read()
         _add(digest, label, relative.encode())
-        _add(digest, "content", content)
+        _add(digest, "sha256", hashes.sha256(path).encode())
 
 
 def _files(folder: str, prefix: str, plain: set[str], globs: list[str]) -> Iterator[tuple[str, str]]:

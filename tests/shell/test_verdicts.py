@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,7 +61,7 @@ def _recorded(root: Path, *args: str) -> Path:
     """Record a trusted verdict, then put the marker text in its place; the one verdict file."""
     done = _run(root, *args, record=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    (stored,) = (root.parent / "verdicts").glob("*.json")
+    (stored,) = [p for p in (root.parent / "verdicts").glob("*.json") if p.name != "hashes.json"]
     verdict = json.loads(stored.read_text(encoding="utf-8"))
     assert (verdict["code"], verdict["stdout"]) == (0, done.stdout)
     stored.write_text(json.dumps({**verdict, "stdout": FROM_CACHE}), encoding="utf-8")
@@ -132,3 +133,34 @@ def test_only_a_check_printing_text_or_json_is_answered() -> None:
         [],
     ):
         assert config_of(argv) is None, argv
+
+
+def _recorded_hashes(root: Path) -> dict[str, list[object]]:
+    kept = json.loads((root.parent / "verdicts" / "hashes.json").read_text(encoding="utf-8"))
+    assert isinstance(kept, dict)
+    return kept
+
+
+def test_a_file_written_again_with_its_size_and_times_put_back_checks_afresh(project: Path) -> None:
+    """The recorded hashes are believed only for a file whose status is unchanged, and rewriting a file
+    moves its change time whatever is done to its modification time."""
+    time.sleep(2.1)  # the copy's files settle: a trusted run keeps the hashes of settled files only
+    stored = _recorded(project)
+    server = project / SERVER
+    assert str(server) in _recorded_hashes(project), "the trusted run kept no hash of the server's source"
+    assert _run(project).stdout == FROM_CACHE  # answered, with the kept hashes
+    before = server.stat()
+    _edit(project, SERVER, OLD_STATUS, OLD_STATUS.replace("404", "400"))  # same length
+    os.utime(server, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = server.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    changed = _run(project)
+    assert (changed.returncode, changed.stdout == FROM_CACHE) == (1, False), changed.stdout
+    assert stored.read_text(encoding="utf-8").count(FROM_CACHE.strip()) == 1
+
+
+def test_a_file_changed_just_before_the_trusted_run_is_hashed_again_later(project: Path) -> None:
+    _recorded(project)
+    kept = _recorded_hashes(project)
+    assert str(project / SERVER) not in kept, "a file written less than two seconds before was kept"
+    assert _run(project).stdout == FROM_CACHE  # its content still keys the verdict

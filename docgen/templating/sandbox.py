@@ -45,6 +45,8 @@ of its input. Left out: those that pad or repeat (`center`, `wordwrap`, `batch`,
 the HTML ones, and `attr` and `pprint`, which reach into objects."""
 
 _REFUSED_STR_METHODS = frozenset({"format", "format_map", "translate", "maketrans"})
+_SAFE_ATTRIBUTES_KEPT = 4096
+"""How many (type, attribute name) answers of the sandbox one environment keeps; past it, it asks again."""
 
 
 class TemplateFailure(jinja2.TemplateRuntimeError):
@@ -143,6 +145,7 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         self.filters = {name: bounded_filter(name, function) for name, function in offered.items()}
         self.globals = {"range": budget.bounded_range, "namespace": Namespace}
         self.concat = self.join_output  # type: ignore[method-assign]
+        self._safe_attributes: dict[tuple[type, str], bool] = {}
 
     def compile(self, source: Any, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -155,6 +158,18 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
             raise jinja2.TemplateSyntaxError(f"the template cannot be compiled: {reason}", lineno=1) from err
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        # Every rule here and in Jinja's sandbox depends on the object's type and the name alone (never on
+        # the value), so each answer is kept by the two: a long table reads the same few attributes of the
+        # same few types thousands of times. The memo is bounded, as a template may name many attributes.
+        key = (type(obj), attr)
+        safe = self._safe_attributes.get(key)
+        if safe is None:
+            safe = self._is_safe_attribute(obj, attr, value)
+            if len(self._safe_attributes) < _SAFE_ATTRIBUTES_KEPT:
+                self._safe_attributes[key] = safe
+        return safe
+
+    def _is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if isinstance(obj, str) and attr in _REFUSED_STR_METHODS:
             return False
         return super().is_safe_attribute(obj, attr, value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import jinja2
 import pytest
@@ -16,7 +17,12 @@ from docgen.core.settings import Settings
 from docgen.render.environment import make_environment
 from docgen.templating import template_cache
 from docgen.templating.render_budget import RenderLimitError, render_budget
-from docgen.templating.sandbox import JINJA_FILTERS, BoundedSandbox, TemplateFailure
+from docgen.templating.sandbox import (
+    _SAFE_ATTRIBUTES_KEPT,
+    JINJA_FILTERS,
+    BoundedSandbox,
+    TemplateFailure,
+)
 
 
 @pytest.fixture
@@ -127,6 +133,35 @@ def test_ordinary_python_errors_become_template_errors(environment: jinja2.Envir
         render(environment, "{{ 'abc' | kib }}")
     with pytest.raises(TemplateFailure, match="the filter 'indent' cannot take"):
         render(environment, "{{ 'a\nb' | indent(none) }}")
+
+
+def test_a_kept_attribute_answer_is_never_given_for_another_type(environment: jinja2.Environment) -> None:
+    """The sandbox keeps its answers by type and attribute name: `format` read first on a value that may
+    have it never lets a string's `format` through, nor `items` on a dict let a list's `append`."""
+
+    class Shown:
+        format = "plain"
+        append = "also plain"
+
+    assert render(environment, "{{ x.format }} {{ x.append }}", x=Shown()) == "plain also plain"
+    with pytest.raises(jinja2.sandbox.SecurityError):
+        render(environment, "{{ x.format('{0}', 1) }}", x="text")
+    with pytest.raises(jinja2.sandbox.SecurityError):
+        render(environment, "{{ x.append(1) }}", x=[])
+    assert render(environment, "{{ x.format }}", x=Shown()) == "plain"
+
+
+def test_the_kept_attribute_answers_are_bounded(environment: jinja2.Environment) -> None:
+    """A template that reads many attribute names fills the memo to its bound and no further; what it
+    reads past the bound is still answered, and answered right."""
+    names = [f"a{index}" for index in range(_SAFE_ATTRIBUTES_KEPT + 10)]
+    source = "{% for name in names %}{{ x[name] }}{% endfor %}"
+    assert render(environment, source, names=names, x=SimpleNamespace(**dict.fromkeys(names, 1))) == (
+        "1" * len(names)
+    )
+    assert len(environment._safe_attributes) == _SAFE_ATTRIBUTES_KEPT  # type: ignore[attr-defined]
+    with pytest.raises(jinja2.sandbox.SecurityError):
+        render(environment, "{{ x.update({}) }}", x={})
 
 
 def test_what_templates_need_still_works(environment: jinja2.Environment) -> None:

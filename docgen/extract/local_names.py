@@ -72,6 +72,20 @@ def local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> LocalNames:
     return LocalNames(frozenset(counts), single, annotated)
 
 
+def parameter_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names of `function`'s own parameters. None of them is ever among `local_names(function)`'s
+    single calls: the parameter is one binding already, so an assignment of a call would be a second."""
+    arguments = function.args
+    every = [
+        *arguments.posonlyargs,
+        *arguments.args,
+        *arguments.kwonlyargs,
+        arguments.vararg,
+        arguments.kwarg,
+    ]
+    return frozenset(argument.arg for argument in every if argument is not None)
+
+
 _OPTIONAL = frozenset({"Optional", "typing.Optional"})
 _ANNOTATED = frozenset({"Annotated", "typing.Annotated", "typing_extensions.Annotated"})
 

@@ -23,7 +23,7 @@ from docgen.extract.constructors import ConstructorTable
 from docgen.extract.fields import ErrorSite, SiteReader
 from docgen.extract.framework_errors import FrameworkErrors
 from docgen.extract.handlers import RaiseIndex
-from docgen.extract.local_names import LocalNames, local_names
+from docgen.extract.local_names import LocalNames, local_names, parameter_names
 from docgen.extract.names import lookup, where
 from docgen.extract.reach import Reach, Where
 from docgen.extract.resolve import Resolver
@@ -173,10 +173,13 @@ class _SiteBuilder:
 
     def _messages_named(self, found: Call, at: Where, home: griffe.Module) -> Call:
         """`found` with a local naming a translated message read as the message (`translated`)."""
-        if not any(
-            isinstance(a, ast.Name) for a in [*found.call.args, *(k.value for k in found.call.keywords)]
-        ):
-            return found
+        named = {
+            a.id
+            for a in [*found.call.args, *(k.value for k in found.call.keywords)]
+            if isinstance(a, ast.Name)
+        }
+        if named <= parameter_names(at.node):
+            return found  # a parameter is never bound once by a call (`request_id`, in nearly every call)
         if id(at.node) not in self.names:
             self.names[id(at.node)] = local_names(at.node)
         call = with_local_messages(found.call, self.names[id(at.node)], home)

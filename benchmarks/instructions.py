@@ -1,4 +1,4 @@
-"""`make bench-instructions`: the comparisons on this repository counted in instructions, not CPU time.
+"""`make bench-instructions`: `make bench`'s comparisons counted in instructions, not CPU time.
 
 CPU time on a small shared machine moves by a fifth between two runs of the same code: more than the few
 per cent by which a change moves the plugin's ratios, so two `make bench` runs cannot say which of two
@@ -6,14 +6,18 @@ commits is faster there. Valgrind's callgrind counts the instructions a process 
 seed fixed, the count of the same command on the same files repeats (to the instruction, in the same
 environment; another environment or working directory moves it by a few in a hundred thousand). This
 counts each of `make bench`'s commands on this repository once (after one plain run of each, so the
-template cache is as warm as in `make bench`) and writes the same ratios from the counts.
+template cache is as warm as in `make bench`) and writes the same ratios from the counts; then check
+against its floor at 10,000 synthetic error sites and on the generated FastAPI application, as `make bench`
+measures them (serving and memory are timed by `make bench` alone).
 
-It is slow: a command runs some fifty times slower under callgrind (about five minutes in all on two
-cores), which is why `make bench` does not do it. Only the process itself is counted, not the children it
-starts. Valgrind is not a Python package: install it with the system's package manager (Debian: `valgrind`).
+It is slow: a command runs some fifty times slower under callgrind (about ten minutes in all on two cores,
+half of it the 10,000-site check), which is why `make bench` does not do it. Only the process itself is
+counted, not the children it starts. Valgrind is not a Python package: install it with the system's package
+manager (Debian: `valgrind`).
 
 .venv/bin/python benchmarks/instructions.py                  # writes INSTRUCTIONS.md and instructions.json
 .venv/bin/python benchmarks/instructions.py --output DIR     # somewhere else
+.venv/bin/python benchmarks/instructions.py --only repo      # this repository's commands alone
 """
 
 from __future__ import annotations
@@ -110,7 +114,27 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="commands counted at once (default: cores)"
     )
+    parser.add_argument(
+        "--only", choices=("repo",), help="count this repository's commands alone (about half the time)"
+    )
     return parser.parse_args(argv)
+
+
+def other_commands() -> list[Command]:
+    """Beyond this repository: the floor and check at `report.SCALE_SITES` synthetic sites, and the FastAPI
+    application's floor, that floor with the libraries, and its check."""
+    scale = scenarios.scale_commands([report.SCALE_SITES], ("floor", "check"))
+    return [*scale, *scenarios.foreign_commands()]
+
+
+def other_ratios(counts: Mapping[str, int]) -> dict[str, float]:
+    """check against its floor at scale and on the FastAPI application, from `other_commands`' counts."""
+    sites = report.SCALE_SITES
+    return {
+        report.SCALE_COMPARISON: counts[f"check {sites}"] / counts[f"floor {sites}"],
+        report.FOREIGN_COMPARISON: counts[scenarios.FOREIGN_CHECK_NAME]
+        / counts[scenarios.FOREIGN_FLOOR_NAME],
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -130,12 +154,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "uncompiled_modules": uncompiled_modules(scenarios.REPO / "docgen"),
     }
     print(f"bench: counting instructions, {args.workers} command(s) at a time", file=sys.stderr)
+    workers = max(1, args.workers)
     try:
-        results["instructions"] = count_all(scenarios.repo_commands(), valgrind, max(1, args.workers))
+        counts = count_all(scenarios.repo_commands(), valgrind, workers)
+        ratios = scenarios.repo_ratios(counts)
+        if args.only is None:
+            others = count_all(other_commands(), valgrind, workers)
+            counts, ratios = {**counts, **others}, {**ratios, **other_ratios(others)}
     except BenchmarkError as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1
-    results["ratios"] = scenarios.repo_ratios(results["instructions"])
+    results["instructions"], results["ratios"] = counts, ratios
     report.write(args.output, results, render(results), markdown="INSTRUCTIONS.md", data="instructions.json")
     return 0
 

@@ -205,21 +205,28 @@ FOREIGN_LIBRARIES_NAME = "that floor + importing jinja2, yaml"
 FOREIGN_CHECK_NAME = "docgen check of the FastAPI app"
 
 
-def foreign_benchmark(rounds: int) -> dict[str, Any]:
-    """`docgen check` of the generated FastAPI application (benchmarks/foreign.py) against griffe loading its
-    package alone, interleaved."""
+def foreign_commands() -> list[Command]:
+    """The generated FastAPI application (benchmarks/foreign.py, written afresh): griffe loading its package
+    alone, that with Jinja and PyYAML imported, and `docgen check`."""
     root = WORK / "foreign"
     print(f"bench: generating the FastAPI application in {root}", file=sys.stderr)
     generate = [sys.executable, "-m", "benchmarks.foreign", str(root)]
     if subprocess.run(generate, cwd=REPO, check=False).returncode != 0:
         raise BenchmarkError(f"cannot generate the FastAPI application: {' '.join(generate)}")
-    commands = [
+    return [
         Command(FOREIGN_FLOOR_NAME, (sys.executable, "-c", FOREIGN_FLOOR), root, ENV),
         Command(
             FOREIGN_LIBRARIES_NAME, (sys.executable, "-c", f"import jinja2, yaml; {FOREIGN_FLOOR}"), root, ENV
         ),
         Command(FOREIGN_CHECK_NAME, (str(BIN / "docgen"), "check"), root, ENV),
     ]
+
+
+def foreign_benchmark(rounds: int) -> dict[str, Any]:
+    """`docgen check` of the generated FastAPI application against griffe loading its package alone,
+    interleaved."""
+    commands = foreign_commands()
+    root = commands[0].cwd
     results = interleave(commands, rounds)
     check, floor = results[FOREIGN_CHECK_NAME], results[FOREIGN_FLOOR_NAME]
     modules = sorted(path.stem for path in (root / FOREIGN_PACKAGE / "routes").glob("r*.py"))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import instructions, scenarios
+from benchmarks import instructions, report, scenarios
 from benchmarks.timing import BenchmarkError, Command
 
 VALGRIND = shutil.which("valgrind")
@@ -51,6 +51,28 @@ def test_the_ratios_are_the_same_comparisons_make_bench_reports() -> None:
         "build with docgen / without, no template cache": 1.375,
         "check / cog --check (peer)": 3.0,
     }
+
+
+def test_scale_and_the_fastapi_application_are_held_to_their_own_lines() -> None:
+    """Their names begin like the repository's `check / floor`, whose 1.6x they must not inherit."""
+    sites = report.SCALE_SITES
+    counts = {f"floor {sites}": 5_000, f"check {sites}": 20_000}
+    counts |= {scenarios.FOREIGN_FLOOR_NAME: 400, scenarios.FOREIGN_CHECK_NAME: 800}
+    ratios = instructions.other_ratios(counts)
+    assert ratios == {"check / floor, 10,000 sites": 4.0, "check / floor, the FastAPI application": 2.0}
+    assert report.target_of("check / floor, 10,000 sites") == report.SCALE_FLOOR_RATIO == 2.5
+    assert report.target_of("check / floor, the FastAPI application") == report.FOREIGN_FLOOR_RATIO == 1.6
+    text = instructions.render(
+        {
+            "machine": {"date": "2026-12-06 03:00 UTC", "commit": "abc1234", "python": "3.11.7"},
+            "valgrind": "valgrind-3.19.0",
+            "uncompiled_modules": [],
+            "ratios": ratios,
+            "instructions": counts,
+        }
+    )
+    assert "| check / floor, 10,000 sites | 4.000x | ≤ 2.50x | **misses** by 60% |" in text
+    assert "| check / floor, the FastAPI application | 2.000x | ≤ 1.60x | **misses** by 25% |" in text
 
 
 def test_the_report_gives_each_ratio_and_count() -> None:

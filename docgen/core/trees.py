@@ -12,8 +12,10 @@ import ast
 from collections.abc import Collection
 
 _LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant, ast.Name)
-_skipped: dict[frozenset[type[ast.AST]], tuple[type[ast.AST], ...]] = {}
-"""By the kinds asked for: the leaf types the walk need not queue."""
+_skipped: dict[frozenset[type[ast.AST]], frozenset[type]] = {}
+"""By the kinds asked for: the leaf classes (each leaf type and its subclasses, `ast.Add` as well as
+`ast.operator`) the walk need not queue, those asked for left out. A set of classes, looked up by a node's
+own class, costs less than `isinstance` against a tuple of bases."""
 
 
 def nodes_below(root: ast.AST, kinds: Collection[type[ast.AST]]) -> list[ast.AST]:
@@ -22,9 +24,9 @@ def nodes_below(root: ast.AST, kinds: Collection[type[ast.AST]]) -> list[ast.AST
     asked = frozenset(kinds)
     skip = _skipped.get(asked)
     if skip is None:
-        skip = _skipped[asked] = tuple(leaf for leaf in _LEAVES if leaf not in asked)
+        skip = _skipped[asked] = _skippable(asked)
     found: list[ast.AST] = []
-    queue, index = [root], 0
+    queue, index, node_type = [root], 0, ast.AST
     while index < len(queue):
         node = queue[index]
         index += 1
@@ -33,7 +35,19 @@ def nodes_below(root: ast.AST, kinds: Collection[type[ast.AST]]) -> list[ast.AST
         for field in node._fields:
             value = getattr(node, field, None)
             if value.__class__ is list:
-                queue.extend(v for v in value if isinstance(v, ast.AST) and not isinstance(v, skip))
-            elif isinstance(value, ast.AST) and not isinstance(value, skip):
+                queue += [v for v in value if v.__class__ not in skip and isinstance(v, node_type)]
+            elif value.__class__ not in skip and isinstance(value, node_type):
                 queue.append(value)
     return found
+
+
+def _skippable(asked: frozenset[type[ast.AST]]) -> frozenset[type]:
+    leaves = {kind for leaf in _LEAVES for kind in (leaf, *_subclasses(leaf))} - asked
+    if any(issubclass(kind, ast.expr_context) for kind in asked):
+        leaves.discard(ast.Name)  # the one leaf with a node below it: its context
+    return frozenset(leaves)
+
+
+def _subclasses(kind: type) -> list[type]:
+    direct: list[type] = kind.__subclasses__()
+    return [deeper for sub in direct for deeper in (sub, *_subclasses(sub))]

@@ -197,6 +197,8 @@ def scale_benchmark(sizes: Sequence[int], rounds: int, *, large: int | None = No
     return {"sizes": rows}
 
 
+FOREIGN_ROOT = WORK / "foreign"
+"""Where `benchmarks/foreign.py` writes the FastAPI application."""
 FOREIGN_PACKAGE = "storefront"
 FOREIGN_FLOOR = f'import griffe; griffe.load("{FOREIGN_PACKAGE}", search_paths=["."], allow_inspection=False)'
 """griffe loading only the scanned package of the FastAPI application, none of its dependencies."""
@@ -208,7 +210,7 @@ FOREIGN_CHECK_NAME = "docgen check of the FastAPI app"
 def foreign_commands() -> list[Command]:
     """The generated FastAPI application (benchmarks/foreign.py, written afresh): griffe loading its package
     alone, that with Jinja and PyYAML imported, and `docgen check`."""
-    root = WORK / "foreign"
+    root = FOREIGN_ROOT
     print(f"bench: generating the FastAPI application in {root}", file=sys.stderr)
     generate = [sys.executable, "-m", "benchmarks.foreign", str(root)]
     if subprocess.run(generate, cwd=REPO, check=False).returncode != 0:
@@ -225,9 +227,8 @@ def foreign_commands() -> list[Command]:
 def foreign_benchmark(rounds: int) -> dict[str, Any]:
     """`docgen check` of the generated FastAPI application against griffe loading its package alone,
     interleaved."""
-    commands = foreign_commands()
-    root = commands[0].cwd
-    results = interleave(commands, rounds)
+    root = FOREIGN_ROOT
+    results = interleave(foreign_commands(), rounds)
     check, floor = results[FOREIGN_CHECK_NAME], results[FOREIGN_FLOOR_NAME]
     modules = sorted(path.stem for path in (root / FOREIGN_PACKAGE / "routes").glob("r*.py"))
     return {

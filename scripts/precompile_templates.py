@@ -27,9 +27,10 @@ def expected() -> dict[str, str]:
     return precompiled.generate(environment, packaged_templates(), PACKAGED)
 
 
-def stale(folder: Path = FOLDER) -> list[str]:
-    """The files of `folder` that differ from what they should hold, are missing, or should not be there."""
-    wanted = expected()
+def stale(folder: Path = FOLDER, wanted: dict[str, str] | None = None) -> list[str]:
+    """The files of `folder` that differ from what they should hold (`wanted`, by default `expected()`), are
+    missing, or should not be there."""
+    wanted = expected() if wanted is None else wanted
     present = {path.name for path in folder.glob("*.py")} if folder.is_dir() else set()
     differ = [n for n, text in wanted.items() if not _holds(folder / n, text)]
     return sorted({*differ, *(present - set(wanted))})
@@ -41,7 +42,8 @@ def _holds(path: Path, text: str) -> bool:
 
 def write(folder: Path = FOLDER) -> list[str]:
     """Bring `folder` up to date; the names of the files written or removed."""
-    wanted, changed = expected(), stale(folder)
+    wanted = expected()
+    changed = stale(folder, wanted)
     folder.mkdir(exist_ok=True)
     for name in changed:
         if name in wanted:

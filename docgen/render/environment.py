@@ -45,8 +45,7 @@ class ProjectTemplates(jinja2.BaseLoader):
             filename = f"{PACKAGED}/{name}"
             code = precompiled.code_for(environment, name, self.packaged[name], filename)
             if code is not None:
-                template = environment.template_class.from_code(environment, code, globals or {})
-                return template
+                return environment.template_class.from_code(environment, code, globals or {})
         return super().load(environment, name, globals)
 
     def list_templates(self) -> list[str]:

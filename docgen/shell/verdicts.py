@@ -113,13 +113,7 @@ class FileHashes:
 
     def save(self, folder: Path) -> None:
         """Keep the hashes of the files this run read and that had settled (a trusted run only)."""
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            partial = folder / f".{self._NAME}.{os.getpid()}.partial"
-            partial.write_text(json.dumps(self.seen), encoding="utf-8")
-            os.replace(partial, folder / self._NAME)
-        except OSError:
-            pass  # the next run hashes every file, nothing worse
+        _keep(folder, self._NAME, self.seen)  # if it cannot be written, the next run hashes every file
 
 
 def key(argv: Sequence[str], config: Path, hashes: FileHashes | None = None) -> str | None:
@@ -160,13 +154,19 @@ def record(folder: Path, run_key: str, code: int, stdout: str, stderr: str) -> N
     """Keep a trusted run's verdict under `run_key` (a drift or a clean verdict, not an error's exit)."""
     if code not in (0, 1):
         return
+    _keep(folder, f"{run_key}.json", {"code": code, "stdout": stdout, "stderr": stderr})
+
+
+def _keep(folder: Path, name: str, value: object) -> None:
+    """Write `value` as JSON to `folder/name` whole or not at all (a partial file renamed into place); a
+    cache that cannot be written is only a slower next run."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        partial = folder / f".{run_key}.{os.getpid()}.partial"
-        partial.write_text(json.dumps({"code": code, "stdout": stdout, "stderr": stderr}), encoding="utf-8")
-        os.replace(partial, folder / f"{run_key}.json")
+        partial = folder / f".{name}.{os.getpid()}.partial"
+        partial.write_text(json.dumps(value), encoding="utf-8")
+        os.replace(partial, folder / name)
     except OSError:
-        pass  # a cache that cannot be written is only a slower next run
+        pass
 
 
 def _add(digest: hashlib._Hash, label: str, value: bytes) -> None:

@@ -4,6 +4,7 @@ compiling would give other code."""
 from __future__ import annotations
 
 import sys
+import traceback
 from pathlib import Path
 from types import CodeType
 
@@ -98,20 +99,12 @@ def failing_line(template: jinja2.Template) -> tuple[str, int]:
     with pytest.raises(jinja2.UndefinedError) as failure:
         template.render()
     lines = [
-        (tb.tb_frame.f_code.co_filename, tb.tb_lineno)
-        for tb in _frames(failure.value.__traceback__)
-        if tb.tb_frame.f_code.co_filename == template.filename
+        (frame.f_code.co_filename, line)
+        for frame, line in traceback.walk_tb(failure.value.__traceback__)
+        if frame.f_code.co_filename == template.filename
     ]
     assert lines, f"no frame of {template.filename} in the traceback"
     return lines[-1]
-
-
-def _frames(tb: object) -> list[object]:
-    found = []
-    while tb is not None:
-        found.append(tb)
-        tb = tb.tb_next  # type: ignore[attr-defined]
-    return found
 
 
 def test_a_failure_in_a_precompiled_template_is_located_as_in_a_compiled_one(compiled: list[str]) -> None:
